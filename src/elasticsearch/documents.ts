@@ -1,0 +1,91 @@
+/**
+ * The shapes of the documents the indexer writes and the API reads. The field list must match
+ * `mappings/*.json` (which are `dynamic: strict`, so a drift fails loudly at index time).
+ */
+import type { Geometry, MultiPolygon, Polygon } from 'geojson';
+
+export type AreaLevel = 'country' | 'province' | 'municipality' | 'city' | 'suburb';
+
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
+export interface BoundingBox {
+  min_lon: number;
+  min_lat: number;
+  max_lon: number;
+  max_lat: number;
+}
+
+/** Parent ids of every level, so each hierarchy endpoint is one filtered query. "" where unknown. */
+export interface ParentIds {
+  country_id: string;
+  province_id: string;
+  municipality_id: string;
+  city_id: string;
+}
+
+export interface AreaDoc extends ParentIds {
+  id: string;
+  level: AreaLevel;
+  /** `<dataset level>:<source key>`: what the stable id was derived from, for tracing a record back. */
+  source_key: string;
+  name: string;
+  /** normaliseText(name): exact, case- and diacritic-insensitive match. */
+  name_key: string;
+  /** nameTokens(name): prefix filter on words. */
+  name_tokens: string[];
+  /** Official code where the source has one: ISO 3166-1 alpha-2 for countries, CBS PVxx/GMxxxx, woonplaatscode, wijk code. */
+  local_identifier: string;
+  /** ISO 3166-1 alpha-2 / alpha-3 of the country the area lies in, upper case; "" when unknown. */
+  country_code: string;
+  country_code3: string;
+  /** id of the direct parent ("" for countries or when no parent was found). */
+  parent_id: string;
+  centroid: GeoPoint;
+  bbox: BoundingBox;
+  geometry: Polygon | MultiPolygon;
+}
+
+export interface BuildingDoc extends ParentIds {
+  id: string;
+  source_key: string;
+  /** BAG pand id where known. */
+  local_identifier: string;
+  building_type: string;
+  suburb_id: string;
+  centroid: GeoPoint;
+  bbox: BoundingBox;
+  geometry: Geometry;
+}
+
+export interface AddressDoc extends ParentIds {
+  id: string;
+  source_key: string;
+  /** Canonical street name as the source spells it, returned to clients. */
+  streetname: string;
+  /** streetKey(streetname): exact normalised match. */
+  street_key: string;
+  /** normaliseStreet(streetname): analysed text for fuzzy matching. */
+  street_text: string;
+  house_number: number;
+  /** Display form of the house number (digits only). */
+  number: string;
+  letter: string;
+  addition: string;
+  /** suffixKey(): letter + addition, normalised. */
+  suffix_key: string;
+  /** Display form of the suffix (formatSuffix()). */
+  suffix: string;
+  postcode: string;
+  postcode_key: string;
+  city: string;
+  city_key: string;
+  location: GeoPoint;
+  suburb_id: string;
+  building_id: string;
+}
+
+export type IndexKind = 'addresses' | 'buildings' | 'areas';
+export const INDEX_KINDS: readonly IndexKind[] = ['areas', 'buildings', 'addresses'];

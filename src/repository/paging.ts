@@ -1,0 +1,110 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { ApiError } from '../http/errors.js';
+
+export interface PageOptions {
+  index: string;
+  query: estypes.QueryDslQueryContainer;
+  /** Must end in a unique field so search_after never skips or repeats a hit. */
+  sort: estypes.SortCombinations[];
+  source: estypes.SearchSourceConfig;
+  pageSize: number;
+}
+
+/**
+ * Every hit of a query, page by page, past the 10 000-hit window. The first page is a plain search (most
+ * lists fit in one); only when it comes back full is a point in time opened, so the rest of the pages read
+ * the same index generation even if the indexer swaps the alias meanwhile.
+ */
+export function firstPageRequest(options: PageOptions): estypes.SearchRequest {
+  return {
+    index: options.index,
+    query: options.query,
+    sort: options.sort,
+    size: options.pageSize,
+    _source: options.source,
+    track_total_hits: false,
+  };
+}
+
+/** `firstPage` lets a caller fetch page one together with other searches in one msearch round trip. */
+export async function* searchAllPages<T>(
+  client: Client,
+  options: PageOptions,
+  firstPage?: estypes.SearchHit<T>[],
+): AsyncGenerator<estypes.SearchHit<T>[]> {
+  let hits = firstPage ?? (await client.search<T>(firstPageRequest(options))).hits.hits;
+  yield hits;
+  if (hits.length < options.pageSize) return;
+
+  const pit = await client.openPointInTime({ index: options.index, keep_alive: '1m' });
+  let pitId = pit.id;
+  try {
+    while (hits.length === options.pageSize) {
+      const last = hits[hits.length - 1];
+      const page = await client.search<T>({
+        pit: { id: pitId, keep_alive: '1m' },
+        query: options.query,
+        sort: options.sort,
+        size: options.pageSize,
+        _source: options.source,
+        track_total_hits: false,
+        search_after: last?.sort,
+      });
+      pitId = page.pit_id ?? pitId;
+      hits = page.hits.hits;
+      if (hits.length > 0) yield hits;
+    }
+  } finally {
+    await client.closePointInTime({ id: pitId }).catch(() => {});
+  }
+}
+
+export async function collectAll<T>(client: Client, options: PageOptions): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of searchAllPages<T>(client, options)) {
+    for (const hit of page) if (hit._source) out.push(hit._source);
+  }
+  return out;
+}
+
+export function parentFilter(id: string, level?: string): estypes.QueryDslQueryContainer {
+  const filter: estypes.QueryDslQueryContainer[] = [{ term: { id } }];
+  if (level) filter.push({ term: { level } });
+  return { bool: { filter } };
+}
+
+/** msearch reports per-search failures in its body; surface them as a failed request would be. */
+export function msearchFailure(item: estypes.ErrorResponseBase): Error {
+  const status = item.status;
+  if (status === 429 || status >= 502 || item.error.type === 'index_not_found_exception') {
+    return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
+  }
+  return new Error(`search failed: ${item.error.type}: ${item.error.reason ?? ''}`);
+}
+
+export function msearchItems<T>(res: estypes.MsearchResponse<T>): estypes.MsearchMultiSearchItem<T>[] {
+  return res.responses.map((item) => {
+    if ('error' in item) throw msearchFailure(item);
+    return item;
+  });
+}
+
+/**
+ * Whether the parent exists, and the first page of its children, in one msearch round trip: an unknown
+ * parent is a 404 while a parent without children is an empty list.
+ */
+export async function existsAndFirstPage<T>(
+  client: Client,
+  parentIndex: string,
+  parentQuery: estypes.QueryDslQueryContainer,
+  options: PageOptions,
+): Promise<[boolean, estypes.SearchHit<T>[]]> {
+  const { index, ...first } = firstPageRequest(options);
+  const res = await client.msearch<T>({
+    searches: [{ index: parentIndex }, { query: parentQuery, size: 0, track_total_hits: 1 }, { index }, first],
+  });
+  const [parentRes, pageRes] = msearchItems(res);
+  const total = parentRes?.hits.total;
+  const exists = (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
+  return [exists, pageRes?.hits.hits ?? []];
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/** Every documented field is always present; strings stay strings ("" when the value is absent). */
+export const LookupResult = z.object({
+  id: z.string(),
+  streetname: z.string(),
+  number: z.string(),
+  suffix: z.string(),
+  city: z.string(),
+  postcode: z.string(),
+  longitude: z.number(),
+  latitude: z.number(),
+});
+export const LookupResponse = z.array(LookupResult);
+
+export const MatchQuality = z.object({
+  street: z.enum(['exact', 'normalized', 'fuzzy', 'none']),
+  number: z.enum(['exact', 'other_suffix', 'nearest']),
+  postcode: z.enum(['exact', 'ignored', 'none']),
+});
+
+export const ForwardResult = z.object({
+  id: z.string(),
+  suburb_id: z.string(),
+  building_id: z.string(),
+  number: z.string(),
+  suffix: z.string(),
+  streetname: z.string(),
+  postcode: z.string(),
+  city: z.string(),
+  longitude: z.number(),
+  latitude: z.number(),
+  confidence: z.number().min(0).max(1),
+  match: MatchQuality,
+});
+
+export const Address = z.object({
+  id: z.string(),
+  suburb_id: z.string(),
+  building_id: z.string(),
+  number: z.string(),
+  suffix: z.string(),
+  streetname: z.string(),
+  postcode: z.string(),
+  city: z.string(),
+});
+export const AddressList = z.array(Address);
+
+export const Country = z.object({
+  id: z.string(),
+  name: z.string(),
+  country_code: z.string(),
+  country_code3: z.string(),
+  local_identifier: z.string(),
+});
+export const CountryList = z.array(Country);
+
+export const Province = z.object({
+  id: z.string(),
+  country_id: z.string(),
+  name: z.string(),
+  local_identifier: z.string(),
+});
+export const ProvinceList = z.array(Province);
+
+export const Municipality = z.object({
+  id: z.string(),
+  province_id: z.string(),
+  name: z.string(),
+  local_identifier: z.string(),
+});
+export const MunicipalityList = z.array(Municipality);
+
+export const City = z.object({
+  id: z.string(),
+  municipality_id: z.string(),
+  name: z.string(),
+  local_identifier: z.string(),
+});
+export const CityList = z.array(City);
+
+const Position = z.array(z.number()).min(2).max(3);
+export const Geometry = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('Point'), coordinates: Position }),
+  z.object({ type: z.literal('MultiPoint'), coordinates: z.array(Position) }),
+  z.object({ type: z.literal('LineString'), coordinates: z.array(Position) }),
+  z.object({ type: z.literal('MultiLineString'), coordinates: z.array(z.array(Position)) }),
+  z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(Position)) }),
+  z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(Position))) }),
+]);
+
+export const Feature = z.object({
+  type: z.literal('Feature'),
+  id: z.string(),
+  geometry: Geometry,
+  properties: z.record(z.string(), z.unknown()),
+});
+
+/** RFC 7946 FeatureCollection: what every `.../geojson` endpoint returns. */
+export const FeatureCollection = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(Feature),
+});
+
+export const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  elasticsearch: z.object({
+    version: z.string(),
+    cluster_status: z.string(),
+  }),
+  indexes: z.record(z.string(), z.object({ alias: z.string(), index: z.string(), documents: z.number() }).nullable()),
+});
+
+export const ErrorResponse = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  }),
+});

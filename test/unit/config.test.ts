@@ -1,0 +1,28 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, sha256Hex } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('has defaults that work on a laptop', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, bodyLimitBytes: 16384, indexPrefix: '', esRequestTimeoutMs: 5000 });
+    expect(config.apiKeyDigests).toEqual([]);
+  });
+
+  it('hashes API_KEYS and reads API_KEYS_FILE with plain and sha256 entries', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keys-'));
+    const file = join(dir, 'keys');
+    writeFileSync(file, `# clients\nplain-key\nsha256:${sha256Hex('hashed-key').toUpperCase()}\n\n`);
+    const config = loadConfig({ API_KEYS: 'a, b', API_KEYS_FILE: file });
+    expect(config.apiKeyDigests.sort()).toEqual([sha256Hex('a'), sha256Hex('b'), sha256Hex('plain-key'), sha256Hex('hashed-key')].sort());
+  });
+
+  it('refuses to start in production without keys, and on invalid values', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ API_KEYS: 'sha256:abc' })).toThrow(/64 hex/);
+    expect(() => loadConfig({ INDEX_PREFIX: 'Bad Prefix' })).toThrow(/INDEX_PREFIX/);
+  });
+});
