@@ -2,13 +2,22 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/globalSetup.ts'],
-    // Integration tests share one real Elasticsearch node; each file isolates itself with an index prefix.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 240_000,
-    reporters: ['default'],
+    projects: [
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // One real Elasticsearch for the run; each file isolates itself with an index prefix.
+          globalSetup: ['test/support/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+        },
+      },
+    ],
   },
 });

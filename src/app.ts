@@ -1,5 +1,5 @@
-import Router from '@koa/router';
 import type { Client } from '@elastic/elasticsearch';
+import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';

@@ -51,8 +51,14 @@ async function main() {
     dataDir: config.elasticsearchUrl ? undefined : join(tmpdir(), 'geocoder-elasticsearch-data'),
     log: (msg) => logger.info(msg),
   });
-  logger.info({ elasticsearch: elasticsearch.kind, version: elasticsearch.version, url: elasticsearch.url }, 'elasticsearch ready');
-  const client = createElasticsearchClient({ url: elasticsearch.url, requestTimeoutMs: config.esRequestTimeoutMs });
+  logger.info(
+    { elasticsearch: elasticsearch.kind, version: elasticsearch.version, url: elasticsearch.url },
+    'elasticsearch ready',
+  );
+  const client = createElasticsearchClient({
+    url: elasticsearch.url,
+    requestTimeoutMs: config.esRequestTimeoutMs,
+  });
 
   const { aliasesExist, runIndexing } = await import('../indexer/run.js');
   if (!(await aliasesExist(client, config.indexPrefix))) {
@@ -77,7 +83,9 @@ async function main() {
     if (devKey) {
       logger.info({ key_fingerprint: keyFingerprint(devKey) }, 'development API key (stored in .cache/dev-api-key)');
       // Printed once on the console for the quick start; pino lines never carry keys.
-      console.log(`\n  API:     ${url}\n  API key: ${devKey}\n  try:     curl -H 'X-Api-Key: ${devKey}' ${url}/countries?name=neth\n`);
+      console.log(
+        `\n  API:     ${url}\n  API key: ${devKey}\n  try:     curl -H 'X-Api-Key: ${devKey}' ${url}/countries?name=neth\n`,
+      );
     }
   });
   server.keepAliveTimeout = 65_000;

@@ -154,7 +154,9 @@ export function freePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -171,7 +173,9 @@ function ensureAccount(name: string): Account {
       encoding: 'utf8',
     });
     if (created.status !== 0 && lookup().status !== 0) {
-      throw new Error(`Elasticsearch refuses to run as root and user "${name}" could not be created: ${created.stderr}`);
+      throw new Error(
+        `Elasticsearch refuses to run as root and user "${name}" could not be created: ${created.stderr}`,
+      );
     }
   }
   const uid = Number(spawnSync('id', ['-u', name], { encoding: 'utf8' }).stdout.trim());
@@ -188,7 +192,12 @@ async function chownTree(path: string, account: Account): Promise<void> {
   }
 }
 
-async function writeConfig(home: string, configDir: string, settings: Record<string, string | number | boolean>, heap: string) {
+async function writeConfig(
+  home: string,
+  configDir: string,
+  settings: Record<string, string | number | boolean>,
+  heap: string,
+) {
   await mkdir(join(configDir, 'jvm.options.d'), { recursive: true });
   for (const file of ['jvm.options', 'log4j2.properties']) {
     await copyFile(join(home, 'config', file), join(configDir, file));
@@ -222,7 +231,9 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 }
 
 export async function fetchElasticsearchVersion(url: string): Promise<string> {
-  const res = await fetch(`${url}/_nodes/_local?filter_path=nodes.*.version`, { signal: AbortSignal.timeout(5000) });
+  const res = await fetch(`${url}/_nodes/_local?filter_path=nodes.*.version`, {
+    signal: AbortSignal.timeout(5000),
+  });
   const body = (await res.json()) as { nodes?: Record<string, { version?: string }> };
   return Object.values(body.nodes ?? {})[0]?.version ?? 'unknown';
 }
@@ -283,7 +294,11 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
 
   const outputFile = createWriteStream(join(runDir, 'console.log'));
   const tail: string[] = [];
-  const child = spawn(argv[0] as string, argv.slice(1), { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const remember = (chunk: Buffer) => {
     outputFile.write(chunk);
     tail.push(chunk.toString('utf8'));

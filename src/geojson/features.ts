@@ -53,7 +53,9 @@ export function buildingFeature(doc: BuildingDoc, mode: GeometryMode): Feature<G
   };
 }
 
-export function addressRecord(doc: Pick<AddressDoc, 'id' | 'suburb_id' | 'building_id' | 'number' | 'suffix' | 'streetname' | 'postcode' | 'city'>) {
+export function addressRecord(
+  doc: Pick<AddressDoc, 'id' | 'suburb_id' | 'building_id' | 'number' | 'suffix' | 'streetname' | 'postcode' | 'city'>,
+) {
   return {
     id: doc.id,
     suburb_id: doc.suburb_id,

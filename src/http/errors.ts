@@ -57,20 +57,12 @@ function isBackendUnavailable(error: unknown): boolean {
   return false;
 }
 
-function bodyParserError(error: unknown): ApiError | undefined {
-  const e = error as { status?: number; type?: string; expose?: boolean };
-  if (e?.status === 413) return new ApiError(413, 'payload_too_large', 'Request body exceeds the size limit');
-  if (e?.status === 415) return new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
-  if (e?.status === 400 && e.expose) return new ApiError(400, 'invalid_request', 'Request body is not valid JSON');
-  return undefined;
-}
-
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isBackendUnavailable(error)) {
     return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
   }
-  return bodyParserError(error) ?? new ApiError(500, 'internal_error', 'Internal server error');
+  return new ApiError(500, 'internal_error', 'Internal server error');
 }
 
 export function errorBody(error: ApiError) {

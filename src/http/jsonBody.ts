@@ -4,7 +4,17 @@ import { ApiError } from './errors.js';
 
 /** JSON bodies only, with a hard size limit; anything else is refused before parsing. */
 export function jsonBody(limitBytes: number) {
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: `${limitBytes}b`, strict: true });
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: `${limitBytes}b`,
+    strict: true,
+    onerror: (error) => {
+      if ((error as { status?: number }).status === 413) {
+        throw new ApiError(413, 'payload_too_large', `Request body exceeds ${limitBytes} bytes`);
+      }
+      throw new ApiError(400, 'invalid_request', 'Request body is not a valid JSON object');
+    },
+  });
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'POST') return next();
     if (!ctx.is('application/json')) {

@@ -18,7 +18,12 @@ const NO_GEOMETRY: estypes.SearchSourceConfig = { excludes: ['geometry'] };
 export function nameFilterClause(name: string): estypes.QueryDslQueryContainer | undefined {
   const key = normaliseText(name);
   if (!key) return undefined;
-  return { bool: { should: [{ term: { name_key: key } }, { prefix: { name_tokens: key } }], minimum_should_match: 1 } };
+  return {
+    bool: {
+      should: [{ term: { name_key: key } }, { prefix: { name_tokens: key } }],
+      minimum_should_match: 1,
+    },
+  };
 }
 
 export function areaQuery(level: AreaLevel, filter: AreaFilter, parent?: { field: string; id: string }) {
@@ -46,7 +51,13 @@ export class AreaRepository {
   }
 
   private pageOptions(query: estypes.QueryDslQueryContainer, withGeometry: boolean): PageOptions {
-    return { index: this.areas, query, sort: AREA_SORT, source: withGeometry ? true : NO_GEOMETRY, pageSize: PAGE_SIZE };
+    return {
+      index: this.areas,
+      query,
+      sort: AREA_SORT,
+      source: withGeometry ? true : NO_GEOMETRY,
+      pageSize: PAGE_SIZE,
+    };
   }
 
   /** Top-level lists (countries, cities): no parent to check. */
@@ -76,13 +87,24 @@ export class AreaRepository {
     filter: AreaFilter,
     withGeometry: boolean,
   ): Promise<AsyncGenerator<estypes.SearchHit<AreaDoc>[]>> {
-    const options = this.pageOptions(areaQuery(childLevel, filter, { field: parent.field, id: parent.id }), withGeometry);
-    const [exists, first] = await existsAndFirstPage<AreaDoc>(this.client, this.areas, parentFilter(parent.id, parent.level), options);
+    const options = this.pageOptions(
+      areaQuery(childLevel, filter, { field: parent.field, id: parent.id }),
+      withGeometry,
+    );
+    const [exists, first] = await existsAndFirstPage<AreaDoc>(
+      this.client,
+      this.areas,
+      parentFilter(parent.id, parent.level),
+      options,
+    );
     if (!exists) throw notFound(parent.level);
     return searchAllPages<AreaDoc>(this.client, options, first);
   }
 
-  async suburbBuildings(suburbId: string, withGeometry: boolean): Promise<AsyncGenerator<estypes.SearchHit<BuildingDoc>[]>> {
+  async suburbBuildings(
+    suburbId: string,
+    withGeometry: boolean,
+  ): Promise<AsyncGenerator<estypes.SearchHit<BuildingDoc>[]>> {
     const options: PageOptions = {
       index: this.buildings,
       query: { bool: { filter: [{ term: { suburb_id: suburbId } }] } },

@@ -16,7 +16,10 @@ export function registerHealthRoute(router: Router, { client, indexPrefix, logge
             try {
               const res = await client.cat.indices({ index: alias, format: 'json', h: 'index,docs.count' });
               const row = res[0];
-              return [kind, row ? { alias, index: row.index ?? '', documents: Number(row['docs.count'] ?? 0) } : null] as const;
+              return [
+                kind,
+                row ? { alias, index: row.index ?? '', documents: Number(row['docs.count'] ?? 0) } : null,
+              ] as const;
             } catch {
               return [kind, null] as const;
             }

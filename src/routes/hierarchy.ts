@@ -1,5 +1,5 @@
-import type Router from '@koa/router';
 import type { estypes } from '@elastic/elasticsearch';
+import type Router from '@koa/router';
 import type { Feature } from 'geojson';
 import type { Context } from 'koa';
 import type { AreaDoc, AreaLevel } from '../elasticsearch/documents.js';
@@ -45,7 +45,12 @@ const country = (d: AreaDoc) => ({
   country_code3: d.country_code3,
   local_identifier: d.local_identifier,
 });
-const province = (d: AreaDoc) => ({ id: d.id, country_id: d.country_id, name: d.name, local_identifier: d.local_identifier });
+const province = (d: AreaDoc) => ({
+  id: d.id,
+  country_id: d.country_id,
+  name: d.name,
+  local_identifier: d.local_identifier,
+});
 const municipality = (d: AreaDoc) => ({
   id: d.id,
   province_id: d.province_id,
@@ -79,12 +84,19 @@ export function registerHierarchyRoutes(router: Router, { areas }: RouteDeps): v
   const childPages = async (ctx: Context, parentLevel: AreaLevel, childLevel: AreaLevel, withGeometry: boolean) => {
     const { id } = parseWith(IdParam, ctx.params, 'path');
     const { name } = parseWith(NameFilterQuery, ctx.query, 'query');
-    return areas.children({ level: parentLevel, id, field: PARENT_FIELD[parentLevel] as string }, childLevel, { name }, withGeometry);
+    return areas.children(
+      { level: parentLevel, id, field: PARENT_FIELD[parentLevel] as string },
+      childLevel,
+      { name },
+      withGeometry,
+    );
   };
 
-  const childList = <R>(parentLevel: AreaLevel, childLevel: AreaLevel, map: (d: AreaDoc) => R) => async (ctx: Context) => {
-    ctx.body = await collect(await childPages(ctx, parentLevel, childLevel, false), map);
-  };
+  const childList =
+    <R>(parentLevel: AreaLevel, childLevel: AreaLevel, map: (d: AreaDoc) => R) =>
+    async (ctx: Context) => {
+      ctx.body = await collect(await childPages(ctx, parentLevel, childLevel, false), map);
+    };
 
   const childGeojson = (parentLevel: AreaLevel, childLevel: AreaLevel) => async (ctx: Context) => {
     const mode: GeometryMode = parseWith(GeometryQuery, ctx.query, 'query').geometry;

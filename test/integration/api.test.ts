@@ -25,7 +25,8 @@ const ids: Record<string, string> = {};
 function expectShape<S extends z.ZodType>(schema: S, res: TestResponse, status = 200): z.infer<S> {
   expect(res.status, res.text.slice(0, 500)).toBe(status);
   const parsed = schema.safeParse(res.body);
-  if (!parsed.success) throw new Error(`response does not match schema: ${parsed.error.message}\n${res.text.slice(0, 500)}`);
+  if (!parsed.success)
+    throw new Error(`response does not match schema: ${parsed.error.message}\n${res.text.slice(0, 500)}`);
   return parsed.data;
 }
 
@@ -41,7 +42,10 @@ beforeAll(async () => {
   // Walk the hierarchy the way a client would, to learn the ids the other tests use.
   const [nl] = expectShape(CountryList, await api.call('GET', '/countries?country_code=NL'));
   ids.nl = nl!.id;
-  const provinces = expectShape(ProvinceList, await api.call('GET', `/countries/${ids.nl}/provinces?name=zuid-holland`));
+  const provinces = expectShape(
+    ProvinceList,
+    await api.call('GET', `/countries/${ids.nl}/provinces?name=zuid-holland`),
+  );
   ids.zuidHolland = provinces[0]!.id;
   const municipalities = expectShape(
     MunicipalityList,
@@ -100,18 +104,29 @@ describe('POST /lookup/street', () => {
   });
 
   it('returns every suffix of a bare number, in a stable order, and narrows with a suffix', async () => {
-    const all = expectShape(LookupResponse, await api.call('POST', '/lookup/street', { body: { streetname: 'Rotterdamseweg', number: '139' } }));
+    const all = expectShape(
+      LookupResponse,
+      await api.call('POST', '/lookup/street', { body: { streetname: 'Rotterdamseweg', number: '139' } }),
+    );
     expect(all.length).toBeGreaterThan(1);
     const suffixes = all.map((h) => h.suffix);
     expect(suffixes).toContain('A-1');
-    const again = expectShape(LookupResponse, await api.call('POST', '/lookup/street', { body: { streetname: 'ROTTERDAMSEWEG', number: 139 } }));
+    const again = expectShape(
+      LookupResponse,
+      await api.call('POST', '/lookup/street', { body: { streetname: 'ROTTERDAMSEWEG', number: 139 } }),
+    );
     expect(again).toEqual(all);
 
-    const one = expectShape(LookupResponse, await api.call('POST', '/lookup/street', { body: { streetname: 'Rotterdamseweg', number: '139A-1' } }));
+    const one = expectShape(
+      LookupResponse,
+      await api.call('POST', '/lookup/street', { body: { streetname: 'Rotterdamseweg', number: '139A-1' } }),
+    );
     expect(one.map((h) => h.suffix)).toEqual(['A-1']);
     const viaField = expectShape(
       LookupResponse,
-      await api.call('POST', '/lookup/street', { body: { streetname: 'Rotterdamseweg', number: '139', suffix: 'a 1' } }),
+      await api.call('POST', '/lookup/street', {
+        body: { streetname: 'Rotterdamseweg', number: '139', suffix: 'a 1' },
+      }),
     );
     expect(viaField).toEqual(one);
   });
@@ -119,24 +134,34 @@ describe('POST /lookup/street', () => {
   it('narrows by postcode and city', async () => {
     const hits = expectShape(
       LookupResponse,
-      await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelweg', number: '8', postcode: '2628 cd', city: 'delft' } }),
+      await api.call('POST', '/lookup/street', {
+        body: { streetname: 'Mekelweg', number: '8', postcode: '2628 cd', city: 'delft' },
+      }),
     );
     expect(hits.length).toBeGreaterThan(0);
     expect(hits.every((h) => h.postcode === '2628CD')).toBe(true);
     const none = expectShape(
       LookupResponse,
-      await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelweg', number: '8', postcode: '1000AA' } }),
+      await api.call('POST', '/lookup/street', {
+        body: { streetname: 'Mekelweg', number: '8', postcode: '1000AA' },
+      }),
     );
     expect(none).toEqual([]);
   });
 
   it('answers 200 [] when nothing matches', async () => {
-    const hits = expectShape(LookupResponse, await api.call('POST', '/lookup/street', { body: { streetname: 'Qwxzystraat', number: '1' } }));
+    const hits = expectShape(
+      LookupResponse,
+      await api.call('POST', '/lookup/street', { body: { streetname: 'Qwxzystraat', number: '1' } }),
+    );
     expect(hits).toEqual([]);
   });
 
   it('tolerates a typo in the street name', async () => {
-    const hits = expectShape(LookupResponse, await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelwge', number: '8' } }));
+    const hits = expectShape(
+      LookupResponse,
+      await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelwge', number: '8' } }),
+    );
     expect(hits.length).toBeGreaterThan(0);
     expect(new Set(hits.map((h) => h.streetname))).toEqual(new Set(['Mekelweg']));
   });
@@ -144,7 +169,9 @@ describe('POST /lookup/street', () => {
 
 describe('POST /geocode/forward', () => {
   it('returns the single best address with its building and suburb', async () => {
-    const res = await api.call('POST', '/geocode/forward', { body: { streetname: 'minervaweg', number: '10a' } });
+    const res = await api.call('POST', '/geocode/forward', {
+      body: { streetname: 'minervaweg', number: '10a' },
+    });
     const hit = expectShape(ForwardResult, res);
     expect(hit).toMatchObject({ streetname: 'Minervaweg', number: '10', suffix: 'A', city: 'Delft' });
     expect(hit.building_id).not.toBe('');
@@ -154,33 +181,51 @@ describe('POST /geocode/forward', () => {
   });
 
   it('falls back to a fuzzy street and says so', async () => {
-    const hit = expectShape(ForwardResult, await api.call('POST', '/geocode/forward', { body: { streetname: 'Minervawge', number: '10a' } }));
+    const hit = expectShape(
+      ForwardResult,
+      await api.call('POST', '/geocode/forward', { body: { streetname: 'Minervawge', number: '10a' } }),
+    );
     expect(hit.streetname).toBe('Minervaweg');
     expect(hit.match.street).toBe('fuzzy');
     expect(hit.confidence).toBeLessThan(0.9);
   });
 
   it('answers 404 no_match when no street is close', async () => {
-    expectError(await api.call('POST', '/geocode/forward', { body: { streetname: 'Qwxzystraat', number: '1' } }), 404, 'no_match');
+    expectError(
+      await api.call('POST', '/geocode/forward', { body: { streetname: 'Qwxzystraat', number: '1' } }),
+      404,
+      'no_match',
+    );
   });
 });
 
 describe('addresses and buildings', () => {
   let address: z.infer<typeof ForwardResult>;
   beforeAll(async () => {
-    address = expectShape(ForwardResult, await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } }));
+    address = expectShape(
+      ForwardResult,
+      await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } }),
+    );
   });
 
   it('GET /addresses/{id} returns the record; unknown ids are 404', async () => {
     const record = expectShape(Address, await api.call('GET', `/addresses/${address.id}`));
-    expect(record).toMatchObject({ id: address.id, streetname: 'Mekelweg', number: '8', building_id: address.building_id });
+    expect(record).toMatchObject({
+      id: address.id,
+      streetname: 'Mekelweg',
+      number: '8',
+      building_id: address.building_id,
+    });
     expectError(await api.call('GET', '/addresses/00000000-0000-0000-0000-000000000000'), 404, 'not_found');
   });
 
   it('GET /addresses/{id}/geojson returns a Point feature', async () => {
     const fc = expectShape(FeatureCollection, await api.call('GET', `/addresses/${address.id}/geojson`));
     expect(fc.features).toHaveLength(1);
-    expect(fc.features[0]!.geometry).toEqual({ type: 'Point', coordinates: [address.longitude, address.latitude] });
+    expect(fc.features[0]!.geometry).toEqual({
+      type: 'Point',
+      coordinates: [address.longitude, address.latitude],
+    });
     expect(fc.features[0]!.properties).toMatchObject({ streetname: 'Mekelweg' });
     expectError(await api.call('GET', '/addresses/unknown/geojson'), 404, 'not_found');
   });
@@ -208,7 +253,10 @@ describe('countries', () => {
     const fc = expectShape(FeatureCollection, await api.call('GET', '/countries/geojson?name=belg'));
     expect(fc.features.map((f) => f.properties.name)).toEqual(['Belgium']);
     expect(['Polygon', 'MultiPolygon']).toContain(fc.features[0]!.geometry.type);
-    const points = expectShape(FeatureCollection, await api.call('GET', '/countries/geojson?country_code=NL&geometry=centroid'));
+    const points = expectShape(
+      FeatureCollection,
+      await api.call('GET', '/countries/geojson?country_code=NL&geometry=centroid'),
+    );
     expect(points.features[0]!.geometry.type).toBe('Point');
     const none = expectShape(FeatureCollection, await api.call('GET', '/countries/geojson?name=atlantis'));
     expect(none.features).toEqual([]);
@@ -243,7 +291,10 @@ describe('countries', () => {
   });
 
   it('GET /countries/{id}/provinces/geojson returns province boundaries', async () => {
-    const fc = expectShape(FeatureCollection, await api.call('GET', `/countries/${ids.nl}/provinces/geojson?name=zuid`));
+    const fc = expectShape(
+      FeatureCollection,
+      await api.call('GET', `/countries/${ids.nl}/provinces/geojson?name=zuid`),
+    );
     expect(fc.features.map((f) => f.properties.name)).toEqual(['Zuid-Holland']);
     expectError(await api.call('GET', '/countries/unknown/provinces/geojson'), 404, 'not_found');
   });
@@ -264,13 +315,21 @@ describe('provinces and municipalities', () => {
       await api.call('GET', `/provinces/${ids.zuidHolland}/municipalities?name=gravenhage`),
     );
     expect(gravenhage.map((m) => m.name)).toEqual(["'s-Gravenhage"]);
-    const delft = expectShape(MunicipalityList, await api.call('GET', `/provinces/${ids.zuidHolland}/municipalities?name=Delft`));
-    expect(delft).toEqual([{ id: ids.delftMunicipality, province_id: ids.zuidHolland, name: 'Delft', local_identifier: 'GM0503' }]);
+    const delft = expectShape(
+      MunicipalityList,
+      await api.call('GET', `/provinces/${ids.zuidHolland}/municipalities?name=Delft`),
+    );
+    expect(delft).toEqual([
+      { id: ids.delftMunicipality, province_id: ids.zuidHolland, name: 'Delft', local_identifier: 'GM0503' },
+    ]);
     expectError(await api.call('GET', '/provinces/unknown/municipalities'), 404, 'not_found');
   });
 
   it('GET /provinces/{id}/municipalities/geojson', async () => {
-    const fc = expectShape(FeatureCollection, await api.call('GET', `/provinces/${ids.zuidHolland}/municipalities/geojson?name=delft`));
+    const fc = expectShape(
+      FeatureCollection,
+      await api.call('GET', `/provinces/${ids.zuidHolland}/municipalities/geojson?name=delft`),
+    );
     expect(fc.features.map((f) => f.id)).toEqual([ids.delftMunicipality]);
     expectError(await api.call('GET', '/provinces/unknown/municipalities/geojson'), 404, 'not_found');
   });
@@ -284,20 +343,31 @@ describe('cities, suburbs and buildings', () => {
 
   it('GET /cities/{id}/geojson', async () => {
     const fc = expectShape(FeatureCollection, await api.call('GET', `/cities/${ids.delft}/geojson`));
-    expect(fc.features[0]!.properties).toMatchObject({ name: 'Delft', municipality_id: ids.delftMunicipality });
+    expect(fc.features[0]!.properties).toMatchObject({
+      name: 'Delft',
+      municipality_id: ids.delftMunicipality,
+    });
     expectError(await api.call('GET', '/cities/unknown/geojson'), 404, 'not_found');
   });
 
   it('GET /cities/{id}/suburbs/geojson lists the wijken and filters by name', async () => {
     const fc = expectShape(FeatureCollection, await api.call('GET', `/cities/${ids.delft}/suburbs/geojson`));
-    expect(fc.features.map((f) => f.properties.name)).toEqual(expect.arrayContaining(['Binnenstad', 'Voorhof', 'Wippolder']));
-    const voorhof = expectShape(FeatureCollection, await api.call('GET', `/cities/${ids.delft}/suburbs/geojson?name=voor`));
+    expect(fc.features.map((f) => f.properties.name)).toEqual(
+      expect.arrayContaining(['Binnenstad', 'Voorhof', 'Wippolder']),
+    );
+    const voorhof = expectShape(
+      FeatureCollection,
+      await api.call('GET', `/cities/${ids.delft}/suburbs/geojson?name=voor`),
+    );
     expect(voorhof.features.map((f) => f.properties.name)).toEqual(['Voorhof']);
     expectError(await api.call('GET', '/cities/unknown/suburbs/geojson'), 404, 'not_found');
   });
 
   it('GET /suburbs/{id}/buildings/geojson streams every footprint of a suburb', async () => {
-    const suburbs = expectShape(FeatureCollection, await api.call('GET', `/cities/${ids.delft}/suburbs/geojson?name=wippolder`));
+    const suburbs = expectShape(
+      FeatureCollection,
+      await api.call('GET', `/cities/${ids.delft}/suburbs/geojson?name=wippolder`),
+    );
     const wippolder = suburbs.features[0]!.id;
     const fc = expectShape(FeatureCollection, await api.call('GET', `/suburbs/${wippolder}/buildings/geojson`));
     // Wippolder holds more buildings than one 500-hit page: the list must be complete.
@@ -314,11 +384,23 @@ describe('request errors', () => {
   });
 
   it('400 with field paths on missing or wrong-typed fields', async () => {
-    const missing = expectError(await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg' } }), 400, 'invalid_request');
+    const missing = expectError(
+      await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg' } }),
+      400,
+      'invalid_request',
+    );
     expect(missing.error.details?.map((d) => d.path)).toContain('body.number');
-    const wrong = expectError(await api.call('POST', '/lookup/street', { body: { streetname: 12, number: [] } }), 400, 'invalid_request');
+    const wrong = expectError(
+      await api.call('POST', '/lookup/street', { body: { streetname: 12, number: [] } }),
+      400,
+      'invalid_request',
+    );
     expect(wrong.error.details?.map((d) => d.path)).toEqual(expect.arrayContaining(['body.streetname', 'body.number']));
-    const unparsable = expectError(await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelweg', number: 'abc' } }), 400, 'invalid_request');
+    const unparsable = expectError(
+      await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelweg', number: 'abc' } }),
+      400,
+      'invalid_request',
+    );
     expect(unparsable.error.details?.[0]?.path).toBe('body.number');
   });
 
@@ -327,12 +409,17 @@ describe('request errors', () => {
   });
 
   it('413 when the body is over the limit', async () => {
-    const res = await api.call('POST', '/lookup/street', { rawBody: JSON.stringify({ streetname: 'x'.repeat(20_000), number: '1' }) });
+    const res = await api.call('POST', '/lookup/street', {
+      rawBody: JSON.stringify({ streetname: 'x'.repeat(20_000), number: '1' }),
+    });
     expectError(res, 413, 'payload_too_large');
   });
 
   it('415 when a POST is not JSON', async () => {
-    const res = await api.call('POST', '/lookup/street', { rawBody: 'streetname=Mekelweg', headers: { 'content-type': 'text/plain' } });
+    const res = await api.call('POST', '/lookup/street', {
+      rawBody: 'streetname=Mekelweg',
+      headers: { 'content-type': 'text/plain' },
+    });
     expectError(res, 415, 'unsupported_media_type');
   });
 

@@ -2,7 +2,7 @@
  * What clients see when Elasticsearch goes away, hangs, or answers with an internal failure. The cluster is
  * real; a TCP relay between the API and it lets the test cut and restore the connection.
  */
-import { createServer, type Server, type Socket, connect } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponse, ForwardResult, Health } from '../../src/schemas/responses.js';
 import { startTestApi, type TestApi } from '../support/api.js';
@@ -111,7 +111,10 @@ describe('indexes missing or broken', () => {
 
   beforeAll(async () => {
     // An areas index whose `name` is analysed text cannot be sorted: Elasticsearch answers 400, a server fault.
-    await client.indices.create({ index: `${prefix}areas`, mappings: { properties: { name: { type: 'text' } } } });
+    await client.indices.create({
+      index: `${prefix}areas`,
+      mappings: { properties: { name: { type: 'text' } } },
+    });
     api = await startTestApi({ indexPrefix: prefix });
   });
 

@@ -41,7 +41,8 @@ describe('boundary storage (geometry in _source, centroid geo_point, envelope)',
   it('stores a real MultiPolygon and finds it for a point inside, not for one outside', async () => {
     expect(delft).toBeDefined();
     const geometry = delft!.geometry;
-    const coords = geometry.type === 'MultiPolygon' ? geometry.coordinates.flat(2) : (geometry as any).coordinates.flat(1);
+    const coords =
+      geometry.type === 'MultiPolygon' ? geometry.coordinates.flat(2) : (geometry as any).coordinates.flat(1);
     const lons = coords.map((c: number[]) => c[0]!);
     const lats = coords.map((c: number[]) => c[1]!);
     const doc: AreaDoc = {
@@ -60,7 +61,12 @@ describe('boundary storage (geometry in _source, centroid geo_point, envelope)',
       municipality_id: '',
       city_id: '',
       centroid: { lon: 4.36, lat: 52.0 },
-      bbox: { min_lon: Math.min(...lons), min_lat: Math.min(...lats), max_lon: Math.max(...lons), max_lat: Math.max(...lats) },
+      bbox: {
+        min_lon: Math.min(...lons),
+        min_lat: Math.min(...lats),
+        max_lon: Math.max(...lons),
+        max_lat: Math.max(...lats),
+      },
       geometry: geometry,
     };
     await client.index({ index, id: doc.id, document: doc, refresh: true });
@@ -94,7 +100,10 @@ describe('boundary storage (geometry in _source, centroid geo_point, envelope)',
   it('documents why: this distribution has no geo_shape mapper (a full one does)', async () => {
     if (inject('elasticsearchKind') !== 'local') return;
     const probe = `${index}-probe`;
-    const attempt = client.indices.create({ index: probe, mappings: { properties: { g: { type: 'geo_shape' } } } });
+    const attempt = client.indices.create({
+      index: probe,
+      mappings: { properties: { g: { type: 'geo_shape' } } },
+    });
     await expect(attempt).rejects.toThrow(/geo_shape/);
   });
 });

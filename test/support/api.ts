@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { inject } from 'vitest';
@@ -12,7 +12,11 @@ export const TEST_API_KEY = 'test-key-0123456789';
 export interface TestApi {
   url: string;
   client: Client;
-  call(method: string, path: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -24,7 +28,9 @@ export interface TestResponse {
 }
 
 /** The real Koa app on an ephemeral port, reading the sample indexes loaded once by the global setup. */
-export async function startTestApi(options: { elasticsearchUrl?: string; indexPrefix?: string; requestTimeoutMs?: number } = {}): Promise<TestApi> {
+export async function startTestApi(
+  options: { elasticsearchUrl?: string; indexPrefix?: string; requestTimeoutMs?: number } = {},
+): Promise<TestApi> {
   const client = createElasticsearchClient({
     url: options.elasticsearchUrl ?? inject('elasticsearchUrl'),
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,

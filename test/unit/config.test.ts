@@ -7,7 +7,12 @@ import { ConfigError, loadConfig, sha256Hex } from '../../src/config.js';
 describe('loadConfig', () => {
   it('has defaults that work on a laptop', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, bodyLimitBytes: 16384, indexPrefix: '', esRequestTimeoutMs: 5000 });
+    expect(config).toMatchObject({
+      port: 3000,
+      bodyLimitBytes: 16384,
+      indexPrefix: '',
+      esRequestTimeoutMs: 5000,
+    });
     expect(config.apiKeyDigests).toEqual([]);
   });
 
@@ -16,7 +21,9 @@ describe('loadConfig', () => {
     const file = join(dir, 'keys');
     writeFileSync(file, `# clients\nplain-key\nsha256:${sha256Hex('hashed-key').toUpperCase()}\n\n`);
     const config = loadConfig({ API_KEYS: 'a, b', API_KEYS_FILE: file });
-    expect(config.apiKeyDigests.sort()).toEqual([sha256Hex('a'), sha256Hex('b'), sha256Hex('plain-key'), sha256Hex('hashed-key')].sort());
+    expect(config.apiKeyDigests.sort()).toEqual(
+      [sha256Hex('a'), sha256Hex('b'), sha256Hex('plain-key'), sha256Hex('hashed-key')].sort(),
+    );
   });
 
   it('refuses to start in production without keys, and on invalid values', () => {

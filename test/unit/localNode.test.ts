@@ -3,7 +3,12 @@ import { chooseDistribution, findJdks } from '../../src/elasticsearch/localNode.
 
 describe('chooseDistribution', () => {
   it('takes the newest Elasticsearch the newest JDK can run', () => {
-    expect(chooseDistribution([{ home: '/jdk25', major: 25 }, { home: '/jdk17', major: 17 }])).toEqual({
+    expect(
+      chooseDistribution([
+        { home: '/jdk25', major: 25 },
+        { home: '/jdk17', major: 17 },
+      ]),
+    ).toEqual({
       version: '9.5.0',
       jdk: { home: '/jdk25', major: 25 },
     });
