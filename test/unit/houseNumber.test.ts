@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatSuffix,
+  type HouseNumber,
+  parseHouseNumber,
+  parseHouseNumberParts,
+  parseSuffix,
+  suffixKey,
+} from '../../src/text/houseNumber.js';
+
+const hn = (number: number, letter = '', addition = ''): HouseNumber => ({ number, letter, addition });
+
+describe('parseHouseNumber', () => {
+  it.each<[string, HouseNumber]>([
+    ['12', hn(12)],
+    [' 12 ', hn(12)],
+    ['012', hn(12)],
+    ['99999', hn(99999)],
+    ['12a', hn(12, 'a')],
+    ['12A', hn(12, 'a')],
+    ['12 A', hn(12, 'a')],
+    ['12-A', hn(12, 'a')],
+    ['12-a', hn(12, 'a')],
+    ['12.a', hn(12, 'a')],
+    ['10A', hn(10, 'a')],
+    ['175F', hn(175, 'f')],
+    ['139A-1', hn(139, 'a', '1')],
+    ['139 a 1', hn(139, 'a', '1')],
+    ['139a1', hn(139, 'a', '1')],
+    ['139 A - 1', hn(139, 'a', '1')],
+    ['96C1', hn(96, 'c', '1')],
+    ['10A3', hn(10, 'a', '3')],
+    ['1e5', hn(1, 'e', '5')],
+    ['1-II', hn(1, '', 'ii')],
+    ['1-I', hn(1, 'i')],
+    ['12bis', hn(12, '', 'bis')],
+    ['2BIS', hn(2, '', 'bis')],
+    ['12 bis', hn(12, '', 'bis')],
+    ['12a bis', hn(12, 'a', 'bis')],
+    ['12abis', hn(12, 'a', 'bis')],
+    ['12 hs', hn(12, '', 'hs')],
+    ['12-hs', hn(12, '', 'hs')],
+    ['12 huis', hn(12, '', 'huis')],
+    ['12 bg', hn(12, '', 'bg')],
+    ['12-2', hn(12, '', '2')],
+    ['12/2', hn(12, '', '2')],
+    ['12 2', hn(12, '', '2')],
+    ['12-14', hn(12, '', '14')],
+    ['16EA', hn(16, '', 'ea')],
+    ['3 RC+2', hn(3, '', 'rc2')],
+    ['3 3ét', hn(3, '', '3et')],
+    ['3 b003', hn(3, 'b', '003')],
+    ['1/10', hn(1, '', '10')],
+    ['122/', hn(122, '', '')],
+    ['12 A-1', hn(12, 'a', '1')],
+  ])('%j', (input, expected) => {
+    expect(parseHouseNumber(input)).toEqual(expected);
+  });
+
+  it.each([
+    '',
+    '   ',
+    'abc',
+    'a12',
+    '0',
+    '000',
+    '-1',
+    '12.5',
+    '12,5',
+    '100000',
+    '123456',
+    '12?',
+    '12 a;b',
+    '12 kerkstraatnoord',
+  ])('rejects %j', (input) => {
+    expect(parseHouseNumber(input)).toBeNull();
+  });
+
+  it.each([
+    ['Rotterdamseweg 139A-1', '139A-1', hn(139, 'a', '1'), '139A-1'],
+    ['Cornelis Trompstraat 1-II', '1-II', hn(1, '', 'ii'), '1-II'],
+    ['Minervaweg 10A', '10A', hn(10, 'a'), '10A'],
+    ['Kinkerstraat 175F', '175F', hn(175, 'f'), '175F'],
+  ])('%s: parses and formats back', (_label, input, expected, display) => {
+    const h = parseHouseNumber(input);
+    expect(h).toEqual(expected);
+    expect(`${h?.number}${formatSuffix(h?.letter ?? '', h?.addition ?? '')}`).toBe(display);
+  });
+});
+
+describe('parseHouseNumberParts', () => {
+  it.each<[[string, string, string], HouseNumber]>([
+    [['12', '', ''], hn(12)],
+    [['12', 'A', ''], hn(12, 'a')],
+    [['12', 'a', ''], hn(12, 'a')],
+    [['139', 'A', '1'], hn(139, 'a', '1')],
+    [['1', '', 'II'], hn(1, '', 'ii')],
+    [['1', '', 'I'], hn(1, '', 'i')],
+    [['12', '', 'hs'], hn(12, '', 'hs')],
+    [['012', '', ''], hn(12)],
+    // Brussels boxes and floors in the addition column
+    [['3', '', 'b003'], hn(3, '', 'b003')],
+    [['3', '', '0003'], hn(3, '', '0003')],
+    [['3', '', '3KSB'], hn(3, '', '3ksb')],
+    [['3', '', 'RC+2'], hn(3, '', 'rc2')],
+    [['3', '', '3ét'], hn(3, '', '3et')],
+    [['3', '', 'b 9'], hn(3, '', 'b9')],
+    [['3', '', 'b1.1'], hn(3, '', 'b11')],
+    [['3', '', 'b%20%207'], hn(3, '', 'b7')],
+    [['3', '', 'N°5'], hn(3, '', 'n5')],
+    [['3', '', '??'], hn(3)],
+    // raw forms left in the Brussels number column
+    [['2BIS', '', ''], hn(2, '', 'bis')],
+    [['16EA', '', ''], hn(16, '', 'ea')],
+    [['1/10', '', ''], hn(1, '', '10')],
+    [['96C1', '', ''], hn(96, 'c', '1')],
+    [['39.1', '', ''], hn(39, '', '1')],
+    [['122/', '', ''], hn(122)],
+    [['10A', '', '1'], hn(10, 'a', '1')],
+    // a letter column that is not a single letter is part of the addition
+    [['5', 'bis', ''], hn(5, '', 'bis')],
+  ])('%j', ([n, l, a], expected) => {
+    expect(parseHouseNumberParts(n, l, a)).toEqual(expected);
+  });
+
+  it.each([
+    ['', '', ''],
+    ['0', 'A', ''],
+    ['abc', '', ''],
+    ['100000', '', ''],
+  ])('rejects %j', (n, l, a) => {
+    expect(parseHouseNumberParts(n, l, a)).toBeNull();
+  });
+
+  // The split may differ (the columns are authoritative), the matched key never does.
+  it.each([
+    ['139', 'A', '1'],
+    ['1', '', 'II'],
+    ['1', '', 'I'],
+    ['12', '', '2'],
+    ['12', 'b', ''],
+    ['3', '', 'b003'],
+    ['3', '', 'RC+2'],
+    ['3', '', '3ét'],
+    ['2BIS', '', ''],
+    ['16EA', '', ''],
+    ['96C1', '', ''],
+    ['1/10', '', ''],
+  ])('suffixKey of %j equals that of the joined string', (n, l, a) => {
+    const parts = parseHouseNumberParts(n, l, a);
+    const joined = parseHouseNumber(`${n}${l}${a === '' ? '' : `-${a}`}`);
+    expect(parts).not.toBeNull();
+    expect(joined).not.toBeNull();
+    expect(parts?.number).toBe(joined?.number);
+    expect(suffixKey(parts as HouseNumber)).toBe(suffixKey(joined as HouseNumber));
+  });
+});
+
+describe('suffixKey', () => {
+  it.each([
+    [{ letter: '', addition: '' }, ''],
+    [{ letter: 'a', addition: '' }, 'a'],
+    [{ letter: 'a', addition: '1' }, 'a1'],
+    [{ letter: '', addition: 'ii' }, 'ii'],
+  ])('%j -> %j', (h, expected) => {
+    expect(suffixKey(h)).toBe(expected);
+  });
+
+  it.each([
+    ['12A', '12 a', '12-A'],
+    ['139A-1', '139 a 1', '139a1'],
+    ['3 b003', '3 b 003', '3-B003'],
+  ])('same key for %j, %j and %j', (a, b, c) => {
+    const keys = [a, b, c].map((s) => suffixKey(parseHouseNumber(s) as HouseNumber));
+    expect(new Set(keys).size).toBe(1);
+  });
+});
+
+describe('formatSuffix', () => {
+  it.each([
+    ['', '', ''],
+    ['a', '', 'A'],
+    ['a', '1', 'A-1'],
+    ['', 'ii', '-II'],
+    ['', '2', '-2'],
+    ['', 'bis', '-BIS'],
+    ['', 'b003', '-B003'],
+  ])('(%j, %j) -> %j', (letter, addition, expected) => {
+    expect(formatSuffix(letter, addition)).toBe(expected);
+  });
+});
+
+describe('parseSuffix', () => {
+  it.each([
+    ['', { letter: '', addition: '' }],
+    ['a', { letter: 'a', addition: '' }],
+    ['A', { letter: 'a', addition: '' }],
+    ['A-1', { letter: 'a', addition: '1' }],
+    ['a 1', { letter: 'a', addition: '1' }],
+    ['-2', { letter: '', addition: '2' }],
+    ['bis', { letter: '', addition: 'bis' }],
+    ['-II', { letter: '', addition: 'ii' }],
+    [' b003 ', { letter: 'b', addition: '003' }],
+  ])('%j -> %j', (input, expected) => {
+    expect(parseSuffix(input)).toEqual(expected);
+  });
+
+  it('round-trips formatSuffix', () => {
+    for (const [letter, addition] of [
+      ['a', ''],
+      ['a', '1'],
+      ['', 'ii'],
+      ['', '2'],
+      ['', 'bis'],
+    ] as const) {
+      expect(parseSuffix(formatSuffix(letter, addition))).toEqual({ letter, addition });
+    }
+  });
+});
