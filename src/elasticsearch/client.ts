@@ -9,6 +9,9 @@ export interface ElasticsearchClientOptions {
 
 /** One keep-alive client per process: connection reuse matters more than anything else on the hot path. */
 export function createElasticsearchClient(options: ElasticsearchClientOptions): Client {
+  // The transport's OpenTelemetry middleware runs on every request even with no tracer installed; this
+  // service does not trace, so it is off unless the operator turns it on (the client reads only this variable).
+  process.env.OTEL_ELASTICSEARCH_ENABLED ??= 'false';
   return new Client({
     node: options.url,
     requestTimeout: options.requestTimeoutMs,

@@ -1,0 +1,318 @@
+/**
+ * `npm run bench [-- --small] [--duration S] [--connections N] [--no-scaling]`
+ *
+ * Load benchmark of the API against the same queries fired straight at Elasticsearch. Starts (or reuses, via
+ * ELASTICSEARCH_URL) Elasticsearch, indexes the bulk addresses with the real indexer unless already loaded,
+ * starts the API as a separate production-mode process, and drives each scenario with autocannon at a fixed
+ * concurrency for a fixed duration after a warm-up. Queries are drawn, seeded, from the indexed data.
+ * Prints one table and writes it as JSON to bench/results/ so runs can be compared.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Client } from '@elastic/elasticsearch';
+import autocannon from 'autocannon';
+import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import type { AddressDoc, AreaDoc } from '../src/elasticsearch/documents.js';
+import { aliasName } from '../src/elasticsearch/indexNames.js';
+import { freePort } from '../src/elasticsearch/localNode.js';
+import { startElasticsearch } from '../src/elasticsearch/provider.js';
+import { exactForwardRequest, exactLookupRequest, parseStreetQuery } from '../src/search/streetQuery.js';
+import { ensureIndexed, scalingManifests } from './support/datasets.js';
+import { seededRandom, withOneTypo } from './support/random.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const API_KEY = 'bench-key';
+
+const { values: args } = parseArgs({
+  options: {
+    small: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    queries: { type: 'string', default: '2000' },
+    seed: { type: 'string', default: '42' },
+    'no-scaling': { type: 'boolean', default: false },
+  },
+});
+const duration = Number(args.duration);
+const warmup = Number(args.warmup);
+const connections = Number(args.connections);
+
+interface Scenario {
+  name: string;
+  target: 'api' | 'elasticsearch';
+  url: string;
+  requests: { method: 'GET' | 'POST'; path: string; body?: string }[];
+  headers: Record<string, string>;
+}
+
+interface Row {
+  scenario: string;
+  target: string;
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  non2xx: number;
+  rate_limit?: number;
+}
+
+async function sampleAddresses(client: Client, prefix: string, count: number, seed: number) {
+  const res = await client.search<AddressDoc>({
+    index: aliasName(prefix, 'addresses'),
+    size: count,
+    query: { function_score: { query: { match_all: {} }, functions: [{ random_score: { seed, field: '_seq_no' } }] } },
+    _source: ['id', 'streetname', 'number', 'suffix', 'postcode', 'city'],
+  });
+  return res.hits.hits.map((h) => h._source as AddressDoc);
+}
+
+async function sampleAreas(client: Client, prefix: string, level: string, count: number, seed: number) {
+  const res = await client.search<AreaDoc>({
+    index: aliasName(prefix, 'areas'),
+    size: count,
+    query: { function_score: { query: { term: { level } }, functions: [{ random_score: { seed, field: '_seq_no' } }] } },
+    _source: ['id', 'name'],
+  });
+  return res.hits.hits.map((h) => h._source as AreaDoc);
+}
+
+/** Runs one scenario: warm-up first (not measured), then the measured run. Requests rotate through the list. */
+async function drive(scenario: Scenario, overallRate?: number): Promise<Row> {
+  const run = (seconds: number, rate?: number) => {
+    let next = 0;
+    return autocannon({
+      url: scenario.url,
+      connections,
+      duration: seconds,
+      ...(rate ? { overallRate: rate } : {}),
+      headers: scenario.headers,
+      requests: [
+        {
+          setupRequest: (req: any) => {
+            const r = scenario.requests[next++ % scenario.requests.length]!;
+            return { ...req, method: r.method, path: r.path, body: r.body };
+          },
+        },
+      ],
+    });
+  };
+  if (warmup > 0) await run(warmup, overallRate);
+  const result = await run(duration, overallRate);
+  return {
+    scenario: scenario.name,
+    target: scenario.target,
+    requests_per_s: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    ...(overallRate ? { rate_limit: overallRate } : {}),
+  };
+}
+
+async function startApi(esUrl: string, prefix: string): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ELASTICSEARCH_URL: esUrl,
+      INDEX_PREFIX: prefix,
+      API_KEYS: API_KEY,
+      LOAD_SAMPLE_ON_EMPTY: 'false',
+      LOG_LEVEL: 'info',
+    },
+    // The request log is part of production cost: it is written, to a discarded stdout.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { url, process: child };
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error('API did not start');
+}
+
+function streetBodies(addresses: AddressDoc[], typo: boolean, random: () => number) {
+  return addresses.map((a) => ({
+    streetname: typo ? withOneTypo(a.streetname, random) : a.streetname,
+    number: `${a.number}${a.suffix ? ` ${a.suffix}` : ''}`,
+  }));
+}
+
+function esBodies(bodies: { streetname: string; number: string }[], build: typeof exactLookupRequest) {
+  return bodies.flatMap((b) => {
+    const parsed = parseStreetQuery(b);
+    return parsed.ok ? [JSON.stringify(build(parsed.query))] : [];
+  });
+}
+
+function printTable(rows: Row[]) {
+  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx', 'rate'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.target,
+    String(r.requests_per_s),
+    String(r.p50_ms),
+    String(r.p99_ms),
+    String(r.errors),
+    String(r.non2xx),
+    r.rate_limit ? String(r.rate_limit) : 'max',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(fmt(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const l of lines) console.log(fmt(l));
+}
+
+async function main() {
+  const started = Date.now();
+  const es = await startElasticsearch({ heap: '1g', log: (m) => console.error(`[es] ${m}`) });
+  console.error(`[bench] Elasticsearch ${es.version} (${es.kind}) at ${es.url}`);
+  const client = createElasticsearchClient({ url: es.url, requestTimeoutMs: 600_000 });
+  const children: ChildProcess[] = [];
+  try {
+    const manifests = scalingManifests(repoRoot, args.small);
+    const main = manifests[manifests.length - 1]!;
+    await ensureIndexed(client, main, (m) => console.error(`[bench] ${m}`));
+    const random = seededRandom(Number(args.seed));
+    const addresses = await sampleAddresses(client, main.prefix, Number(args.queries), Number(args.seed));
+    const provinces = await sampleAreas(client, main.prefix, 'province', 50, Number(args.seed));
+    const cities = await sampleAreas(client, main.prefix, 'city', 200, Number(args.seed));
+    const municipalities = await sampleAreas(client, main.prefix, 'municipality', 400, Number(args.seed));
+
+    const api = await startApi(es.url, main.prefix);
+    children.push(api.process);
+    const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const esHeaders = { 'content-type': 'application/json' };
+    const exactBodies = streetBodies(addresses, false, random);
+    const typoBodies = streetBodies(addresses, true, random);
+    const post = (path: string, bodies: unknown[]) =>
+      bodies.map((b) => ({ method: 'POST' as const, path, body: typeof b === 'string' ? b : JSON.stringify(b) }));
+    const get = (paths: string[]) => paths.map((path) => ({ method: 'GET' as const, path }));
+    const esSearch = `/${aliasName(main.prefix, 'addresses')}/_search`;
+
+    const scenarios: Scenario[] = [
+      { name: 'lookup/street exact', target: 'api', url: api.url, headers: apiHeaders, requests: post('/lookup/street', exactBodies) },
+      {
+        name: 'lookup/street exact',
+        target: 'elasticsearch',
+        url: es.url,
+        headers: esHeaders,
+        requests: post(esSearch, esBodies(exactBodies, exactLookupRequest)),
+      },
+      { name: 'geocode/forward exact', target: 'api', url: api.url, headers: apiHeaders, requests: post('/geocode/forward', exactBodies) },
+      {
+        name: 'geocode/forward exact',
+        target: 'elasticsearch',
+        url: es.url,
+        headers: esHeaders,
+        requests: post(esSearch, esBodies(exactBodies, exactForwardRequest)),
+      },
+      { name: 'geocode/forward 1 typo', target: 'api', url: api.url, headers: apiHeaders, requests: post('/geocode/forward', typoBodies) },
+      { name: 'addresses/{id}', target: 'api', url: api.url, headers: apiHeaders, requests: get(addresses.map((a) => `/addresses/${a.id}`)) },
+      {
+        name: 'provinces/{id}/municipalities?name=',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(
+          municipalities.map((m, i) => {
+            const province = provinces[i % provinces.length]!;
+            return `/provinces/${province.id}/municipalities?name=${encodeURIComponent(m.name.slice(0, 3))}`;
+          }),
+        ),
+      },
+      {
+        name: 'cities/{id}/suburbs/geojson',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(cities.map((c) => `/cities/${c.id}/suburbs/geojson`)),
+      },
+    ];
+
+    const rows: Row[] = [];
+    for (const scenario of scenarios) {
+      console.error(`[bench] ${scenario.target} ${scenario.name}`);
+      rows.push(await drive(scenario));
+    }
+    // Tail latency at half of the measured maximum rate, the operating point a capacity plan would pick.
+    for (const name of ['lookup/street exact', 'geocode/forward exact']) {
+      const max = rows.find((r) => r.scenario === name && r.target === 'api')!;
+      const scenario = scenarios.find((s) => s.name === name && s.target === 'api')!;
+      console.error(`[bench] api ${name} at half rate`);
+      rows.push(await drive(scenario, Math.max(1, Math.round(max.requests_per_s / 2))));
+    }
+
+    const ratio = (name: string) => {
+      const apiRow = rows.find((r) => r.scenario === name && r.target === 'api' && !r.rate_limit)!;
+      const esRow = rows.find((r) => r.scenario === name && r.target === 'elasticsearch')!;
+      return Math.round((apiRow.requests_per_s / esRow.requests_per_s) * 100) / 100;
+    };
+    const ratios = { 'lookup/street exact': ratio('lookup/street exact'), 'geocode/forward exact': ratio('geocode/forward exact') };
+
+    // p50 of exact forward geocoding against growing indexes.
+    const scaling: { dataset: string; addresses: number; p50_ms: number; p99_ms: number; requests_per_s: number }[] = [];
+    if (!args['no-scaling']) {
+      for (const m of manifests) {
+        await ensureIndexed(client, m, (msg) => console.error(`[bench] ${msg}`));
+        const count = (await client.count({ index: aliasName(m.prefix, 'addresses') })).count;
+        const sample = await sampleAddresses(client, m.prefix, Number(args.queries), Number(args.seed));
+        const scaledApi = await startApi(es.url, m.prefix);
+        children.push(scaledApi.process);
+        console.error(`[bench] scaling: ${m.name}`);
+        const row = await drive({
+          name: `forward exact @ ${m.name}`,
+          target: 'api',
+          url: scaledApi.url,
+          headers: apiHeaders,
+          requests: post('/geocode/forward', streetBodies(sample, false, random)),
+        });
+        scaledApi.process.kill('SIGTERM');
+        scaling.push({ dataset: m.name, addresses: count, p50_ms: row.p50_ms, p99_ms: row.p99_ms, requests_per_s: row.requests_per_s });
+      }
+    }
+
+    console.log(`\nAPI vs raw Elasticsearch, ${connections} connections, ${duration}s per scenario after ${warmup}s warm-up`);
+    console.log(`Elasticsearch ${es.version}, dataset ${main.name}\n`);
+    printTable(rows);
+    console.log(`\nthroughput ratio API/raw: lookup ${ratios['lookup/street exact']}, forward ${ratios['geocode/forward exact']}`);
+    if (scaling.length > 0) {
+      console.log('\np50 of exact /geocode/forward by index size');
+      for (const s of scaling) {
+        console.log(`  ${s.dataset.padEnd(16)} ${String(s.addresses).padStart(9)} addresses  p50 ${s.p50_ms} ms  p99 ${s.p99_ms} ms  ${s.requests_per_s} req/s`);
+      }
+    }
+    const outDir = join(repoRoot, 'bench', 'results');
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, scaling }, null, 2)}\n`,
+    );
+    console.log(`\nwritten to ${file} (total ${Math.round((Date.now() - started) / 1000)} s)`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await client.close();
+    await es.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
