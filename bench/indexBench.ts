@@ -1,0 +1,259 @@
+/**
+ * npm run bench:index [-- --small] [-- --no-cap]
+ *
+ * Address indexing throughput through the indexer (read, parse, normalise, spatial joins, bulk) next
+ * to raw `_bulk` requests of the very same documents sent straight to Elasticsearch in the same run,
+ * and the indexer's peak RSS on the small (Delft, 8.9k rows), a medium (Flevoland, 222k rows) and the
+ * largest address file (Brussels, 844k rows). The indexer runs as a child process so its memory is measured alone. A third run of the
+ * large file under a 128 MB V8 old-space cap shows the heap the stream really needs: without a cap V8
+ * grows its heap lazily, so the uncapped peak says more about V8 than about the indexer.
+ *
+ * ELASTICSEARCH_URL (default http://127.0.0.1:9250).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Client } from '@elastic/elasticsearch';
+import { DEFAULT_TUNING } from '../indexer/bulkLoader.js';
+import { createGenerationIndex, deleteIndexes, listGenerations } from '../indexer/generations.js';
+import type { RunSummary } from '../indexer/run.js';
+import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { aliasName } from '../src/elasticsearch/indexNames.js';
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const url = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9250';
+const work = join(tmpdir(), `index-bench-${process.pid}`);
+
+interface ChildResult {
+  summary: RunSummary;
+  peakRssMb: number;
+  wallMs: number;
+}
+
+/** Peak RSS from /proc (VmHWM, sampled until exit) and from the child's own getrusage, whichever is higher. */
+async function runIndexer(manifest: string, prefix: string, nodeFlags: string[] = []): Promise<ChildResult> {
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeFlags,
+      '--import',
+      'tsx',
+      join(root, 'indexer/cli.ts'),
+      '--manifest',
+      manifest,
+      '--prefix',
+      prefix,
+      '--progress',
+      'none',
+      '--keep',
+      '1',
+      '--rejects',
+      join(work, `${prefix}rejects.jsonl`),
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, ELASTICSEARCH_URL: url, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  let hwmKb = 0;
+  const sampler = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      if (kb > hwmKb) hwmKb = kb;
+    } catch {
+      // exited between samples
+    }
+  }, 50);
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`indexer exited with ${code}: ${stdout.slice(0, 2000)}`);
+  const summary = JSON.parse(stdout) as RunSummary;
+  return { summary, peakRssMb: Math.max(Math.round(hwmKb / 1024), summary.peakRssMb), wallMs: Date.now() - started };
+}
+
+/**
+ * The same documents, already serialised into ~flushBytes NDJSON bodies on disk, sent with the same
+ * concurrency to a fresh index with the same loading settings: the rate Elasticsearch itself allows.
+ */
+async function rawBulk(client: Client, sourceAlias: string, rawIndex: string): Promise<{ docs: number; ms: number }> {
+  const dir = join(work, rawIndex);
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  let body: string[] = [];
+  let bytes = 0;
+  let docs = 0;
+  const flush = () => {
+    if (!body.length) return;
+    const file = join(dir, `${files.length}.ndjson`);
+    writeFileSync(file, `${body.join('\n')}\n`);
+    files.push(file);
+    body = [];
+    bytes = 0;
+  };
+  let after: unknown[] | undefined;
+  for (;;) {
+    const page = await client.search<Record<string, unknown>>({
+      index: sourceAlias,
+      size: 10_000,
+      sort: [{ id: 'asc' }],
+      ...(after ? { search_after: after as never } : {}),
+    });
+    const hits = page.hits.hits;
+    if (!hits.length) break;
+    for (const hit of hits) {
+      const action = JSON.stringify({ index: { _id: hit._id } });
+      const source = JSON.stringify(hit._source);
+      body.push(action, source);
+      bytes += action.length + source.length + 2;
+      docs++;
+      if (bytes >= DEFAULT_TUNING.flushBytes) flush();
+    }
+    after = hits[hits.length - 1]?.sort as unknown[];
+  }
+  flush();
+
+  await createGenerationIndex(client, rawIndex, 'addresses');
+  const started = Date.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const file = files[next++] as string;
+      const ndjson = await readFile(file, 'utf8');
+      const res = (await client.transport.request({
+        method: 'POST',
+        path: `/${rawIndex}/_bulk`,
+        bulkBody: ndjson,
+      })) as {
+        errors: boolean;
+      };
+      if (res.errors) throw new Error('raw bulk request had item errors');
+    }
+  };
+  await Promise.all(Array.from({ length: DEFAULT_TUNING.concurrency }, worker));
+  const ms = Date.now() - started;
+  rmSync(dir, { recursive: true, force: true });
+  return { docs, ms };
+}
+
+function bulkSubsetManifest(fileFragment: string, name: string): string {
+  const bulk = JSON.parse(readFileSync(join(root, 'datasets/bulk.json'), 'utf8')) as {
+    levels: Record<string, { file?: string; parent?: { lookup?: { file: string } } }[]>;
+  };
+  const base = join(root, 'datasets');
+  for (const sources of Object.values(bulk.levels)) {
+    for (const s of sources) {
+      if (s.file) s.file = resolve(base, s.file);
+      if (s.parent?.lookup) s.parent.lookup.file = resolve(base, s.parent.lookup.file);
+    }
+  }
+  bulk.levels.addresses = (bulk.levels.addresses ?? []).filter((s) => s.file?.includes(fileFragment));
+  const path = join(work, `${name}.json`);
+  writeFileSync(path, JSON.stringify(bulk));
+  return path;
+}
+
+async function cleanup(client: Client, prefix: string, extra: string[] = []): Promise<void> {
+  const generations = await listGenerations(client, prefix);
+  const indexes = generations.flatMap((g) => Object.values(g.indexes).map((i) => i.index));
+  await deleteIndexes(client, [...indexes, ...extra]);
+}
+
+interface Row {
+  case: string;
+  rows: number;
+  documents: number;
+  indexerDocsPerSec: number;
+  rawBulkDocsPerSec: number | null;
+  indexerShareOfRaw: string;
+  peakRssMb: number;
+  wallSeconds: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { small: { type: 'boolean' }, 'no-cap': { type: 'boolean' } } });
+  mkdirSync(work, { recursive: true });
+  const client = createElasticsearchClient({ url, requestTimeoutMs: 600_000 });
+  const cases: { name: string; manifest: string; flags?: string[]; raw: boolean }[] = [
+    { name: 'small: Delft (datasets/sample.json)', manifest: join(root, 'datasets/sample.json'), raw: true },
+  ];
+  if (!values.small) {
+    // A middle size shows where memory levels off: it must not keep growing towards the large file.
+    cases.push({
+      name: 'medium: Flevoland (222k rows)',
+      manifest: bulkSubsetManifest('flevoland', 'flevoland'),
+      raw: false,
+    });
+    const manifest = bulkSubsetManifest('brussel', 'brussels');
+    cases.push({ name: 'large: Brussels (844k rows)', manifest, raw: true });
+    if (!values['no-cap']) {
+      cases.push({
+        name: 'large: Brussels, V8 old space capped at 128 MB',
+        manifest,
+        flags: ['--max-old-space-size=128'],
+        raw: false,
+      });
+    }
+  }
+  const rows: Row[] = [];
+  try {
+    for (const [i, c] of cases.entries()) {
+      const prefix = `bench-index-${process.pid}-${i}-`;
+      const rawIndex = `${prefix}raw-addresses`;
+      process.stderr.write(`indexing ${c.name} ...\n`);
+      try {
+        const result = await runIndexer(c.manifest, prefix, c.flags);
+        const a = result.summary.levels.addresses;
+        let raw: { docs: number; ms: number } | undefined;
+        if (c.raw) {
+          process.stderr.write(`raw _bulk of the same ${a.count} documents ...\n`);
+          raw = await rawBulk(client, aliasName(prefix, 'addresses'), rawIndex);
+        }
+        const rawRate = raw ? Math.round(raw.docs / (raw.ms / 1000)) : null;
+        rows.push({
+          case: c.name,
+          rows: a.read,
+          documents: a.count,
+          indexerDocsPerSec: result.summary.addressesPerSecond,
+          rawBulkDocsPerSec: rawRate,
+          indexerShareOfRaw: rawRate ? `${Math.round((100 * result.summary.addressesPerSecond) / rawRate)}%` : '',
+          peakRssMb: result.peakRssMb,
+          wallSeconds: Math.round(result.wallMs / 100) / 10,
+        });
+      } finally {
+        await cleanup(client, prefix, [rawIndex]);
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    await client.close();
+  }
+  const nodes = await fetch(`${url}/_nodes/stats/os,jvm`)
+    .then((r) => r.json() as Promise<{ nodes: Record<string, { jvm?: { mem?: { heap_max_in_bytes?: number } } }> }>)
+    .catch(() => undefined);
+  const heap = Object.values(nodes?.nodes ?? {})[0]?.jvm?.mem?.heap_max_in_bytes;
+  console.log(
+    `\nindexer vs raw _bulk (flushBytes ${DEFAULT_TUNING.flushBytes}, concurrency ${DEFAULT_TUNING.concurrency}; Elasticsearch ${url}${heap ? `, heap ${Math.round(heap / 2 ** 20)} MB` : ''})`,
+  );
+  console.table(rows);
+  console.log(
+    'indexerDocsPerSec = address rows read / address phase time (CSV parse, normalisation, spatial joins, bulk).\n' +
+      'rawBulkDocsPerSec = the indexed documents re-sent as pre-serialised _bulk bodies, same concurrency.\n' +
+      'peakRssMb = peak resident set size of the indexer process (VmHWM / getrusage).',
+  );
+  console.log(JSON.stringify({ results: rows }));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

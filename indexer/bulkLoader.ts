@@ -1,0 +1,219 @@
+/**
+ * Streams documents into one index with the client's bulk helper. Per-document 429s are retried by
+ * the helper; whole-request failures (429/502/503/504, connection resets, timeouts) are retried here
+ * with exponential backoff, because the transport retries 503 immediately and the helper not at all.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import { errors } from '@elastic/elasticsearch';
+
+export interface BulkTuning {
+  /** Bytes of NDJSON per request; ~5 MB measured best on a single node (see bench:index). */
+  flushBytes: number;
+  concurrency: number;
+  /** Per-document 429 retries inside the helper, and the wait between them. */
+  retries: number;
+  waitMs: number;
+  /** Whole-request retries with backoff. */
+  requestRetries: number;
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_TUNING: BulkTuning = {
+  flushBytes: 5_000_000,
+  concurrency: 3,
+  retries: 5,
+  waitMs: 1_000,
+  requestRetries: 6,
+  requestTimeoutMs: 120_000,
+};
+
+export interface LoadItem<D> {
+  id: string;
+  doc: D;
+  /** Where the record came from, so a document Elasticsearch refuses can be traced to its line. */
+  origin: number;
+  position: number;
+  /**
+   * External version: when several documents share an _id, Elasticsearch keeps the highest version
+   * and answers 409 to the others, whatever order concurrent requests arrive in.
+   */
+  version?: number;
+}
+
+export interface DroppedDocument {
+  id: string;
+  status: number;
+  error: unknown;
+  document: unknown;
+  origin: number | undefined;
+  position: number | undefined;
+}
+
+export interface LoadResult {
+  sent: number;
+  failed: number;
+  /** Documents that lost to a higher external version of the same _id (a merge, not a failure). */
+  superseded: number;
+  bytes: number;
+  timeMs: number;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+export function isRetryableRequestError(error: unknown): boolean {
+  if (error instanceof errors.ResponseError) return RETRYABLE_STATUS.has(error.meta.statusCode ?? 0);
+  return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError;
+}
+
+/** Exponential backoff with full jitter, capped: spreads retries of concurrent requests apart. */
+export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000, random = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+type BulkFn = Client['bulk'];
+
+export function withRequestRetries(
+  bulk: (params: unknown, options: unknown) => Promise<unknown>,
+  retries: number,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  onRetry?: (attempt: number, error: unknown, waitMs: number) => void,
+): (params: unknown, options: unknown) => Promise<unknown> {
+  return async (params, options) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await bulk(params, options);
+      } catch (error) {
+        if (attempt >= retries || !isRetryableRequestError(error)) throw error;
+        const wait = backoffMs(attempt);
+        onRetry?.(attempt + 1, error, wait);
+        await sleep(wait);
+      }
+    }
+  };
+}
+
+const POSITION_SPAN = 1e10;
+
+/**
+ * Remembers the origin of the most recent documents only: a refused document is always among the
+ * requests in flight, so memory stays bounded however long the stream is.
+ */
+export class RecentOrigins {
+  private readonly ids: (string | undefined)[];
+  // origin and position packed into one number: no per-entry array allocation.
+  private readonly map = new Map<string, number>();
+  private next = 0;
+
+  constructor(private readonly capacity: number) {
+    this.ids = new Array(capacity);
+  }
+
+  remember(id: string, origin: number, position: number): void {
+    const old = this.ids[this.next];
+    if (old !== undefined && old !== id) this.map.delete(old);
+    this.ids[this.next] = id;
+    this.map.set(id, origin * POSITION_SPAN + position);
+    this.next = (this.next + 1) % this.capacity;
+  }
+
+  lookup(id: string): [number, number] | undefined {
+    const packed = this.map.get(id);
+    if (packed === undefined) return undefined;
+    return [Math.floor(packed / POSITION_SPAN), packed % POSITION_SPAN];
+  }
+}
+
+export interface BulkLoadOptions<D> {
+  client: Client;
+  index: string;
+  items: AsyncIterable<LoadItem<D>>;
+  tuning?: Partial<BulkTuning>;
+  onDrop: (drop: DroppedDocument) => void;
+  onRetry?: (attempt: number, error: unknown, waitMs: number) => void;
+  signal?: AbortSignal | undefined;
+}
+
+export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): Promise<LoadResult> {
+  const tuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const started = Date.now();
+  // A child shares the connection pool; its helper calls its `bulk`, which is where backoff goes.
+  const child = options.client.child({});
+  const rawBulk = options.client.bulk.bind(options.client) as unknown as (p: unknown, o: unknown) => Promise<unknown>;
+  (child as { bulk: unknown }).bulk = withRequestRetries(
+    (params, reqOptions) => rawBulk(params, { ...(reqOptions as object), maxRetries: 0 }),
+    tuning.requestRetries,
+    undefined,
+    options.onRetry,
+  ) as unknown as BulkFn;
+
+  // Enough for every document of every request in flight plus the one being assembled (no indexed
+  // document is smaller than ~250 bytes of NDJSON).
+  const origins = new RecentOrigins(Math.ceil(((tuning.concurrency + 2) * tuning.flushBytes) / 250));
+  let sent = 0;
+  let superseded = 0;
+  const signal = options.signal;
+  async function* datasource(): AsyncGenerator<LoadItem<D>> {
+    for await (const item of options.items) {
+      if (signal?.aborted) return;
+      origins.remember(item.id, item.origin, item.position);
+      sent++;
+      yield item;
+    }
+  }
+
+  const helper = child.helpers.bulk<LoadItem<D>>(
+    {
+      datasource: datasource(),
+      onDocument: (item) => {
+        const action =
+          item.version === undefined
+            ? { index: { _index: options.index, _id: item.id } }
+            : {
+                index: {
+                  _index: options.index,
+                  _id: item.id,
+                  version: item.version,
+                  version_type: 'external' as const,
+                },
+              };
+        return [action, item.doc];
+      },
+      onDrop: (drop) => {
+        const operation = drop.operation as { index?: { _id?: string; version?: number } };
+        if (drop.status === 409 && operation.index?.version !== undefined) {
+          superseded++;
+          return;
+        }
+        const id = String(operation.index?._id ?? '');
+        const origin = origins.lookup(id);
+        options.onDrop({
+          id,
+          status: drop.status,
+          error: drop.error,
+          document: drop.document,
+          origin: origin?.[0],
+          position: origin?.[1],
+        });
+      },
+      flushBytes: tuning.flushBytes,
+      concurrency: tuning.concurrency,
+      retries: tuning.retries,
+      wait: tuning.waitMs,
+      refreshOnCompletion: false,
+      // The helper only reads each item's status and error; the rest of a 10k-item response
+      // (index name, version, shard info...) is megabytes of garbage per request.
+      filter_path: 'errors,items.*.status,items.*.error',
+    },
+    { requestTimeout: tuning.requestTimeoutMs },
+  );
+  const abort = () => helper.abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const stats = await helper;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+    return { sent, failed: stats.failed - superseded, superseded, bytes: stats.bytes, timeMs: Date.now() - started };
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
+}

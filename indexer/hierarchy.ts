@@ -1,0 +1,280 @@
+/**
+ * Resolves each record's parents of every level (pure, in memory). A record looks for its nearest
+ * parent first and inherits that parent's own chain, so a document never names a city of one
+ * municipality and a different municipality; only levels the chain leaves open are looked up
+ * directly (an address outside every city still gets its municipality by point-in-polygon).
+ */
+import type { BoundingBox, GeoPoint, ParentIds } from '../src/elasticsearch/documents.js';
+import { bboxPolygon } from './geometry.js';
+import { derivedCityKey, sourceKey, stableId } from './ids.js';
+import {
+  type AreaLevelName,
+  ancestorLevels,
+  isAreaLevel,
+  type LevelName,
+  PARENT_SLOT,
+  type ParentLevelName,
+} from './levels.js';
+import type { ParentSpec } from './manifest.js';
+import { PolygonIndex } from './spatialIndex.js';
+import { normaliseText } from './text.js';
+import { type AreaRecord, emptyParents } from './transform/area.js';
+import type { BuildingRecord } from './transform/building.js';
+
+export interface Parents extends ParentIds {
+  suburb_id: string;
+  building_id: string;
+}
+
+export function emptyAllParents(): Parents {
+  return { ...emptyParents(), suburb_id: '', building_id: '' };
+}
+
+export interface Resolution {
+  parents: Parents;
+  /** Parent levels that exist in this dataset but where no parent was found. */
+  unassigned: ParentLevelName[];
+}
+
+type ParentField = Extract<ParentSpec, { by: 'code' }>['parentField'];
+
+interface AreaLevelIndex {
+  records: AreaRecord[];
+  spatial: PolygonIndex<AreaRecord>;
+  byField: Map<ParentField, Map<string, AreaRecord>>;
+}
+
+function parentFieldValue(r: AreaRecord, field: ParentField): string {
+  switch (field) {
+    case 'local_identifier':
+      return r.localIdentifier;
+    case 'country_code':
+      return r.countryCode;
+    case 'country_code3':
+      return r.countryCode3;
+    case 'source_key':
+      return r.sourceKey;
+    case 'name':
+      return r.name;
+  }
+}
+
+export class Hierarchy {
+  private readonly levels = new Map<AreaLevelName, AreaLevelIndex>();
+  private readonly byId = new Map<string, AreaRecord>();
+  private buildings: PolygonIndex<BuildingRecord> | undefined;
+  /** Levels that will have records even though they are not loaded yet (derived cities). */
+  private readonly pending = new Set<ParentLevelName>();
+
+  addAreaLevel(level: AreaLevelName, records: AreaRecord[]): void {
+    this.levels.set(level, { records, spatial: new PolygonIndex(records), byField: new Map() });
+    for (const r of records) this.byId.set(r.id, r);
+  }
+
+  setBuildings(records: BuildingRecord[]): void {
+    this.buildings = new PolygonIndex(records);
+  }
+
+  markPending(level: ParentLevelName): void {
+    this.pending.add(level);
+  }
+
+  /** Whether the dataset has any parent of this level (only those count as unassigned when missing). */
+  present(level: ParentLevelName): boolean {
+    if (this.pending.has(level)) return true;
+    if (level === 'buildings') return (this.buildings?.size ?? 0) > 0;
+    return (this.levels.get(level)?.records.length ?? 0) > 0;
+  }
+
+  area(id: string): AreaRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  findByCode(level: AreaLevelName, field: ParentField, value: string): AreaRecord | undefined {
+    const index = this.levels.get(level);
+    if (!index || !value) return undefined;
+    let map = index.byField.get(field);
+    if (!map) {
+      map = new Map();
+      for (const r of index.records) {
+        const v = parentFieldValue(r, field);
+        // First one wins: duplicates of a code would otherwise make the join depend on map order.
+        if (v && !map.has(v)) map.set(v, r);
+      }
+      index.byField.set(field, map);
+    }
+    return map.get(value);
+  }
+
+  private inherit(parents: Parents, found: AreaRecord): void {
+    parents[PARENT_SLOT[found.level]] = found.id;
+    for (const slot of ['country_id', 'province_id', 'municipality_id', 'city_id'] as const) {
+      if (!parents[slot] && found.parents[slot]) parents[slot] = found.parents[slot];
+    }
+  }
+
+  /** Fill every still-open slot above `level` by point-in-polygon, nearest level first. */
+  private fillSpatially(level: LevelName, lon: number, lat: number, parents: Parents): void {
+    for (const ancestor of ancestorLevels(level)) {
+      if (ancestor === 'addresses') continue;
+      const slot = PARENT_SLOT[ancestor];
+      if (parents[slot]) continue;
+      if (ancestor === 'buildings') {
+        const building = this.buildings?.find(lon, lat);
+        if (building) parents.building_id = building.id;
+        continue;
+      }
+      const found = this.levels.get(ancestor)?.spatial.find(lon, lat);
+      if (found) this.inherit(parents, found);
+    }
+  }
+
+  unassigned(levels: readonly LevelName[], parents: Parents): ParentLevelName[] {
+    const missing: ParentLevelName[] = [];
+    for (const l of levels) {
+      if (l === 'addresses') continue;
+      if (this.present(l) && !parents[PARENT_SLOT[l]]) missing.push(l);
+    }
+    return missing;
+  }
+
+  resolveSpatial(level: LevelName, lon: number, lat: number): Resolution {
+    const parents = emptyAllParents();
+    this.fillSpatially(level, lon, lat, parents);
+    return { parents, unassigned: this.unassigned(ancestorLevels(level), parents) };
+  }
+
+  /** Like resolveSpatial, for callers that fill more slots afterwards (derived cities) and count later. */
+  resolveSpatialParents(level: LevelName, lon: number, lat: number): Parents {
+    const parents = emptyAllParents();
+    this.fillSpatially(level, lon, lat, parents);
+    return parents;
+  }
+
+  /** By a code: the parent and its chain, nothing else (a code join is an explicit choice). */
+  resolveByCode(parentLevel: AreaLevelName, field: ParentField, value: string): Resolution {
+    const parents = emptyAllParents();
+    const found = this.findByCode(parentLevel, field, value);
+    if (found) this.inherit(parents, found);
+    const considered = [parentLevel, ...ancestorLevels(parentLevel)];
+    return { parents, unassigned: this.unassigned(considered, parents) };
+  }
+
+  /** The nearest area a record hangs under, and the country codes it inherits. */
+  completeArea(record: AreaRecord, parents: Parents): AreaRecord {
+    const own: ParentIds = {
+      country_id: parents.country_id,
+      province_id: parents.province_id,
+      municipality_id: parents.municipality_id,
+      city_id: parents.city_id,
+    };
+    let parentId = '';
+    for (const ancestor of ancestorLevels(record.level)) {
+      if (!isAreaLevel(ancestor)) continue;
+      const id = parents[PARENT_SLOT[ancestor]];
+      if (id) {
+        parentId = id;
+        break;
+      }
+    }
+    const country = own.country_id ? this.byId.get(own.country_id) : undefined;
+    return {
+      ...record,
+      parents: own,
+      parentId,
+      countryCode: record.countryCode || country?.countryCode || '',
+      countryCode3: record.countryCode3 || country?.countryCode3 || '',
+    };
+  }
+}
+
+interface CityAccumulator {
+  id: string;
+  key: string;
+  name: string;
+  parents: ParentIds;
+  parentId: string;
+  count: number;
+  sumLon: number;
+  sumLat: number;
+  bbox: BoundingBox;
+}
+
+/**
+ * Cities made from the addresses' city names where no city polygons exist. The id is computed from
+ * (name, parent) so an address gets its city_id in the single streaming pass; the city's centroid and
+ * extent are aggregated as addresses go by and written when the stream ends. Memory grows with the
+ * number of distinct cities, not addresses.
+ */
+export class DerivedCities {
+  private readonly cities = new Map<string, CityAccumulator>();
+
+  constructor(private readonly hierarchy: Hierarchy) {}
+
+  /** Sets parents.city_id when it is still empty and the address names a city; false when it cannot. */
+  assign(cityName: string, location: GeoPoint, parents: Parents): boolean {
+    if (parents.city_id) return true;
+    const nameKey = normaliseText(cityName);
+    if (!nameKey) return false;
+    const parentId = parents.municipality_id || parents.province_id || parents.country_id;
+    const parentKey = parentId ? (this.hierarchy.area(parentId)?.sourceKey ?? '') : '';
+    const key = derivedCityKey(nameKey, parentKey);
+    let city = this.cities.get(key);
+    if (!city) {
+      city = {
+        id: stableId('cities', key),
+        key,
+        name: cityName,
+        parents: {
+          country_id: parents.country_id,
+          province_id: parents.province_id,
+          municipality_id: parents.municipality_id,
+          city_id: '',
+        },
+        parentId,
+        count: 0,
+        sumLon: 0,
+        sumLat: 0,
+        bbox: { min_lon: Infinity, min_lat: Infinity, max_lon: -Infinity, max_lat: -Infinity },
+      };
+      this.cities.set(key, city);
+    }
+    city.count++;
+    city.sumLon += location.lon;
+    city.sumLat += location.lat;
+    const b = city.bbox;
+    if (location.lon < b.min_lon) b.min_lon = location.lon;
+    if (location.lon > b.max_lon) b.max_lon = location.lon;
+    if (location.lat < b.min_lat) b.min_lat = location.lat;
+    if (location.lat > b.max_lat) b.max_lat = location.lat;
+    parents.city_id = city.id;
+    return true;
+  }
+
+  get size(): number {
+    return this.cities.size;
+  }
+
+  records(): AreaRecord[] {
+    const out: AreaRecord[] = [];
+    for (const c of this.cities.values()) {
+      const country = c.parents.country_id ? this.hierarchy.area(c.parents.country_id) : undefined;
+      out.push({
+        level: 'cities',
+        key: c.key,
+        id: c.id,
+        sourceKey: sourceKey('cities', c.key),
+        name: c.name,
+        localIdentifier: '',
+        countryCode: country?.countryCode ?? '',
+        countryCode3: country?.countryCode3 ?? '',
+        geometry: bboxPolygon(c.bbox),
+        bbox: c.bbox,
+        centroid: { lon: c.sumLon / c.count, lat: c.sumLat / c.count },
+        parents: c.parents,
+        parentId: c.parentId,
+      });
+    }
+    return out;
+  }
+}

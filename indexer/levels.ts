@@ -1,0 +1,49 @@
+/**
+ * The dataset levels a manifest can fill, top of the hierarchy first. Order matters: a level can
+ * only be resolved against levels above it, which are always loaded first.
+ */
+import type { AreaLevel, IndexKind } from '../src/elasticsearch/documents.js';
+
+export const AREA_LEVELS = ['countries', 'provinces', 'municipalities', 'cities', 'suburbs'] as const;
+export const LEVELS = [...AREA_LEVELS, 'buildings', 'addresses'] as const;
+
+export type AreaLevelName = (typeof AREA_LEVELS)[number];
+export type LevelName = (typeof LEVELS)[number];
+
+/** Dataset level (plural, as in manifests and source keys) → the `level` value on area documents. */
+export const AREA_LEVEL_VALUE: Record<AreaLevelName, AreaLevel> = {
+  countries: 'country',
+  provinces: 'province',
+  municipalities: 'municipality',
+  cities: 'city',
+  suburbs: 'suburb',
+};
+
+export function isAreaLevel(level: LevelName): level is AreaLevelName {
+  return (AREA_LEVELS as readonly string[]).includes(level);
+}
+
+export function indexKindOf(level: LevelName): IndexKind {
+  if (level === 'buildings') return 'buildings';
+  if (level === 'addresses') return 'addresses';
+  return 'areas';
+}
+
+/** Levels strictly above `level`, nearest first: the order in which a record looks for parents. */
+export function ancestorLevels(level: LevelName): LevelName[] {
+  const at = LEVELS.indexOf(level);
+  return LEVELS.slice(0, at).reverse();
+}
+
+/** The parent-id slots a document carries, by the level that fills them. */
+export const PARENT_SLOT = {
+  countries: 'country_id',
+  provinces: 'province_id',
+  municipalities: 'municipality_id',
+  cities: 'city_id',
+  suburbs: 'suburb_id',
+  buildings: 'building_id',
+} as const;
+
+export type ParentLevelName = keyof typeof PARENT_SLOT;
+export type ParentSlot = (typeof PARENT_SLOT)[ParentLevelName];

@@ -1,0 +1,250 @@
+/**
+ * The dataset manifest: which files feed which level, how to read them, which property holds each
+ * field and how a record finds its parent. Validated up front so a typo fails before any index exists.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { AREA_LEVELS, isAreaLevel, LEVELS } from './levels.js';
+
+/**
+ * Where a value comes from: a property name (shorthand), a constant, a property with a prefix
+ * (`WK0503` + wijk ref), several properties joined (`osm_type/osm_id`), or the first non-empty of a list.
+ */
+export type FieldSpec =
+  | string
+  | { value: string }
+  | { property: string; prefix?: string | undefined }
+  | { join: string[]; separator?: string | undefined }
+  | { first: FieldSpec[] };
+
+export const FieldSpecSchema: z.ZodType<FieldSpec> = z.lazy(() =>
+  z.union([
+    z.string().min(1),
+    z.strictObject({ value: z.string() }),
+    z.strictObject({ property: z.string().min(1), prefix: z.string().optional() }),
+    z.strictObject({ join: z.array(z.string().min(1)).min(1), separator: z.string().optional() }),
+    z.strictObject({ first: z.array(FieldSpecSchema).min(1) }),
+  ]),
+);
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** Every filter of a source must hold for a record to be read; values compare as strings. */
+export const FilterSchema = z.union([
+  z.strictObject({ property: z.string().min(1), equals: Scalar }),
+  z.strictObject({ property: z.string().min(1), in: z.array(Scalar).min(1) }),
+  z.strictObject({ property: z.string().min(1), notIn: z.array(Scalar).min(1) }),
+  z.strictObject({ property: z.string().min(1), exists: z.boolean() }),
+]);
+export type Filter = z.infer<typeof FilterSchema>;
+
+const ParentFieldSchema = z.enum(['local_identifier', 'country_code', 'country_code3', 'source_key', 'name']);
+
+export const ParentSpecSchema = z.discriminatedUnion('by', [
+  z.strictObject({
+    by: z.literal('spatial'),
+  }),
+  z.strictObject({
+    by: z.literal('code'),
+    /** Parent level; defaults to the level directly above. */
+    level: z.enum(AREA_LEVELS).optional(),
+    /** The record's own value naming its parent (after `lookup`, if any). */
+    field: FieldSpecSchema,
+    /** Which attribute of the parent record that value is compared with. */
+    parentField: ParentFieldSchema.default('local_identifier'),
+    /** Translate the value through a two-column join table first (e.g. gemeentecode → provinciecode). */
+    lookup: z
+      .strictObject({
+        file: z.string().min(1),
+        key: z.string().min(1),
+        value: z.string().min(1),
+        delimiter: z.string().length(1).optional(),
+      })
+      .optional(),
+  }),
+]);
+export type ParentSpec = z.infer<typeof ParentSpecSchema>;
+
+const AreaFieldsSchema = z.strictObject({
+  key: FieldSpecSchema,
+  name: FieldSpecSchema,
+  localIdentifier: FieldSpecSchema.optional(),
+  countryCode: FieldSpecSchema.optional(),
+  countryCode3: FieldSpecSchema.optional(),
+});
+
+const BuildingFieldsSchema = z.strictObject({
+  key: FieldSpecSchema,
+  localIdentifier: FieldSpecSchema.optional(),
+  buildingType: FieldSpecSchema.optional(),
+});
+
+const AddressFieldsSchema = z.strictObject({
+  /** Traced into rejects only; an address's id comes from its normalised full address. */
+  sourceId: FieldSpecSchema.optional(),
+  street: FieldSpecSchema,
+  /** With letter/addition mapped: the bare number. Without: the raw form (`139A-1`), parsed. */
+  number: FieldSpecSchema,
+  letter: FieldSpecSchema.optional(),
+  addition: FieldSpecSchema.optional(),
+  postcode: FieldSpecSchema.optional(),
+  city: FieldSpecSchema.optional(),
+  /** For CSV; GeoJSON addresses take their Point geometry when these are absent. */
+  lon: FieldSpecSchema.optional(),
+  lat: FieldSpecSchema.optional(),
+});
+
+const FileSourceBase = {
+  file: z.string().min(1),
+  format: z.enum(['geojson', 'geojsonseq', 'csv']),
+  /** CSV only. */
+  delimiter: z.string().length(1).optional(),
+  filter: z.array(FilterSchema).default([]),
+  parent: ParentSpecSchema.optional(),
+  /** Free text for humans (licence, provenance); ignored by the indexer. */
+  note: z.string().optional(),
+};
+
+export const AreaSourceSchema = z.strictObject({ ...FileSourceBase, fields: AreaFieldsSchema });
+export const BuildingSourceSchema = z.strictObject({ ...FileSourceBase, fields: BuildingFieldsSchema });
+export const AddressSourceSchema = z.strictObject({ ...FileSourceBase, fields: AddressFieldsSchema });
+
+/**
+ * Cities derived from the addresses' city names (for address files without city polygons): one city
+ * per normalised name within its municipality (or province when there is none).
+ */
+export const DerivedCitySourceSchema = z.strictObject({
+  format: z.literal('derived'),
+  from: z.literal('addresses'),
+  note: z.string().optional(),
+});
+
+export type AreaSource = z.infer<typeof AreaSourceSchema>;
+export type BuildingSource = z.infer<typeof BuildingSourceSchema>;
+export type AddressSource = z.infer<typeof AddressSourceSchema>;
+export type DerivedCitySource = z.infer<typeof DerivedCitySourceSchema>;
+export type FileSource = AreaSource | BuildingSource | AddressSource;
+
+const areaList = z.array(AreaSourceSchema);
+
+export const ManifestSchema = z
+  .strictObject({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    levels: z.strictObject({
+      countries: areaList.optional(),
+      provinces: areaList.optional(),
+      municipalities: areaList.optional(),
+      cities: z.array(z.union([AreaSourceSchema, DerivedCitySourceSchema])).optional(),
+      suburbs: areaList.optional(),
+      buildings: z.array(BuildingSourceSchema).optional(),
+      addresses: z.array(AddressSourceSchema).optional(),
+    }),
+  })
+  .superRefine((manifest, ctx) => {
+    const levels = manifest.levels;
+    if (!LEVELS.some((l) => (levels[l]?.length ?? 0) > 0)) {
+      ctx.addIssue({ code: 'custom', path: ['levels'], message: 'the manifest names no source at all' });
+    }
+    for (const level of LEVELS) {
+      (levels[level] ?? []).forEach((source, i) => {
+        const path = ['levels', level, i];
+        if (source.format === 'derived') {
+          if (!(levels.addresses?.length ?? 0)) {
+            ctx.addIssue({ code: 'custom', path, message: 'derived cities need an addresses source' });
+          }
+          return;
+        }
+        if (level === 'countries' && source.parent) {
+          ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'countries have no parent' });
+        }
+        const parent = source.parent;
+        if (parent?.by === 'code') {
+          const parentLevel = parent.level ?? LEVELS[LEVELS.indexOf(level) - 1];
+          if (!parentLevel || LEVELS.indexOf(parentLevel) >= LEVELS.indexOf(level)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [...path, 'parent', 'level'],
+              message: `parent level must be above ${level}`,
+            });
+          } else if (!isAreaLevel(parentLevel)) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'code parents must be areas' });
+          }
+        }
+        if (level === 'addresses') {
+          const f = source.fields as AddressSource['fields'];
+          if ((f.lon === undefined) !== (f.lat === undefined)) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map both lon and lat, or neither' });
+          }
+          if (f.lon === undefined && source.format === 'csv') {
+            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'CSV addresses need lon and lat' });
+          }
+        }
+        if (level !== 'addresses' && source.format === 'csv') {
+          ctx.addIssue({
+            code: 'custom',
+            path: [...path, 'format'],
+            message: `${level} need polygons: use geojson or geojsonseq`,
+          });
+        }
+      });
+    }
+  });
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+/** A validated manifest with every path made absolute (relative paths are relative to the manifest). */
+export interface LoadedManifest {
+  path: string;
+  manifest: Manifest;
+}
+
+export class ManifestError extends Error {
+  constructor(
+    message: string,
+    readonly issues: string[] = [],
+  ) {
+    super(issues.length ? `${message}:\n  ${issues.join('\n  ')}` : message);
+    this.name = 'ManifestError';
+  }
+}
+
+/** Pure: validate an already-parsed manifest and resolve its paths against `baseDir`. */
+export function parseManifest(raw: unknown, baseDir: string): Manifest {
+  const result = ManifestSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ManifestError(
+      'invalid manifest',
+      result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
+  }
+  const manifest = result.data;
+  for (const level of LEVELS) {
+    for (const source of manifest.levels[level] ?? []) {
+      if (source.format === 'derived') continue;
+      source.file = resolve(baseDir, source.file);
+      if (source.parent?.by === 'code' && source.parent.lookup) {
+        source.parent.lookup.file = resolve(baseDir, source.parent.lookup.file);
+      }
+    }
+  }
+  return manifest;
+}
+
+export async function loadManifest(path: string): Promise<LoadedManifest> {
+  const absolute = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new ManifestError(`cannot read manifest ${absolute}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ManifestError(`manifest ${absolute} is not JSON: ${(error as Error).message}`);
+  }
+  return { path: absolute, manifest: parseManifest(raw, dirname(absolute)) };
+}

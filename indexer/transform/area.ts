@@ -1,0 +1,96 @@
+/** Source feature → in-memory area record → AreaDoc (pure). */
+import type { Geometry } from 'geojson';
+import type { AreaDoc, BoundingBox, GeoPoint, ParentIds } from '../../src/elasticsearch/documents.js';
+import { bboxOf, centroidOf, mergePolygonal, type PolygonGeometry, validatePolygonal } from '../geometry.js';
+import { sourceKey, stableId } from '../ids.js';
+import { AREA_LEVEL_VALUE, type AreaLevelName } from '../levels.js';
+import type { AreaSource } from '../manifest.js';
+import { type Outcome, reject } from '../rejectReasons.js';
+import { nameTokens, normaliseText } from '../text.js';
+import { type Properties, readField } from './fields.js';
+
+export interface AreaRecord {
+  level: AreaLevelName;
+  key: string;
+  id: string;
+  sourceKey: string;
+  name: string;
+  localIdentifier: string;
+  countryCode: string;
+  countryCode3: string;
+  geometry: PolygonGeometry;
+  bbox: BoundingBox;
+  centroid: GeoPoint;
+  parents: ParentIds;
+  parentId: string;
+}
+
+export function emptyParents(): ParentIds {
+  return { country_id: '', province_id: '', municipality_id: '', city_id: '' };
+}
+
+export function areaFromFeature(
+  level: AreaLevelName,
+  props: Properties,
+  geometry: Geometry | null | undefined,
+  fields: AreaSource['fields'],
+): Outcome<AreaRecord> {
+  const key = readField(props, fields.key);
+  if (!key) return reject('missing_key', 'no value for the key field');
+  const name = readField(props, fields.name);
+  if (!name) return reject('missing_name', `area ${key} has no name`);
+  const check = validatePolygonal(geometry);
+  if (!check.ok) return reject('invalid_geometry', check.detail);
+  const bbox = bboxOf(check.geometry);
+  return {
+    ok: true,
+    value: {
+      level,
+      key,
+      id: stableId(level, key),
+      sourceKey: sourceKey(level, key),
+      name,
+      localIdentifier: readField(props, fields.localIdentifier),
+      countryCode: readField(props, fields.countryCode).toUpperCase(),
+      countryCode3: readField(props, fields.countryCode3).toUpperCase(),
+      geometry: check.geometry,
+      bbox,
+      centroid: centroidOf(check.geometry, bbox),
+      parents: emptyParents(),
+      parentId: '',
+    },
+  };
+}
+
+/**
+ * Two features with one source key are one area in two parts (Natural Earth gives Australia's
+ * Ashmore and Cartier Islands their own feature with ISO code AUS): the first keeps its attributes,
+ * the geometry becomes the union of parts.
+ */
+export function mergeAreas(first: AreaRecord, second: AreaRecord): AreaRecord {
+  const geometry = mergePolygonal(first.geometry, second.geometry);
+  const bbox = bboxOf(geometry);
+  return { ...first, geometry, bbox, centroid: centroidOf(geometry, bbox) };
+}
+
+export function toAreaDoc(r: AreaRecord): AreaDoc {
+  return {
+    id: r.id,
+    level: AREA_LEVEL_VALUE[r.level],
+    source_key: r.sourceKey,
+    name: r.name,
+    name_key: normaliseText(r.name),
+    name_tokens: nameTokens(r.name),
+    local_identifier: r.localIdentifier,
+    country_code: r.countryCode,
+    country_code3: r.countryCode3,
+    parent_id: r.parentId,
+    country_id: r.parents.country_id,
+    province_id: r.parents.province_id,
+    municipality_id: r.parents.municipality_id,
+    city_id: r.parents.city_id,
+    centroid: r.centroid,
+    bbox: r.bbox,
+    geometry: r.geometry,
+  };
+}

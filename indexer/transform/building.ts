@@ -1,0 +1,63 @@
+/** Source feature → in-memory building record → BuildingDoc (pure). */
+import type { Geometry } from 'geojson';
+import type { BoundingBox, BuildingDoc, GeoPoint } from '../../src/elasticsearch/documents.js';
+import { bboxOf, centroidOf, type PolygonGeometry, pointOnSurface, validatePolygonal } from '../geometry.js';
+import type { Parents } from '../hierarchy.js';
+import { sourceKey, stableId } from '../ids.js';
+import type { BuildingSource } from '../manifest.js';
+import { type Outcome, reject } from '../rejectReasons.js';
+import { type Properties, readField } from './fields.js';
+
+export interface BuildingRecord {
+  id: string;
+  sourceKey: string;
+  localIdentifier: string;
+  buildingType: string;
+  geometry: PolygonGeometry;
+  bbox: BoundingBox;
+  centroid: GeoPoint;
+  /** Inside the footprint even for L- or U-shaped buildings: what the parent lookup uses. */
+  anchor: [number, number];
+}
+
+export function buildingFromFeature(
+  props: Properties,
+  geometry: Geometry | null | undefined,
+  fields: BuildingSource['fields'],
+): Outcome<BuildingRecord> {
+  const key = readField(props, fields.key);
+  if (!key) return reject('missing_key', 'no value for the key field');
+  const check = validatePolygonal(geometry);
+  if (!check.ok) return reject('invalid_geometry', check.detail);
+  const bbox = bboxOf(check.geometry);
+  return {
+    ok: true,
+    value: {
+      id: stableId('buildings', key),
+      sourceKey: sourceKey('buildings', key),
+      localIdentifier: readField(props, fields.localIdentifier),
+      buildingType: readField(props, fields.buildingType),
+      geometry: check.geometry,
+      bbox,
+      centroid: centroidOf(check.geometry, bbox),
+      anchor: pointOnSurface(check.geometry),
+    },
+  };
+}
+
+export function toBuildingDoc(b: BuildingRecord, parents: Parents): BuildingDoc {
+  return {
+    id: b.id,
+    source_key: b.sourceKey,
+    local_identifier: b.localIdentifier,
+    building_type: b.buildingType,
+    country_id: parents.country_id,
+    province_id: parents.province_id,
+    municipality_id: parents.municipality_id,
+    city_id: parents.city_id,
+    suburb_id: parents.suburb_id,
+    centroid: b.centroid,
+    bbox: b.bbox,
+    geometry: b.geometry,
+  };
+}

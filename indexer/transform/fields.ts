@@ -1,0 +1,42 @@
+/** Reading mapped fields and filters out of a record's properties (pure). */
+import type { FieldSpec, Filter } from '../manifest.js';
+
+export type Properties = Record<string, unknown>;
+
+/** Source values arrive as strings (CSV) or JSON scalars (GeoJSON); both read as trimmed strings. */
+export function propertyText(props: Properties, name: string): string {
+  const value = props[name];
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+export function readField(props: Properties, spec: FieldSpec | undefined): string {
+  if (spec === undefined) return '';
+  if (typeof spec === 'string') return propertyText(props, spec);
+  if ('value' in spec) return spec.value;
+  if ('property' in spec) {
+    const value = propertyText(props, spec.property);
+    return value ? `${spec.prefix ?? ''}${value}` : '';
+  }
+  if ('join' in spec) {
+    const parts = spec.join.map((name) => propertyText(props, name));
+    return parts.some((p) => p === '') ? '' : parts.join(spec.separator ?? '/');
+  }
+  for (const inner of spec.first) {
+    const value = readField(props, inner);
+    if (value) return value;
+  }
+  return '';
+}
+
+export function matchesFilters(props: Properties, filters: readonly Filter[]): boolean {
+  return filters.every((filter) => {
+    const value = propertyText(props, filter.property);
+    if ('equals' in filter) return value === String(filter.equals);
+    if ('in' in filter) return filter.in.some((v) => String(v) === value);
+    if ('notIn' in filter) return !filter.notIn.some((v) => String(v) === value);
+    return (value !== '') === filter.exists;
+  });
+}

@@ -1,0 +1,456 @@
+/**
+ * The indexer against a real Elasticsearch: the sample manifest through runIndexing (the CLI's code
+ * path), reindexing under a polling reader, rollback, rejects, and failed/aborted runs.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@elastic/elasticsearch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkLoad, type LoadItem } from '../../indexer/bulkLoader.js';
+import {
+  createGenerationIndex,
+  deleteIndexes,
+  listGenerations,
+  liveGeneration,
+  rollback,
+} from '../../indexer/generations.js';
+import { stableId } from '../../indexer/ids.js';
+import { aliasesExist, IndexingAbortedError, IndexingError, type RunSummary, runIndexing } from '../../indexer/run.js';
+import { INDEX_KINDS } from '../../src/elasticsearch/documents.js';
+import { aliasName } from '../../src/elasticsearch/indexNames.js';
+import { createTestClient, testElasticsearchUrl, uniqueIndexPrefix } from '../support/elasticsearch.js';
+
+const SAMPLE = 'datasets/sample.json';
+const BROKEN = 'test/fixtures/indexer-broken/manifest.json';
+
+let client: Client;
+const prefix = uniqueIndexPrefix('indexer');
+const brokenPrefix = uniqueIndexPrefix('indexer-broken');
+const tmp = join(tmpdir(), `indexer-test-${process.pid}`);
+let first: RunSummary;
+
+async function allIndexesOf(p: string): Promise<string[]> {
+  const res = await client.indices.get(
+    { index: INDEX_KINDS.map((k) => `${aliasName(p, k)}-*`).join(','), expand_wildcards: 'all' },
+    { ignore: [404] },
+  );
+  return Object.keys(res ?? {}).filter((k) => k !== 'error' && k !== 'status');
+}
+
+async function ids(index: string): Promise<string[]> {
+  const res = await client.search({ index, size: 10_000, _source: false, sort: [{ id: 'asc' }] });
+  return res.hits.hits.map((h) => h._id as string);
+}
+
+async function countWhere(query: object, index = `${prefix}addresses`): Promise<number> {
+  return (await client.count({ index, query })).count;
+}
+
+beforeAll(async () => {
+  client = createTestClient();
+  first = await runIndexing({
+    client,
+    manifestPath: SAMPLE,
+    indexPrefix: prefix,
+    progress: 'none',
+    rejectsPath: join(tmp, 'sample-rejects.jsonl'),
+    handleSignals: false,
+  });
+});
+
+afterAll(async () => {
+  for (const p of [prefix, brokenPrefix]) await deleteIndexes(client, await allIndexesOf(p));
+  rmSync(tmp, { recursive: true, force: true });
+  await client.close();
+});
+
+describe('indexing the sample manifest', () => {
+  it('reports reconciling per-level counts', async () => {
+    const l = first.levels;
+    expect(first.ok).toBe(true);
+    expect(first.problems).toEqual([]);
+    // 241 Natural Earth features; Ashmore and Cartier Is. share AUS and merge into Australia.
+    expect(l.countries).toMatchObject({ read: 241, indexed: 241, merged: 1, rejected: 0, count: 240 });
+    expect(l.provinces).toMatchObject({ read: 12, indexed: 12, rejected: 0, count: 12, unassigned: { countries: 0 } });
+    // GM0998 "Buitenland" is filtered out, not rejected.
+    expect(l.municipalities).toMatchObject({ read: 342, skipped: 1, indexed: 342, rejected: 0, count: 342 });
+    expect(l.municipalities.unassigned).toEqual({ provinces: 0, countries: 0 });
+    expect(l.cities).toMatchObject({ read: 2, indexed: 2, count: 2 });
+    expect(l.cities.unassigned).toEqual({ municipalities: 0, provinces: 0, countries: 0 });
+    expect(l.suburbs).toMatchObject({ read: 6, indexed: 6, count: 6 });
+    expect(l.buildings).toMatchObject({ read: 3478, indexed: 3478, merged: 0, rejected: 0, count: 3478 });
+    expect(l.addresses).toMatchObject({ read: 8917, indexed: 8917, rejected: 0, merged: 32, count: 8885 });
+    expect(l.addresses.unassigned).toEqual({
+      buildings: 7,
+      suburbs: 0,
+      cities: 0,
+      municipalities: 0,
+      provinces: 0,
+      countries: 0,
+    });
+    expect(first.rejects).toEqual({ path: null, count: 0, byReason: {} });
+    expect(first.aliasesSwapped).toBe(true);
+    expect(first.previousGeneration).toBeNull();
+    expect(await aliasesExist(client, prefix)).toBe(true);
+    expect(await aliasesExist(client, `${prefix}none-`)).toBe(false);
+  });
+
+  it('restores the mapping file settings after loading', async () => {
+    const settings = await client.indices.getSettings({ index: first.indexes.addresses, flat_settings: true });
+    const s = settings[first.indexes.addresses]?.settings as Record<string, string>;
+    expect(s['index.refresh_interval']).toBe('1s');
+    expect(s['index.auto_expand_replicas']).toBe('0-1');
+    const segments = await client.indices.segments({ index: first.indexes.addresses });
+    const shards = Object.values(segments.indices[first.indexes.addresses]?.shards ?? {})[0];
+    const shard = Array.isArray(shards) ? shards[0] : shards;
+    expect(Object.keys(shard?.segments ?? {})).toHaveLength(1);
+  });
+
+  it('joins every Delft address to its building, suburb, city, GM0503, Zuid-Holland and NL', async () => {
+    const gm0503 = stableId('municipalities', 'GM0503');
+    const pv28 = stableId('provinces', 'PV28');
+    const nl = stableId('countries', 'NLD');
+    const delft = stableId('cities', '2138');
+    const all = await countWhere({ match_all: {} });
+    expect(all).toBe(8885);
+    expect(await countWhere({ term: { municipality_id: gm0503 } })).toBe(all);
+    expect(await countWhere({ term: { province_id: pv28 } })).toBe(all);
+    expect(await countWhere({ term: { country_id: nl } })).toBe(all);
+    expect(await countWhere({ term: { city_id: delft } })).toBe(all);
+    expect(await countWhere({ term: { suburb_id: '' } })).toBe(0);
+    // SOURCES.md: 8,910 of 8,917 rows lie inside a footprint (summary: unassigned buildings 7). The 7
+    // are 5 distinct addresses; 4 of them also have a point inside their building and the merge keeps
+    // the better-joined record, so only Leeuwenstein 7 is left without a building.
+    expect(first.levels.addresses.unassigned.buildings).toBe(7);
+    expect(await countWhere({ term: { building_id: '' } })).toBe(1);
+    expect(
+      await countWhere({ bool: { filter: [{ term: { building_id: '' } }, { term: { street_key: 'leeuwenstein' } }] } }),
+    ).toBe(1);
+
+    const areas = await client.search<{
+      name: string;
+      local_identifier: string;
+      parent_id: string;
+      province_id: string;
+    }>({
+      index: `${prefix}areas`,
+      query: { ids: { values: [gm0503, pv28, nl] } },
+    });
+    const byId = new Map(areas.hits.hits.map((h) => [h._id, h._source]));
+    expect(byId.get(gm0503)).toMatchObject({
+      name: 'Delft',
+      local_identifier: 'GM0503',
+      province_id: pv28,
+      parent_id: pv28,
+    });
+    expect(byId.get(pv28)).toMatchObject({ name: 'Zuid-Holland', local_identifier: 'PV28', parent_id: nl });
+    expect(byId.get(nl)).toMatchObject({ name: 'Netherlands', local_identifier: 'NL', parent_id: '' });
+    const suburbs = await client.search<{ local_identifier: string; city_id: string }>({
+      index: `${prefix}areas`,
+      query: { term: { level: 'suburb' } },
+      size: 20,
+    });
+    expect(suburbs.hits.hits.map((h) => h._source?.local_identifier).sort()).toEqual([
+      'WK050311',
+      'WK050313',
+      'WK050324',
+      'WK050327',
+      'WK050328',
+      'WK050329',
+    ]);
+    expect(suburbs.hits.hits.every((h) => h._source?.city_id === delft)).toBe(true);
+  });
+
+  it('reindexes under a polling reader without errors or empty results, with identical ids', async () => {
+    const before = {
+      areas: await ids(`${prefix}areas`),
+      buildings: await ids(`${prefix}buildings`),
+      addresses: await ids(`${prefix}addresses`),
+    };
+    const failures: string[] = [];
+    let polls = 0;
+    let polling = true;
+    const reader = (async () => {
+      while (polling) {
+        try {
+          const [search, areaCount, buildingCount] = await Promise.all([
+            client.search({ index: `${prefix}addresses`, size: 1, query: { term: { street_key: 'mekelweg' } } }),
+            client.count({ index: `${prefix}areas` }),
+            client.count({ index: `${prefix}buildings` }),
+          ]);
+          const total = typeof search.hits.total === 'number' ? search.hits.total : search.hits.total?.value;
+          if (!total) failures.push('empty address search');
+          if (areaCount.count !== 602) failures.push(`areas count ${areaCount.count}`);
+          if (buildingCount.count !== 3478) failures.push(`buildings count ${buildingCount.count}`);
+        } catch (error) {
+          failures.push((error as Error).message);
+        }
+        polls++;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    let second: RunSummary;
+    try {
+      second = await runIndexing({
+        client,
+        manifestPath: SAMPLE,
+        indexPrefix: prefix,
+        progress: 'none',
+        rejectsPath: join(tmp, 'sample-rejects-2.jsonl'),
+        handleSignals: false,
+      });
+    } finally {
+      polling = false;
+      await reader;
+    }
+    expect(failures).toEqual([]);
+    expect(polls).toBeGreaterThan(20);
+    expect(second.generation > first.generation).toBe(true);
+    expect(second.previousGeneration).toBe(first.generation);
+    expect(await liveGeneration(client, prefix)).toBe(second.generation);
+    expect(second.levels.addresses.count).toBe(8885);
+    expect(await ids(`${prefix}areas`)).toEqual(before.areas);
+    expect(await ids(`${prefix}buildings`)).toEqual(before.buildings);
+    expect(await ids(`${prefix}addresses`)).toEqual(before.addresses);
+    // The previous generation is kept for rollback.
+    const generations = await listGenerations(client, prefix);
+    expect(generations.map((g) => [g.generation, g.live, g.complete])).toEqual([
+      [second.generation, true, true],
+      [first.generation, false, true],
+    ]);
+    expect(generations[1]?.indexes.addresses?.documents).toBe(8885);
+  });
+
+  it('rolls back to the previous generation atomically', async () => {
+    const live = await liveGeneration(client, prefix);
+    const result = await rollback(client, prefix);
+    expect(result).toEqual({ from: live, to: first.generation });
+    expect(await liveGeneration(client, prefix)).toBe(first.generation);
+    for (const kind of INDEX_KINDS) {
+      const res = await client.indices.getAlias({ name: aliasName(prefix, kind) });
+      expect(Object.keys(res)).toEqual([`${aliasName(prefix, kind)}-${first.generation}`]);
+    }
+    await expect(rollback(client, prefix)).rejects.toThrow(/no complete generation older/);
+  });
+
+  it('an aborted run deletes its own indexes and leaves the aliases alone', async () => {
+    const liveBefore = await liveGeneration(client, prefix);
+    const indexesBefore = (await allIndexesOf(prefix)).sort();
+    const controller = new AbortController();
+    // Abort deterministically in the middle: once buildings are in, before addresses.
+    const log = {
+      info: (obj: object | string) => {
+        if (typeof obj === 'object' && (obj as { level?: string }).level === 'buildings') {
+          controller.abort(new IndexingAbortedError('SIGINT'));
+        }
+      },
+      warn: () => {},
+      error: () => {},
+    };
+    const error = await runIndexing({
+      client,
+      manifestPath: SAMPLE,
+      indexPrefix: prefix,
+      progress: 'none',
+      rejectsPath: join(tmp, 'aborted.jsonl'),
+      handleSignals: false,
+      signal: controller.signal,
+      log,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IndexingAbortedError);
+    expect((error as IndexingError).summary?.aliasesSwapped).toBe(false);
+    expect(await liveGeneration(client, prefix)).toBe(liveBefore);
+    expect((await allIndexesOf(prefix)).sort()).toEqual(indexesBefore);
+  });
+
+  it('the CLI catches SIGINT: exit 130, its indexes deleted, aliases untouched', async () => {
+    const liveBefore = await liveGeneration(client, prefix);
+    const indexesBefore = (await allIndexesOf(prefix)).sort();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'indexer/cli.ts',
+        '--manifest',
+        SAMPLE,
+        '--prefix',
+        prefix,
+        '--progress',
+        'json',
+        '--rejects',
+        join(tmp, 'cli.jsonl'),
+      ],
+      { env: { ...process.env, ELASTICSEARCH_URL: testElasticsearchUrl() }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && /"level":"buildings".*"msg":"level loaded"/.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(sent).toBe(true);
+    expect(code).toBe(130);
+    expect(await liveGeneration(client, prefix)).toBe(liveBefore);
+    expect((await allIndexesOf(prefix)).sort()).toEqual(indexesBefore);
+  });
+});
+
+describe('pruning', () => {
+  it('--keep 1 prunes older generations but never the live or the previous one', async () => {
+    const before = await listGenerations(client, prefix);
+    expect(before.map((g) => g.generation)).toHaveLength(2);
+    const third = await runIndexing({
+      client,
+      manifestPath: SAMPLE,
+      indexPrefix: prefix,
+      keep: 1,
+      progress: 'none',
+      rejectsPath: join(tmp, 'third.jsonl'),
+      handleSignals: false,
+    });
+    // Live was the first generation (after the rollback), so the previous one for the third run is
+    // the second generation: kept. The first goes.
+    expect(third.previousGeneration).toBe(first.generation);
+    expect(third.pruned).toEqual([first.generation]);
+    const after = await listGenerations(client, prefix);
+    expect(after.map((g) => [g.generation, g.live])).toEqual([
+      [third.generation, true],
+      [before[0]?.generation, false],
+    ]);
+  });
+});
+
+describe('broken input', () => {
+  const rejectsPath = join(tmp, 'broken-rejects.jsonl');
+
+  it('writes each rejected record with its reason and line, and the counts reconcile', async () => {
+    const summary = await runIndexing({
+      client,
+      manifestPath: BROKEN,
+      indexPrefix: brokenPrefix,
+      progress: 'none',
+      rejectsPath,
+      maxRejectRatio: 1,
+      handleSignals: false,
+    });
+    expect(summary.ok).toBe(true);
+    expect(summary.levels.countries).toMatchObject({ read: 6, indexed: 2, rejected: 4, count: 2 });
+    expect(summary.levels.countries.rejectReasons).toEqual({ invalid_geometry: 4 });
+    expect(summary.levels.addresses).toMatchObject({ read: 10, indexed: 4, rejected: 6, merged: 1, count: 3 });
+    expect(summary.levels.addresses.rejectReasons).toEqual({
+      missing_coordinate: 1,
+      coordinate_out_of_range: 2,
+      unparsable_house_number: 1,
+      missing_street: 1,
+      malformed_record: 1,
+    });
+    expect(summary.rejects.path).toBe(rejectsPath);
+    const lines = readFileSync(rejectsPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            level: string;
+            source: string;
+            line: number;
+            reason: string;
+            detail: string;
+            record: unknown;
+          },
+      );
+    expect(lines).toHaveLength(10);
+    const addressRejects = lines
+      .filter((l) => l.level === 'addresses')
+      .map((l) => [l.line, l.reason])
+      .sort((a, b) => Number(a[0]) - Number(b[0]));
+    expect(addressRejects).toEqual([
+      [5, 'missing_coordinate'],
+      [6, 'coordinate_out_of_range'],
+      [7, 'unparsable_house_number'],
+      [8, 'missing_street'],
+      [9, 'malformed_record'],
+      [10, 'coordinate_out_of_range'],
+    ]);
+    const countryRejects = lines.filter((l) => l.level === 'countries');
+    expect(countryRejects.map((l) => [l.line, l.reason])).toEqual([
+      [2, 'invalid_geometry'],
+      [3, 'invalid_geometry'],
+      [4, 'invalid_geometry'],
+      [5, 'invalid_geometry'],
+    ]);
+    expect(countryRejects.map((l) => l.detail)).toEqual([
+      expect.stringMatching(/not closed/),
+      expect.stringMatching(/at least 4/),
+      expect.stringMatching(/out of range/),
+      expect.stringMatching(/empty/),
+    ]);
+    expect(lines.every((l) => l.source.endsWith('.csv') || l.source.endsWith('.geojson'))).toBe(true);
+    expect(lines.find((l) => l.line === 7 && l.level === 'addresses')?.record).toMatchObject({ id: 'bad-number' });
+    expect(lines.find((l) => l.line === 9 && l.level === 'addresses')?.record).toEqual([
+      'bad-csv',
+      'Schieweg',
+      '17',
+      '',
+      '',
+      '2627AN',
+      'Delft',
+      '4.365563',
+      '51.9980129',
+      'extra',
+      'columns',
+    ]);
+  });
+
+  it('fails above --max-reject-ratio without touching the aliases or leaving indexes behind', async () => {
+    const liveBefore = await liveGeneration(client, brokenPrefix);
+    expect(liveBefore).toBeDefined();
+    const indexesBefore = (await allIndexesOf(brokenPrefix)).sort();
+    const error = await runIndexing({
+      client,
+      manifestPath: BROKEN,
+      indexPrefix: brokenPrefix,
+      progress: 'none',
+      rejectsPath: join(tmp, 'broken-rejects-2.jsonl'),
+      handleSignals: false,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IndexingError);
+    const summary = (error as IndexingError).summary;
+    expect(summary?.ok).toBe(false);
+    expect(summary?.aliasesSwapped).toBe(false);
+    expect(summary?.problems.join('\n')).toMatch(/addresses: 6 of 10 records rejected/);
+    expect(await liveGeneration(client, brokenPrefix)).toBe(liveBefore);
+    expect((await allIndexesOf(brokenPrefix)).sort()).toEqual(indexesBefore);
+    expect(existsSync(join(tmp, 'broken-rejects-2.jsonl'))).toBe(true);
+  });
+
+  it('turns documents Elasticsearch refuses into rejects (mapping errors via onDrop)', async () => {
+    const index = `${brokenPrefix}mapping-check`;
+    await createGenerationIndex(client, index, 'addresses');
+    try {
+      const drops: { id: string; status: number; position: number | undefined; error: unknown }[] = [];
+      async function* items(): AsyncGenerator<LoadItem<Record<string, unknown>>> {
+        yield { id: 'good', doc: { id: 'good', streetname: 'Mekelweg' }, origin: 0, position: 2 };
+        yield { id: 'bad', doc: { id: 'bad', no_such_field: 'x' }, origin: 0, position: 3 };
+        yield { id: 'bad2', doc: { id: 'bad2', house_number: 'not a number' }, origin: 0, position: 4 };
+      }
+      const result = await bulkLoad({ client, index, items: items(), onDrop: (d) => drops.push(d) });
+      expect(result).toMatchObject({ sent: 3, failed: 2 });
+      expect(drops.map((d) => [d.id, d.status, d.position])).toEqual([
+        ['bad', 400, 3],
+        ['bad2', 400, 4],
+      ]);
+      expect(JSON.stringify(drops[0]?.error)).toMatch(/strict_dynamic_mapping_exception/);
+      expect(JSON.stringify(drops[1]?.error)).toMatch(/document_parsing_exception|number_format/);
+    } finally {
+      await deleteIndexes(client, [index]);
+    }
+  });
+});

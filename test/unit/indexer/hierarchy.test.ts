@@ -1,0 +1,193 @@
+import type { Polygon } from 'geojson';
+import { describe, expect, it } from 'vitest';
+import { bboxOf, centroidOf } from '../../../indexer/geometry.js';
+import { DerivedCities, Hierarchy } from '../../../indexer/hierarchy.js';
+import { sourceKey, stableId } from '../../../indexer/ids.js';
+import type { AreaLevelName } from '../../../indexer/levels.js';
+import { type AreaRecord, emptyParents } from '../../../indexer/transform/area.js';
+import type { BuildingRecord } from '../../../indexer/transform/building.js';
+
+function box(minLon: number, minLat: number, maxLon: number, maxLat: number): Polygon {
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [minLon, minLat],
+        [maxLon, minLat],
+        [maxLon, maxLat],
+        [minLon, maxLat],
+        [minLon, minLat],
+      ],
+    ],
+  };
+}
+
+function area(level: AreaLevelName, key: string, geometry: Polygon, extra: Partial<AreaRecord> = {}): AreaRecord {
+  const bbox = bboxOf(geometry);
+  return {
+    level,
+    key,
+    id: stableId(level, key),
+    sourceKey: sourceKey(level, key),
+    name: key,
+    localIdentifier: key,
+    countryCode: '',
+    countryCode3: '',
+    geometry,
+    bbox,
+    centroid: centroidOf(geometry, bbox),
+    parents: emptyParents(),
+    parentId: '',
+    ...extra,
+  };
+}
+
+/** Country 0..10, province 0..5, municipality 0..4, city 0..2, suburb 0..1, building 0.2..0.4. */
+function world(): Hierarchy {
+  const h = new Hierarchy();
+  const nl = area('countries', 'NLD', box(0, 0, 10, 10), {
+    localIdentifier: 'NL',
+    countryCode: 'NL',
+    countryCode3: 'NLD',
+  });
+  h.addAreaLevel('countries', [nl]);
+  const pv = h.completeArea(
+    area('provinces', 'PV28', box(0, 0, 5, 5)),
+    h.resolveByCode('countries', 'local_identifier', 'NL').parents,
+  );
+  h.addAreaLevel('provinces', [pv]);
+  const gm = h.completeArea(
+    area('municipalities', 'GM0503', box(0, 0, 4, 4)),
+    h.resolveSpatial('municipalities', 3.5, 3.5).parents,
+  );
+  h.addAreaLevel('municipalities', [gm]);
+  const city = h.completeArea(area('cities', '2138', box(0, 0, 2, 2)), h.resolveSpatial('cities', 1.5, 1.5).parents);
+  h.addAreaLevel('cities', [city]);
+  const wk = h.completeArea(
+    area('suburbs', 'WK050324', box(0, 0, 1, 1)),
+    h.resolveSpatial('suburbs', 0.5, 0.5).parents,
+  );
+  h.addAreaLevel('suburbs', [wk]);
+  const footprint = box(0.2, 0.2, 0.4, 0.4);
+  const building: BuildingRecord = {
+    id: 'b1',
+    sourceKey: 'buildings:1',
+    localIdentifier: '1',
+    buildingType: 'house',
+    geometry: footprint,
+    bbox: bboxOf(footprint),
+    centroid: { lon: 0.3, lat: 0.3 },
+    anchor: [0.3, 0.3],
+  };
+  h.setBuildings([building]);
+  return h;
+}
+
+const id = (level: AreaLevelName, key: string) => stableId(level, key);
+
+describe('Hierarchy', () => {
+  it('gives an address every level, inheriting the chain of its nearest parent', () => {
+    const h = world();
+    const r = h.resolveSpatial('addresses', 0.3, 0.3);
+    expect(r.parents).toEqual({
+      building_id: 'b1',
+      suburb_id: id('suburbs', 'WK050324'),
+      city_id: id('cities', '2138'),
+      municipality_id: id('municipalities', 'GM0503'),
+      province_id: id('provinces', 'PV28'),
+      country_id: id('countries', 'NLD'),
+    });
+    expect(r.unassigned).toEqual([]);
+  });
+
+  it('looks levels up directly where the chain leaves them open, and reports the missing ones', () => {
+    const h = world();
+    const r = h.resolveSpatial('addresses', 3, 3);
+    expect(r.parents.city_id).toBe('');
+    expect(r.parents.municipality_id).toBe(id('municipalities', 'GM0503'));
+    expect(r.parents.country_id).toBe(id('countries', 'NLD'));
+    expect(r.unassigned).toEqual(['buildings', 'suburbs', 'cities']);
+    expect(h.resolveSpatial('addresses', 50, 50).unassigned).toEqual([
+      'buildings',
+      'suburbs',
+      'cities',
+      'municipalities',
+      'provinces',
+      'countries',
+    ]);
+  });
+
+  it('fills area documents: parent_id is the nearest found ancestor, country codes are inherited', () => {
+    const h = world();
+    const wk = h.area(id('suburbs', 'WK050324'));
+    expect(wk?.parentId).toBe(id('cities', '2138'));
+    expect(wk?.parents).toEqual({
+      country_id: id('countries', 'NLD'),
+      province_id: id('provinces', 'PV28'),
+      municipality_id: id('municipalities', 'GM0503'),
+      city_id: id('cities', '2138'),
+    });
+    expect(wk?.countryCode).toBe('NL');
+    expect(wk?.countryCode3).toBe('NLD');
+    const pv = h.area(id('provinces', 'PV28'));
+    expect(pv?.parentId).toBe(id('countries', 'NLD'));
+  });
+
+  it('resolves by code and counts a missing code parent as unassigned', () => {
+    const h = world();
+    expect(h.resolveByCode('provinces', 'local_identifier', 'PV28').parents.country_id).toBe(id('countries', 'NLD'));
+    const missing = h.resolveByCode('provinces', 'local_identifier', 'PV99');
+    expect(missing.unassigned).toEqual(['provinces', 'countries']);
+    expect(h.findByCode('countries', 'country_code3', 'NLD')?.key).toBe('NLD');
+    expect(h.findByCode('countries', 'local_identifier', '')).toBeUndefined();
+  });
+
+  it('only counts levels the dataset has', () => {
+    const h = new Hierarchy();
+    h.addAreaLevel('countries', [area('countries', 'BEL', box(0, 0, 10, 10))]);
+    expect(h.resolveSpatial('addresses', 1, 1).unassigned).toEqual([]);
+    h.markPending('cities');
+    expect(h.resolveSpatial('addresses', 1, 1).unassigned).toEqual(['cities']);
+  });
+});
+
+describe('DerivedCities', () => {
+  it('makes one city per normalised name within a municipality, aggregating centre and extent', () => {
+    const h = world();
+    const derived = new DerivedCities(h);
+    const p1 = h.resolveSpatialParents('addresses', 3, 3);
+    const p2 = h.resolveSpatialParents('addresses', 3.5, 2.5);
+    const p3 = h.resolveSpatialParents('addresses', 4.5, 4.5);
+    expect(derived.assign('Den Hoorn', { lon: 3, lat: 3 }, p1)).toBe(true);
+    expect(derived.assign('den  hoorn', { lon: 3.5, lat: 2.5 }, p2)).toBe(true);
+    expect(derived.assign('Den Hoorn', { lon: 4.5, lat: 4.5 }, p3)).toBe(true);
+    expect(derived.assign('', { lon: 4.5, lat: 4.5 }, h.resolveSpatialParents('addresses', 4.5, 4.5))).toBe(false);
+    expect(p1.city_id).toBe(p2.city_id);
+    // Same name outside the municipality (only in the province): a different city.
+    expect(p3.city_id).not.toBe(p1.city_id);
+    expect(p1.city_id).toBe(stableId('cities', 'den hoorn@municipalities:GM0503'));
+    const cities = derived.records();
+    expect(cities).toHaveLength(2);
+    const c = cities.find((x) => x.id === p1.city_id);
+    expect(c).toMatchObject({
+      name: 'Den Hoorn',
+      parentId: id('municipalities', 'GM0503'),
+      countryCode: 'NL',
+      centroid: { lon: 3.25, lat: 2.75 },
+      bbox: { min_lon: 3, min_lat: 2.5, max_lon: 3.5, max_lat: 3 },
+    });
+    expect(c?.geometry.type).toBe('Polygon');
+    const other = cities.find((x) => x.id === p3.city_id);
+    expect(other?.parentId).toBe(id('provinces', 'PV28'));
+    expect(other?.parents.municipality_id).toBe('');
+  });
+
+  it('leaves a city found by polygon alone', () => {
+    const h = world();
+    const derived = new DerivedCities(h);
+    const p = h.resolveSpatialParents('addresses', 1.5, 1.5);
+    expect(derived.assign('Elsewhere', { lon: 1.5, lat: 1.5 }, p)).toBe(true);
+    expect(p.city_id).toBe(id('cities', '2138'));
+    expect(derived.size).toBe(0);
+  });
+});

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadManifest, ManifestError, parseManifest } from '../../../indexer/manifest.js';
+
+const base = '/data/manifests';
+
+function errorOf(raw: unknown): ManifestError {
+  try {
+    parseManifest(raw, base);
+  } catch (error) {
+    return error as ManifestError;
+  }
+  throw new Error('expected the manifest to be rejected');
+}
+
+const area = (extra: Record<string, unknown> = {}) => ({
+  file: 'a.geojson',
+  format: 'geojson',
+  fields: { key: 'code', name: 'name' },
+  ...extra,
+});
+
+describe('manifest validation', () => {
+  it('accepts the shipped manifests and resolves paths against the manifest file', async () => {
+    for (const name of ['sample', 'bulk']) {
+      const loaded = await loadManifest(`datasets/${name}.json`);
+      const countries = loaded.manifest.levels.countries?.[0];
+      expect(countries?.file).toBe(resolve('data/sample/world/ne_50m_countries.geojson'));
+    }
+    const bulk = await loadManifest('datasets/bulk.json');
+    const first = bulk.manifest.levels.addresses?.[0];
+    expect(first && 'file' in first ? first.file : '').toBe(
+      resolve(dirname(resolve('datasets/bulk.json')), '../../shared/data/bulk/addresses-nl-groningen.csv.gz'),
+    );
+    const sample = JSON.parse(readFileSync('datasets/sample.json', 'utf8'));
+    const municipalities = parseManifest(sample, base).levels.municipalities?.[0];
+    expect(municipalities?.parent).toMatchObject({
+      by: 'code',
+      lookup: { file: resolve(base, '../data/sample/nl/gemeente_provincie_2023_derived.csv') },
+    });
+  });
+
+  it('defaults filters to none and the code parent field to local_identifier', () => {
+    const m = parseManifest(
+      { levels: { provinces: [area({ parent: { by: 'code', field: { value: 'NL' } } })] } },
+      base,
+    );
+    expect(m.levels.provinces?.[0]?.filter).toEqual([]);
+    expect(m.levels.provinces?.[0]?.parent).toEqual({
+      by: 'code',
+      field: { value: 'NL' },
+      parentField: 'local_identifier',
+    });
+  });
+
+  it('names the path of every problem', () => {
+    const error = errorOf({
+      levels: {
+        countries: [{ file: 'c.geojson', format: 'shapefile', fields: { name: 'name' } }],
+      },
+    });
+    expect(error).toBeInstanceOf(ManifestError);
+    expect(error.issues.some((i) => i.startsWith('levels.countries.0.format'))).toBe(true);
+    expect(error.issues.some((i) => i.startsWith('levels.countries.0.fields.key'))).toBe(true);
+  });
+
+  it('rejects unknown keys (typos) instead of ignoring them', () => {
+    const error = errorOf({ levels: { countries: [area({ filters: [] })] } });
+    expect(error.message).toMatch(/filters/);
+    expect(errorOf({ levels: { town: [area()] } }).message).toMatch(/town/);
+  });
+
+  it('rejects an empty manifest', () => {
+    expect(errorOf({ levels: {} }).message).toMatch(/no source/);
+  });
+
+  it('rejects CSV for polygon levels and CSV addresses without coordinates', () => {
+    expect(errorOf({ levels: { cities: [area({ format: 'csv' })] } }).message).toMatch(/need polygons/);
+    const address = { file: 'a.csv', format: 'csv', fields: { street: 's', number: 'n' } };
+    expect(errorOf({ levels: { addresses: [address] } }).message).toMatch(/need lon and lat/);
+    const half = { ...address, fields: { street: 's', number: 'n', lon: 'x' } };
+    expect(errorOf({ levels: { addresses: [half] } }).message).toMatch(/both lon and lat/);
+  });
+
+  it('rejects derived cities without addresses, parents for countries, and parents below the level', () => {
+    expect(errorOf({ levels: { cities: [{ format: 'derived', from: 'addresses' }] } }).message).toMatch(
+      /need an addresses source/,
+    );
+    expect(errorOf({ levels: { countries: [area({ parent: { by: 'spatial' } })] } }).message).toMatch(/no parent/);
+    const below = area({ parent: { by: 'code', level: 'suburbs', field: 'x' } });
+    expect(errorOf({ levels: { cities: [below] } }).message).toMatch(/must be above/);
+  });
+
+  it('validates filters and field specs', () => {
+    expect(errorOf({ levels: { countries: [area({ filter: [{ property: 'x', like: 'y' }] })] } })).toBeInstanceOf(
+      ManifestError,
+    );
+    expect(errorOf({ levels: { countries: [area({ fields: { key: { first: [] }, name: 'n' } })] } })).toBeInstanceOf(
+      ManifestError,
+    );
+  });
+
+  it('reports unreadable and non-JSON manifests clearly', async () => {
+    await expect(loadManifest('/nonexistent/manifest.json')).rejects.toThrow(/cannot read manifest/);
+    await expect(loadManifest('package-lock.json')).rejects.toThrow(ManifestError);
+    await expect(loadManifest('README.md')).rejects.toThrow(/not JSON|cannot read/);
+  });
+});

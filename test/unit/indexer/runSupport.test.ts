@@ -1,0 +1,182 @@
+import { errors } from '@elastic/elasticsearch';
+import { describe, expect, it } from 'vitest';
+import { backoffMs, isRetryableRequestError, RecentOrigins, withRequestRetries } from '../../../indexer/bulkLoader.js';
+import { parseCli, UsageError } from '../../../indexer/cli.js';
+import { LEVELS, type LevelName } from '../../../indexer/levels.js';
+import { estimate } from '../../../indexer/progress.js';
+import { boundedRecord } from '../../../indexer/rejects.js';
+import { type LevelSummary, verifyLevels } from '../../../indexer/run.js';
+
+function responseError(statusCode: number) {
+  return new errors.ResponseError({
+    body: { error: 'x' },
+    statusCode,
+    headers: {},
+    warnings: null,
+    meta: {} as never,
+  });
+}
+
+describe('bulk retries', () => {
+  it('retries overload and connection failures only', () => {
+    expect(isRetryableRequestError(responseError(429))).toBe(true);
+    expect(isRetryableRequestError(responseError(503))).toBe(true);
+    expect(isRetryableRequestError(responseError(400))).toBe(false);
+    expect(isRetryableRequestError(new errors.ConnectionError('reset'))).toBe(true);
+    expect(isRetryableRequestError(new Error('bug'))).toBe(false);
+  });
+
+  it('backs off exponentially with jitter, capped', () => {
+    expect(backoffMs(0, 500, 30_000, () => 0)).toBe(250);
+    expect(backoffMs(3, 500, 30_000, () => 1)).toBe(4000);
+    expect(backoffMs(20, 500, 30_000, () => 1)).toBe(30_000);
+  });
+
+  it('retries a 429 then succeeds; gives up after the limit; passes other errors through', async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    let calls = 0;
+    const flaky = withRequestRetries(
+      async () => {
+        calls++;
+        if (calls < 3) throw responseError(429);
+        return 'ok';
+      },
+      5,
+      sleep,
+    );
+    await expect(flaky({}, {})).resolves.toBe('ok');
+    expect(waits).toHaveLength(2);
+    const down = withRequestRetries(async () => Promise.reject(responseError(503)), 2, sleep);
+    await expect(down({}, {})).rejects.toThrow();
+    let badCalls = 0;
+    const bad = withRequestRetries(
+      async () => {
+        badCalls++;
+        throw responseError(400);
+      },
+      5,
+      sleep,
+    );
+    await expect(bad({}, {})).rejects.toThrow();
+    expect(badCalls).toBe(1);
+  });
+
+  it('remembers the origins of recent documents only', () => {
+    const o = new RecentOrigins(2);
+    o.remember('a', 0, 10);
+    o.remember('b', 1, 20);
+    expect(o.lookup('a')).toEqual([0, 10]);
+    o.remember('c', 2, 1_000_000);
+    expect(o.lookup('a')).toBeUndefined();
+    expect(o.lookup('c')).toEqual([2, 1_000_000]);
+  });
+});
+
+function level(over: Partial<LevelSummary> = {}): LevelSummary {
+  return {
+    read: 0,
+    skipped: 0,
+    indexed: 0,
+    merged: 0,
+    rejected: 0,
+    rejectReasons: {},
+    unassigned: {},
+    count: 0,
+    sources: [],
+    ...over,
+  };
+}
+
+function levels(over: Partial<Record<LevelName, LevelSummary>>) {
+  return Object.fromEntries(LEVELS.map((l) => [l, over[l] ?? level()])) as Record<LevelName, LevelSummary>;
+}
+
+describe('verifyLevels', () => {
+  it('passes reconciling counts', () => {
+    expect(
+      verifyLevels(levels({ addresses: level({ read: 100, indexed: 99, rejected: 1, merged: 4, count: 95 }) }), 0.01),
+    ).toEqual([]);
+  });
+
+  it('flags counts that do not reconcile and too many rejects', () => {
+    const problems = verifyLevels(
+      levels({
+        countries: level({ read: 10, indexed: 8, rejected: 0, count: 8 }),
+        buildings: level({ read: 10, indexed: 10, count: 9 }),
+        addresses: level({ read: 100, indexed: 98, rejected: 2, count: 98 }),
+      }),
+      0.01,
+    );
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/countries: read 10 != indexed 8 \+ rejected 0/);
+    expect(problems[1]).toMatch(/buildings: _count 9/);
+    expect(problems[2]).toMatch(/addresses: 2 of 100 records rejected \(2.00%\)/);
+  });
+});
+
+describe('parseCli', () => {
+  it('parses index, rollback and status with environment defaults', () => {
+    expect(parseCli(['--manifest', 'datasets/sample.json'], { INDEX_PREFIX: 'p-' })).toEqual({
+      command: 'index',
+      manifest: 'datasets/sample.json',
+      prefix: 'p-',
+      keep: 2,
+      maxRejectRatio: 0.01,
+      progress: 'auto',
+    });
+    expect(
+      parseCli(
+        [
+          '--manifest',
+          'm.json',
+          '--prefix',
+          'x-',
+          '--keep',
+          '3',
+          '--max-reject-ratio',
+          '0.05',
+          '--rejects',
+          'r.jsonl',
+          '--progress',
+          'json',
+        ],
+        {},
+      ),
+    ).toMatchObject({ prefix: 'x-', keep: 3, maxRejectRatio: 0.05, rejects: 'r.jsonl', progress: 'json' });
+    expect(parseCli(['rollback'], {}).command).toBe('rollback');
+    expect(parseCli(['status', '--prefix', 'a-'], {})).toMatchObject({ command: 'status', prefix: 'a-' });
+  });
+
+  it('refuses bad arguments', () => {
+    expect(() => parseCli([], {})).toThrow(/--manifest is required/);
+    expect(() => parseCli(['frobnicate'], {})).toThrow(UsageError);
+    expect(() => parseCli(['--manifest', 'm', '--keep', '0'], {})).toThrow(/--keep/);
+    expect(() => parseCli(['--manifest', 'm', '--max-reject-ratio', '2'], {})).toThrow(/ratio/);
+    expect(() => parseCli(['--manifest', 'm', '--prefix', 'UPPER'], {})).toThrow(/prefix/);
+    expect(() => parseCli(['--manifest', 'm', '--bogus'], {})).toThrow();
+  });
+});
+
+describe('progress estimate and reject lines', () => {
+  it('estimates rate and ETA from bytes read', () => {
+    const e = estimate(
+      { level: 'addresses', file: 'f', read: 1000, rejected: 0, bytes: { bytesRead: 25, totalBytes: 100 } },
+      0,
+      10_000,
+    );
+    expect(e.rate).toBe(100);
+    expect(e.fraction).toBe(0.25);
+    expect(e.etaSeconds).toBe(30);
+    expect(estimate({ level: 'x', file: 'f', read: 1, rejected: 0, bytes: undefined }, 0, 1000).etaSeconds).toBeNull();
+  });
+
+  it('truncates huge records in reject lines', () => {
+    expect(boundedRecord({ a: 1 })).toEqual({ a: 1 });
+    const huge = boundedRecord({ coordinates: 'x'.repeat(50_000) }) as { truncated: boolean; json: string };
+    expect(huge.truncated).toBe(true);
+    expect(huge.json.length).toBe(20_000);
+  });
+});
