@@ -242,7 +242,7 @@ describe('indexing the sample manifest', () => {
     // Abort deterministically in the middle: once buildings are in, before addresses.
     const log = {
       info: (obj: object | string) => {
-        if (typeof obj === 'object' && (obj as { level?: string }).level === 'buildings') {
+        if (typeof obj === 'object' && (obj as { dataset_level?: string }).dataset_level === 'buildings') {
           controller.abort(new IndexingAbortedError('SIGINT'));
         }
       },
@@ -289,7 +289,7 @@ describe('indexing the sample manifest', () => {
     let sent = false;
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      if (!sent && /"level":"buildings".*"msg":"level loaded"/.test(stderr)) {
+      if (!sent && /"dataset_level":"buildings".*"msg":"level loaded"/.test(stderr)) {
         sent = true;
         child.kill('SIGINT');
       }
