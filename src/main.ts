@@ -37,7 +37,12 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel, base: { service: 'geocoder' } });
+  // Buffered, asynchronous log writes: a synchronous write per request line was a third of the API's CPU
+  // (the syscall, not the formatting). Lines are flushed every 8 KiB, every second and at shutdown.
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 8192 });
+  const logger = pino({ level: config.logLevel, base: { service: 'geocoder' } }, destination);
+  setInterval(() => logger.flush(), 1000).unref();
+  process.on('exit', () => destination.flushSync());
 
   let devKey: string | undefined;
   if (config.apiKeyDigests.length === 0) {
