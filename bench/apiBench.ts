@@ -74,7 +74,9 @@ async function sampleAreas(client: Client, prefix: string, level: string, count:
   const res = await client.search<AreaDoc>({
     index: aliasName(prefix, 'areas'),
     size: count,
-    query: { function_score: { query: { term: { level } }, functions: [{ random_score: { seed, field: '_seq_no' } }] } },
+    query: {
+      function_score: { query: { term: { level } }, functions: [{ random_score: { seed, field: '_seq_no' } }] },
+    },
     _source: ['id', 'name'],
   });
   return res.hits.hits.map((h) => h._source as AreaDoc);
@@ -206,7 +208,13 @@ async function main() {
     const esSearch = `/${aliasName(main.prefix, 'addresses')}/_search`;
 
     const scenarios: Scenario[] = [
-      { name: 'lookup/street exact', target: 'api', url: api.url, headers: apiHeaders, requests: post('/lookup/street', exactBodies) },
+      {
+        name: 'lookup/street exact',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: post('/lookup/street', exactBodies),
+      },
       {
         name: 'lookup/street exact',
         target: 'elasticsearch',
@@ -214,7 +222,13 @@ async function main() {
         headers: esHeaders,
         requests: post(esSearch, esBodies(exactBodies, exactLookupRequest)),
       },
-      { name: 'geocode/forward exact', target: 'api', url: api.url, headers: apiHeaders, requests: post('/geocode/forward', exactBodies) },
+      {
+        name: 'geocode/forward exact',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: post('/geocode/forward', exactBodies),
+      },
       {
         name: 'geocode/forward exact',
         target: 'elasticsearch',
@@ -222,8 +236,20 @@ async function main() {
         headers: esHeaders,
         requests: post(esSearch, esBodies(exactBodies, exactForwardRequest)),
       },
-      { name: 'geocode/forward 1 typo', target: 'api', url: api.url, headers: apiHeaders, requests: post('/geocode/forward', typoBodies) },
-      { name: 'addresses/{id}', target: 'api', url: api.url, headers: apiHeaders, requests: get(addresses.map((a) => `/addresses/${a.id}`)) },
+      {
+        name: 'geocode/forward 1 typo',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: post('/geocode/forward', typoBodies),
+      },
+      {
+        name: 'addresses/{id}',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(addresses.map((a) => `/addresses/${a.id}`)),
+      },
       {
         name: 'provinces/{id}/municipalities?name=',
         target: 'api',
@@ -263,10 +289,14 @@ async function main() {
       const esRow = rows.find((r) => r.scenario === name && r.target === 'elasticsearch')!;
       return Math.round((apiRow.requests_per_s / esRow.requests_per_s) * 100) / 100;
     };
-    const ratios = { 'lookup/street exact': ratio('lookup/street exact'), 'geocode/forward exact': ratio('geocode/forward exact') };
+    const ratios = {
+      'lookup/street exact': ratio('lookup/street exact'),
+      'geocode/forward exact': ratio('geocode/forward exact'),
+    };
 
     // p50 of exact forward geocoding against growing indexes.
-    const scaling: { dataset: string; addresses: number; p50_ms: number; p99_ms: number; requests_per_s: number }[] = [];
+    const scaling: { dataset: string; addresses: number; p50_ms: number; p99_ms: number; requests_per_s: number }[] =
+      [];
     if (!args['no-scaling']) {
       for (const m of manifests) {
         await ensureIndexed(client, m, (msg) => console.error(`[bench] ${msg}`));
@@ -283,18 +313,30 @@ async function main() {
           requests: post('/geocode/forward', streetBodies(sample, false, random)),
         });
         scaledApi.process.kill('SIGTERM');
-        scaling.push({ dataset: m.name, addresses: count, p50_ms: row.p50_ms, p99_ms: row.p99_ms, requests_per_s: row.requests_per_s });
+        scaling.push({
+          dataset: m.name,
+          addresses: count,
+          p50_ms: row.p50_ms,
+          p99_ms: row.p99_ms,
+          requests_per_s: row.requests_per_s,
+        });
       }
     }
 
-    console.log(`\nAPI vs raw Elasticsearch, ${connections} connections, ${duration}s per scenario after ${warmup}s warm-up`);
+    console.log(
+      `\nAPI vs raw Elasticsearch, ${connections} connections, ${duration}s per scenario after ${warmup}s warm-up`,
+    );
     console.log(`Elasticsearch ${es.version}, dataset ${main.name}\n`);
     printTable(rows);
-    console.log(`\nthroughput ratio API/raw: lookup ${ratios['lookup/street exact']}, forward ${ratios['geocode/forward exact']}`);
+    console.log(
+      `\nthroughput ratio API/raw: lookup ${ratios['lookup/street exact']}, forward ${ratios['geocode/forward exact']}`,
+    );
     if (scaling.length > 0) {
       console.log('\np50 of exact /geocode/forward by index size');
       for (const s of scaling) {
-        console.log(`  ${s.dataset.padEnd(16)} ${String(s.addresses).padStart(9)} addresses  p50 ${s.p50_ms} ms  p99 ${s.p99_ms} ms  ${s.requests_per_s} req/s`);
+        console.log(
+          `  ${s.dataset.padEnd(16)} ${String(s.addresses).padStart(9)} addresses  p50 ${s.p50_ms} ms  p99 ${s.p99_ms} ms  ${s.requests_per_s} req/s`,
+        );
       }
     }
     const outDir = join(repoRoot, 'bench', 'results');

@@ -23,7 +23,8 @@ export function scalingManifests(repoRoot: string, small: boolean): BenchDataset
   for (const sources of Object.values<any[]>(bulk.levels)) {
     for (const source of sources) {
       if (source.file) source.file = resolve(dirname(bulkPath), source.file);
-      if (source.parent?.lookup?.file) source.parent.lookup.file = resolve(dirname(bulkPath), source.parent.lookup.file);
+      if (source.parent?.lookup?.file)
+        source.parent.lookup.file = resolve(dirname(bulkPath), source.parent.lookup.file);
     }
   }
   bulk.levels.addresses = bulk.levels.addresses.filter((s: { file: string }) => s.file.includes('groningen'));

@@ -5,13 +5,16 @@ import { notFound } from '../http/errors.js';
 import {
   exactForwardRequest,
   exactLookupRequest,
+  exactStreetFilter,
+  forwardAmbiguity,
   fuzzyForwardRequest,
   fuzzyLookupRequest,
-  fuzzyStreetClause,
+  fuzzyStreetProbeRequest,
   LOOKUP_PAGE_SIZE,
   nearestNumberRequests,
-  type StreetQuery,
   STABLE_SORT,
+  type StreetQuery,
+  streetExistsRequest,
   streetKeyFilter,
 } from '../search/streetQuery.js';
 import { existsAndFirstPage, msearchItems, parentFilter, searchAllPages } from './paging.js';
@@ -24,6 +27,8 @@ export interface ForwardMatch {
   doc: ForwardHit;
   street: 'exact' | 'fuzzy';
   number: 'exact' | 'nearest';
+  /** An equally good answer exists in another city or street (no city, postcode or focus to choose). */
+  ambiguous: boolean;
 }
 
 const sources = <T>(hits: estypes.SearchHit<T>[]): T[] => hits.flatMap((h) => (h._source ? [h._source] : []));
@@ -59,74 +64,90 @@ export class AddressRepository {
       source: true,
       pageSize: LOOKUP_PAGE_SIZE,
     };
-    const [exists, first] = await existsAndFirstPage<AddressDoc>(this.client, this.buildings, parentFilter(buildingId), options);
+    const [exists, first] = await existsAndFirstPage<AddressDoc>(
+      this.client,
+      this.buildings,
+      parentFilter(buildingId),
+      options,
+    );
     if (!exists) throw notFound('building');
     const out: AddressDoc[] = [];
     for await (const page of searchAllPages<AddressDoc>(this.client, options, first)) out.push(...sources(page));
     return out;
   }
 
-  /** Every address matching the street and number: exact normalised street first, the closest fuzzy street if none. */
+  /**
+   * Every address matching the street and number. Tier 1: the exact normalised street (one round trip).
+   * Tier 2, only when the exactly-named street does not exist (within the city/postcode narrowing): the
+   * closest fuzzy street, and only that one. A street that exists but lacks the number answers [].
+   */
   async lookup(q: StreetQuery): Promise<LookupHit[]> {
-    const exact = await this.client.search<LookupHit>({ index: this.addresses, ...exactLookupRequest(q) });
+    const index = this.addresses;
+    const exact = await this.client.search<LookupHit>({ index, ...exactLookupRequest(q) });
     let hits = exact.hits.hits;
     if (hits.length === LOOKUP_PAGE_SIZE) {
       const all: LookupHit[] = [];
       let last = hits[hits.length - 1]?.sort;
       all.push(...sources(hits));
       while (hits.length === LOOKUP_PAGE_SIZE && last) {
-        hits = (await this.client.search<LookupHit>({ index: this.addresses, ...exactLookupRequest(q, last) })).hits.hits;
+        hits = (await this.client.search<LookupHit>({ index, ...exactLookupRequest(q, last) })).hits.hits;
         all.push(...sources(hits));
         last = hits[hits.length - 1]?.sort;
       }
-      return all;
+      return bestReading(q, all);
     }
-    if (hits.length > 0 || !q.streetKey) return sources(hits);
+    if (hits.length > 0 || !q.streetKey) return bestReading(q, sources(hits));
 
-    const fuzzy = await this.client.search<LookupHit & { street_key: string }>({
-      index: this.addresses,
-      ...fuzzyLookupRequest(q),
-    });
-    const best = fuzzy.hits.hits[0]?._source?.street_key;
+    const [fuzzy, exists] = msearchItems(
+      await this.client.msearch<LookupHit & { street_key: string }>({
+        searches: [fuzzyLookupRequest(q), streetExistsRequest(q)].flatMap((body) => [{ index }, body]),
+      }),
+    );
+    if ((exists?.hits.hits.length ?? 0) > 0) return [];
+    const fuzzyHits = fuzzy?.hits.hits ?? [];
+    const best = fuzzyHits[0]?._source?.street_key;
     if (!best) return [];
     // Only the best street: a typo must not return a mix of similar-looking streets.
-    return sources(fuzzy.hits.hits)
+    return sources(fuzzyHits)
       .filter((doc) => doc.street_key === best)
       .sort(stableOrder)
       .map(({ street_key: _drop, ...doc }) => doc);
   }
 
-  /** The single best address; undefined when nothing matches closely enough. */
+  /**
+   * The single best address; undefined when nothing matches closely enough. Tier 1 (one round trip): exact
+   * normalised street (or postcode) + number. On a miss, one msearch: the nearest numbers on the exactly-named
+   * street, the fuzzy street with the number, and the closest fuzzy street at all. Preference: the exact
+   * street's nearest number (the street was named right, the number is off), then the fuzzy street with the
+   * number, then the fuzzy street's nearest number (one more round trip).
+   */
   async forward(q: StreetQuery): Promise<ForwardMatch | undefined> {
     const index = this.addresses;
     const exact = await this.client.search<ForwardHit>({ index, ...exactForwardRequest(q) });
     const exactDoc = exact.hits.hits[0]?._source;
-    if (exactDoc) return { doc: exactDoc, street: 'exact', number: 'exact' };
+    if (exactDoc) {
+      return { doc: exactDoc, street: 'exact', number: 'exact', ambiguous: forwardAmbiguity(q, exact.hits.hits) };
+    }
     if (!q.streetKey) return undefined;
 
-    // One round trip for the two cheap fallbacks: fuzzy street with the exact number, and the nearest
-    // numbers on the exactly-named street.
-    const [fuzzy, below, above] = msearchItems(
+    const [below, above, fuzzy, probe] = msearchItems(
       await this.client.msearch<ForwardHit>({
-        searches: [fuzzyForwardRequest(q), ...nearestNumberRequests(q, streetKeyFilter(q.streetKey))].flatMap((body) => [
-          { index },
-          body,
-        ]),
+        searches: [
+          ...nearestNumberRequests(q, exactStreetFilter(q)),
+          fuzzyForwardRequest(q),
+          fuzzyStreetProbeRequest(q),
+        ].flatMap((body) => [{ index }, body]),
       }),
     );
-    const fuzzyDoc = fuzzy?.hits.hits[0]?._source;
-    if (fuzzyDoc) return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact' };
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
-    if (nearestExact) return { doc: nearestExact, street: 'exact', number: 'nearest' };
+    // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
+    // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").
+    if (nearestExact) return { doc: nearestExact, street: 'exact', number: 'nearest', ambiguous: false };
+    const fuzzyHits = fuzzy?.hits.hits ?? [];
+    const fuzzyDoc = fuzzyHits[0]?._source;
+    if (fuzzyDoc) return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', ambiguous: forwardAmbiguity(q, fuzzyHits) };
 
-    // Last resort: the closest fuzzy street at all, then its nearest number.
-    const probe = await this.client.search<ForwardHit>({
-      index,
-      query: fuzzyStreetClause(q),
-      size: 1,
-      _source: ['street_key'],
-    });
-    const fuzzyKey = probe.hits.hits[0]?._source?.street_key;
+    const fuzzyKey = probe?.hits.hits[0]?._source?.street_key;
     if (!fuzzyKey) return undefined;
     const [b, a] = msearchItems(
       await this.client.msearch<ForwardHit>({
@@ -134,8 +155,16 @@ export class AddressRepository {
       }),
     );
     const nearestFuzzy = nearest(q.houseNumber, b?.hits.hits[0]?._source, a?.hits.hits[0]?._source);
-    return nearestFuzzy ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest' } : undefined;
+    return nearestFuzzy ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', ambiguous: false } : undefined;
   }
+}
+
+/** With alternative readings of the street, only the hits of the first reading that has any (primary first). */
+function bestReading(q: StreetQuery, hits: LookupHit[]): LookupHit[] {
+  if (q.streetKeyAlternatives.length === 0) return hits;
+  const keyed = hits as (LookupHit & { street_key?: string })[];
+  const best = [q.streetKey, ...q.streetKeyAlternatives].find((key) => keyed.some((h) => h.street_key === key));
+  return keyed.filter((h) => h.street_key === best).map(({ street_key: _drop, ...doc }) => doc);
 }
 
 function nearest(target: number, below?: ForwardHit, above?: ForwardHit): ForwardHit | undefined {

@@ -5,14 +5,14 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { StreetQueryBody } from '../schemas/requests.js';
 import { parseHouseNumber, parseSuffix, suffixKey } from '../text/houseNumber.js';
-import { normaliseStreet, normaliseText, streetKey } from '../text/normalise.js';
+import { normaliseText, streetKey, streetKeyAlternatives } from '../text/normalise.js';
 import { normalisePostcode } from '../text/postcode.js';
 
 export interface StreetQuery {
   /** streetKey() of the input, "" when the query is postcode + number only. */
   streetKey: string;
-  /** normaliseStreet() of the input, for the fuzzy tier. */
-  streetText: string;
+  /** Other readings of an ambiguous abbreviation (streetKeyAlternatives()), tried after streetKey; mostly []. */
+  streetKeyAlternatives: string[];
   /** The raw street as typed, to tell an exact spelling from a normalised match. */
   streetRaw: string;
   houseNumber: number;
@@ -22,6 +22,9 @@ export interface StreetQuery {
   cityKey: string | undefined;
   focus: { lat: number; lon: number } | undefined;
 }
+
+/** At most this many alternative readings go into one exact-tier request. */
+const MAX_ALTERNATIVES = 6;
 
 export type ParseResult = { ok: true; query: StreetQuery } | { ok: false; path: string; message: string };
 
@@ -37,7 +40,7 @@ export function parseStreetQuery(body: StreetQueryBody): ParseResult {
     ok: true,
     query: {
       streetKey: streetRaw ? streetKey(streetRaw) : '',
-      streetText: streetRaw ? normaliseStreet(streetRaw) : '',
+      streetKeyAlternatives: streetRaw ? streetKeyAlternatives(streetRaw).slice(0, MAX_ALTERNATIVES) : [],
       streetRaw,
       houseNumber: number.number,
       suffixKey: suffix,
@@ -49,7 +52,14 @@ export function parseStreetQuery(body: StreetQueryBody): ParseResult {
 }
 
 export const LOOKUP_SOURCE = ['id', 'streetname', 'number', 'suffix', 'city', 'postcode', 'location'];
-export const FORWARD_SOURCE = [...LOOKUP_SOURCE, 'suburb_id', 'building_id', 'street_key', 'suffix_key', 'postcode_key'];
+export const FORWARD_SOURCE = [
+  ...LOOKUP_SOURCE,
+  'suburb_id',
+  'building_id',
+  'street_key',
+  'suffix_key',
+  'postcode_key',
+];
 
 /** Results in a stable order: city, postcode, number, suffix (id breaks the last ties). */
 export const STABLE_SORT: estypes.SortCombinations[] = [
@@ -63,7 +73,21 @@ export const STABLE_SORT: estypes.SortCombinations[] = [
 /** Up to this many matches come back from one request; more are paged with search_after. */
 export const LOOKUP_PAGE_SIZE = 1000;
 
-const term = (field: string, value: string | number): estypes.QueryDslQueryContainer => ({ term: { [field]: value } });
+const term = (field: string, value: string | number): estypes.QueryDslQueryContainer => ({
+  term: { [field]: value },
+});
+
+/** The exactly-named street: its key, or its key and the alternative readings of an abbreviation. */
+export function exactStreetFilter(q: StreetQuery): estypes.QueryDslQueryContainer {
+  return q.streetKeyAlternatives.length === 0
+    ? term('street_key', q.streetKey)
+    : { terms: { street_key: [q.streetKey, ...q.streetKeyAlternatives] } };
+}
+
+/** With alternative readings, the primary one wins over any suffix or postcode preference. */
+function primaryReading(q: StreetQuery): estypes.QueryDslQueryContainer[] {
+  return q.streetKeyAlternatives.length === 0 ? [] : [{ term: { street_key: { value: q.streetKey, boost: 16 } } }];
+}
 
 function narrowing(q: StreetQuery, { postcodeAsFilter }: { postcodeAsFilter: boolean }) {
   const filters: estypes.QueryDslQueryContainer[] = [];
@@ -73,42 +97,61 @@ function narrowing(q: StreetQuery, { postcodeAsFilter }: { postcodeAsFilter: boo
 }
 
 /**
- * The fuzzy street clause: edit distance scaled to the key's length, first character protected,
- * so a short name never drifts to an unrelated one.
+ * Edit distance the fuzzy tier allows for a normalised street key of this length: none up to 3 letters
+ * (a short name with a typo is another name), 1 up to 7, 2 from 8 (Elasticsearch's maximum). The length is
+ * that of the query, which a deletion typo has already shortened: 8 lets two typos in a 10-letter name
+ * through even when both are deletions.
+ */
+export function streetFuzziness(key: string): 0 | 1 | 2 {
+  return key.length <= 3 ? 0 : key.length <= 7 ? 1 : 2;
+}
+
+/**
+ * The fuzzy street clause: the whole normalised key within an edit distance scaled to its length, first
+ * letter protected. Matching the key as one string (not word by word) bounds the distance of the whole
+ * name, so a street 3+ edits away from every real one matches nothing; closer keys score higher.
  */
 export function fuzzyStreetClause(q: StreetQuery): estypes.QueryDslQueryContainer {
-  const length = q.streetKey.length;
-  const fuzziness = length <= 4 ? 0 : length <= 8 ? 1 : 2;
   return {
-    bool: {
-      should: [
-        { fuzzy: { street_key: { value: q.streetKey, fuzziness, prefix_length: 1, transpositions: true, boost: 2 } } },
-        {
-          match: {
-            street_text: {
-              query: q.streetText,
-              fuzziness: 'AUTO',
-              prefix_length: 1,
-              operator: 'and',
-            },
-          },
-        },
-      ],
-      minimum_should_match: 1,
+    fuzzy: {
+      street_key: {
+        value: q.streetKey,
+        fuzziness: streetFuzziness(q.streetKey),
+        prefix_length: 1,
+        transpositions: true,
+        max_expansions: 50,
+      },
     },
+  };
+}
+
+/**
+ * Whether the exactly-named street exists (within the city/postcode narrowing): when it does, a missing
+ * number is answered on that street (forward: the nearest number; lookup: nothing), never on a look-alike.
+ */
+export function streetExistsRequest(q: StreetQuery): estypes.SearchRequest {
+  return {
+    query: { bool: { filter: [exactStreetFilter(q), ...narrowing(q, { postcodeAsFilter: true })] } },
+    size: 1,
+    _source: false,
+    track_total_hits: false,
   };
 }
 
 /** Tier 1 of /lookup/street: exact normalised street (or postcode) + number, every suffix unless one was named. */
 export function exactLookupRequest(q: StreetQuery, searchAfter?: estypes.SortResults): estypes.SearchRequest {
-  const filter: estypes.QueryDslQueryContainer[] = [term('house_number', q.houseNumber), ...narrowing(q, { postcodeAsFilter: true })];
-  if (q.streetKey) filter.push(term('street_key', q.streetKey));
+  const filter: estypes.QueryDslQueryContainer[] = [
+    term('house_number', q.houseNumber),
+    ...narrowing(q, { postcodeAsFilter: true }),
+  ];
+  if (q.streetKey) filter.push(exactStreetFilter(q));
   if (q.suffixKey !== undefined) filter.push(term('suffix_key', q.suffixKey));
   return {
     query: { bool: { filter } },
     sort: STABLE_SORT,
     size: LOOKUP_PAGE_SIZE,
-    _source: LOOKUP_SOURCE,
+    // With alternative readings the caller keeps the hits of the best reading only.
+    _source: q.streetKeyAlternatives.length === 0 ? LOOKUP_SOURCE : [...LOOKUP_SOURCE, 'street_key'],
     track_total_hits: false,
     ...(searchAfter ? { search_after: searchAfter } : {}),
   };
@@ -116,7 +159,10 @@ export function exactLookupRequest(q: StreetQuery, searchAfter?: estypes.SortRes
 
 /** Tier 2 of /lookup/street: the best-scoring fuzzy street; the caller keeps only hits of the top street. */
 export function fuzzyLookupRequest(q: StreetQuery): estypes.SearchRequest {
-  const filter: estypes.QueryDslQueryContainer[] = [term('house_number', q.houseNumber), ...narrowing(q, { postcodeAsFilter: true })];
+  const filter: estypes.QueryDslQueryContainer[] = [
+    term('house_number', q.houseNumber),
+    ...narrowing(q, { postcodeAsFilter: true }),
+  ];
   if (q.suffixKey !== undefined) filter.push(term('suffix_key', q.suffixKey));
   return {
     query: { bool: { must: [fuzzyStreetClause(q)], filter } },
@@ -144,12 +190,16 @@ function forwardSort(q: StreetQuery): estypes.SortCombinations[] {
 
 /** Tier 1 of /geocode/forward: exact street key (or postcode) and number; suffix and postcode rank. */
 export function exactForwardRequest(q: StreetQuery): estypes.SearchRequest {
-  const filter: estypes.QueryDslQueryContainer[] = [term('house_number', q.houseNumber), ...narrowing(q, { postcodeAsFilter: !q.streetKey })];
-  if (q.streetKey) filter.push(term('street_key', q.streetKey));
+  const filter: estypes.QueryDslQueryContainer[] = [
+    term('house_number', q.houseNumber),
+    ...narrowing(q, { postcodeAsFilter: !q.streetKey }),
+  ];
+  if (q.streetKey) filter.push(exactStreetFilter(q));
   return {
-    query: { bool: { filter, should: forwardRanking(q) } },
+    query: { bool: { filter, should: [...primaryReading(q), ...forwardRanking(q)] } },
     sort: forwardSort(q),
-    size: 1,
+    // The runner-up tells whether an equally good answer exists elsewhere (see forwardAmbiguity).
+    size: 2,
     _source: FORWARD_SOURCE,
     track_total_hits: false,
   };
@@ -166,10 +216,43 @@ export function fuzzyForwardRequest(q: StreetQuery): estypes.SearchRequest {
       },
     },
     sort: forwardSort(q),
-    size: 1,
+    size: 2,
     _source: FORWARD_SOURCE,
     track_total_hits: false,
   };
+}
+
+/** The closest fuzzy street at all (any number), for the nearest-number tier when no look-alike has the number. */
+export function fuzzyStreetProbeRequest(q: StreetQuery): estypes.SearchRequest {
+  return {
+    query: {
+      bool: {
+        must: [fuzzyStreetClause(q)],
+        filter: narrowing(q, { postcodeAsFilter: false }),
+        should: q.postcodeKey ? [{ term: { postcode_key: { value: q.postcodeKey, boost: 8 } } }] : [],
+      },
+    },
+    sort: forwardSort(q),
+    size: 1,
+    _source: ['street_key'],
+    track_total_hits: false,
+  };
+}
+
+/**
+ * Whether the best forward hit has an equally good runner-up in another city or on another street: a bare
+ * street + number that exists in several places, asked without city, postcode or focus. The hits must come
+ * from a request sorted by _score first (exact or fuzzy forward request).
+ */
+export function forwardAmbiguity<T extends { city: string; street_key: string }>(
+  q: StreetQuery,
+  hits: estypes.SearchHit<T>[],
+): boolean {
+  if (q.cityKey || q.postcodeKey || q.focus) return false;
+  const [first, second] = hits;
+  if (!first?._source || !second?._source) return false;
+  if (first.sort?.[0] !== second.sort?.[0]) return false;
+  return first._source.city !== second._source.city || first._source.street_key !== second._source.street_key;
 }
 
 /**
@@ -177,11 +260,25 @@ export function fuzzyForwardRequest(q: StreetQuery): estypes.SearchRequest {
  * and above it (two sorted one-hit searches: no scripts needed). `streetFilter` is the street the earlier
  * tiers identified.
  */
-export function nearestNumberRequests(q: StreetQuery, streetFilter: estypes.QueryDslQueryContainer): estypes.SearchRequest[] {
+export function nearestNumberRequests(
+  q: StreetQuery,
+  streetFilter: estypes.QueryDslQueryContainer,
+): estypes.SearchRequest[] {
   const base = [streetFilter, ...narrowing(q, { postcodeAsFilter: false })];
   const side = (op: 'lt' | 'gt'): estypes.SearchRequest => ({
-    query: { bool: { filter: [...base, { range: { house_number: { [op]: q.houseNumber } } }], should: forwardRanking(q) } },
-    sort: [{ house_number: op === 'lt' ? 'desc' : 'asc' }, '_score', ...STABLE_SORT.slice(0, 2), { suffix_key: 'asc' }, { id: 'asc' }],
+    query: {
+      bool: {
+        filter: [...base, { range: { house_number: { [op]: q.houseNumber } } }],
+        should: forwardRanking(q),
+      },
+    },
+    sort: [
+      { house_number: op === 'lt' ? 'desc' : 'asc' },
+      '_score',
+      ...STABLE_SORT.slice(0, 2),
+      { suffix_key: 'asc' },
+      { id: 'asc' },
+    ],
     size: 1,
     _source: FORWARD_SOURCE,
     track_total_hits: false,

@@ -11,6 +11,8 @@ interface AbbreviationData {
   ordinals: Record<string, string>;
   streetTypes: Record<string, string>;
   minStem: number;
+  /** Other expansions of an expansion that is a guess ("van der" for "vd" may be "van de"). Optional. */
+  alternativeReadings?: Record<string, string[]>;
 }
 
 function loadAbbreviations(): AbbreviationData {
@@ -50,6 +52,7 @@ const STREET_TYPE_SUFFIXES: readonly [string, string][] = [...STREET_TYPES.entri
   (a, b) => b[0].length - a[0].length,
 );
 const MIN_STEM = DATA.minStem;
+const ALTERNATIVE_READINGS = new Map(Object.entries(DATA.alternativeReadings ?? {}));
 const SINGLE_V = DATA.singleV;
 const PAIR_VD = DATA.pairVD;
 
@@ -105,7 +108,9 @@ function expandGluedStreetType(token: string): string | undefined {
     if (token.length - abbr.length < MIN_STEM || !token.endsWith(abbr)) continue;
     const stem = token.slice(0, token.length - abbr.length);
     if (!VOWEL_RE.test(stem)) return undefined;
-    for (const [other] of STREET_TYPE_SUFFIXES) if (stem.endsWith(other)) return undefined;
+    // "rijksstrwg" stays (straatweg would be a guess), but a two-letter ending of a real word does not
+    // block: "lincolnstr" (-ln), "kolnstr".
+    for (const [other] of STREET_TYPE_SUFFIXES) if (other.length >= 3 && stem.endsWith(other)) return undefined;
     return stem + full;
   }
   return undefined;
@@ -172,11 +177,10 @@ const MAY_EXPAND_RE = new RegExp(
   `(?:^| )(?:${WHOLE_TOKEN_ABBREVIATIONS.map(escapeRe).join('|')}) |(?:${[...STREET_TYPES.keys()].map(escapeRe).join('|')})(?: |$)`,
 );
 
-/** normaliseText plus expansion of the abbreviations listed in streetAbbreviations.json. */
-export function normaliseStreet(input: string): string {
-  const text = normaliseText(input);
-  if (!MAY_EXPAND_RE.test(text)) return text;
-  const tokens = text.split(' ');
+const SPACE_RE = / /g;
+
+/** The expanded tokens of a normalised text (tokens = text.split(' ')), or undefined when nothing expands. */
+function expandTokens(tokens: readonly string[]): string[] | undefined {
   let out: string[] | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const expanded = expandToken(tokens, i);
@@ -184,15 +188,66 @@ export function normaliseStreet(input: string): string {
     out ??= tokens.slice();
     out[i] = expanded;
   }
-  if (out === undefined) return text;
+  if (out === undefined) return undefined;
   // The "v d" pair expanded on "v" already covers the "d".
   for (let i = 0; i + 1 < out.length; i++) {
     if (out[i] === PAIR_VD && tokens[i] === 'v' && tokens[i + 1] === 'd') out[i + 1] = '';
   }
-  return out.filter((t) => t !== '').join(' ');
+  return out;
 }
 
-const SPACE_RE = / /g;
+/** normaliseText plus expansion of the abbreviations listed in streetAbbreviations.json. */
+export function normaliseStreet(input: string): string {
+  const text = normaliseText(input);
+  if (!MAY_EXPAND_RE.test(text)) return text;
+  const out = expandTokens(text.split(' '));
+  return out === undefined ? text : out.filter((t) => t !== '').join(' ');
+}
+
+/** Every reading of a glued street type ("cuypln": -pln plein, or -ln after "cuyp"), the chosen one included. */
+function gluedReadings(token: string): string[] {
+  const readings: string[] = [];
+  for (const [abbr, full] of STREET_TYPE_SUFFIXES) {
+    if (token.length - abbr.length < MIN_STEM || !token.endsWith(abbr)) continue;
+    const stem = token.slice(0, token.length - abbr.length);
+    if (VOWEL_RE.test(stem)) readings.push(stem + full);
+  }
+  return readings;
+}
+
+/**
+ * Other plausible readings of an abbreviated name, as streetKey values, for when the primary reading
+ * (streetKey) names no street: "vd"/"v.d." read as "van de"/"van den" (alternativeReadings in the data
+ * file), a "v" inside initials read as "van" ("J v Oldenbarneveltstraat", "V 't Hoffstr"), "Kon."/"Pr." with
+ * the other gender, a glued street type read with another abbreviation it ends with ("Cuypln" as Cuyplaan,
+ * not Cuyplein). One change per reading; [] for most names.
+ * Only the query side uses these: the index stores the primary key alone.
+ */
+export function streetKeyAlternatives(input: string): string[] {
+  const text = normaliseText(input);
+  if (!MAY_EXPAND_RE.test(text)) return [];
+  const tokens = text.split(' ');
+  const primary = expandTokens(tokens) ?? tokens.slice();
+  const primaryKey = primary.join('');
+  const keys = new Set<string>();
+  const withToken = (i: number, replacement: string) => {
+    const variant = primary.slice();
+    variant[i] = replacement;
+    keys.add(variant.join('').replace(SPACE_RE, ''));
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    const reading = primary[i] as string;
+    for (const other of ALTERNATIVE_READINGS.get(reading) ?? []) if (token !== reading) withToken(i, other);
+    const next = tokens[i + 1];
+    if (token === 'v' && reading === 'v' && next !== undefined) withToken(i, SINGLE_V);
+    const royal = ROYAL_TITLES.get(token);
+    if (royal && reading !== token) withToken(i, reading === royal.female ? royal.male : royal.female);
+    for (const glued of gluedReadings(token)) if (glued !== reading) withToken(i, glued);
+  }
+  keys.delete(primaryKey.replace(SPACE_RE, ''));
+  return [...keys];
+}
 
 /** Exact-match keyword: spacing and punctuation never distinguish two streets. */
 export function streetKey(input: string): string {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { nameTokens, normaliseStreet, normaliseText, streetKey } from '../../src/text/normalise.js';
+import {
+  nameTokens,
+  normaliseStreet,
+  normaliseText,
+  streetKey,
+  streetKeyAlternatives,
+} from '../../src/text/normalise.js';
 
 describe('normaliseText', () => {
   it.each([
@@ -88,6 +94,10 @@ describe('normaliseStreet', () => {
     ['Havenkd', 'havenkade'],
     ['Dorpswg', 'dorpsweg'],
     ['Meindert vd Thijnensngl', 'meindert van der thijnensingel'],
+    // a stem that happens to end in a two-letter abbreviation (-ln, -gr, -kd, -wg) still expands
+    ['Lincolnstr.', 'lincolnstraat'],
+    ['Kölnstr', 'kolnstraat'],
+    ['Abraham Lincolnln', 'abraham lincolnlaan'],
     ['J d Bosch Kemperplnts', 'j d bosch kemperplantsoen'],
     // street types as a separate token after a word
     ['Woog str', 'woog straat'],
@@ -200,6 +210,40 @@ describe('streetKey', () => {
     ['C.V. Ramanstraat', 'C. van Ramanstraat'],
   ])('%j !== %j', (a, b) => {
     expect(streetKey(a)).not.toBe(streetKey(b));
+  });
+});
+
+describe('streetKeyAlternatives', () => {
+  it.each([
+    ['Albert Cuypln', 'albertcuyplein', ['albertcuyplaan']],
+    ['Marktpln', 'marktplein', ['marktplaan']],
+    [
+      'Weg vd Buitenlandse Pers',
+      'wegvanderbuitenlandsepers',
+      ['wegvandebuitenlandsepers', 'wegvandenbuitenlandsepers'],
+    ],
+    ['v.d. Mondestraat', 'vandermondestraat', ['vandemondestraat', 'vandenmondestraat']],
+    ['J v Oldenbarneveltstraat', 'jvoldenbarneveltstraat', ['jvanoldenbarneveltstraat']],
+    ["V 't Hoffstr", 'vthoffstraat', ['vanthoffstraat']],
+    ['Kon. Julianastraat', 'koninginjulianastraat', ['koningjulianastraat']],
+    ['Pr. Hendrikstraat', 'prinshendrikstraat', ['prinseshendrikstraat']],
+    ['Rijksstrwg', 'rijksstrwg', ['rijksstrweg']],
+  ])('%j: primary %j, alternatives %j', (input, primary, alternatives) => {
+    expect(streetKey(input)).toBe(primary);
+    expect(streetKeyAlternatives(input)).toEqual(alternatives);
+  });
+
+  it.each(['Mekelweg', 'Van der Mondestraat', 'Burgemeester Jamessingel', 'Woogstr.', 'Lincolnstr', 'Oude Delft', ''])(
+    '%j has none',
+    (input) => {
+      expect(streetKeyAlternatives(input)).toEqual([]);
+    },
+  );
+
+  it('never repeats the primary key', () => {
+    for (const input of ['Albert Cuypln', 'v d v d x', 'Burg v v Roijenstr', 'Prof. Dr. Ir. Mr. Jhr. St. X']) {
+      expect(streetKeyAlternatives(input)).not.toContain(streetKey(input));
+    }
   });
 });
 

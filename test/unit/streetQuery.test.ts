@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { describeMatch, fuzzyStreetConfidence } from '../../src/routes/streets.js';
 import {
   exactForwardRequest,
   exactLookupRequest,
+  exactStreetFilter,
+  forwardAmbiguity,
+  fuzzyForwardRequest,
   fuzzyStreetClause,
+  fuzzyStreetProbeRequest,
   nearestNumberRequests,
   parseStreetQuery,
   type StreetQuery,
+  streetExistsRequest,
+  streetFuzziness,
   streetKeyFilter,
 } from '../../src/search/streetQuery.js';
+import { streetKey } from '../../src/text/normalise.js';
 
 function parse(body: Parameters<typeof parseStreetQuery>[0]): StreetQuery {
   const result = parseStreetQuery(body);
@@ -17,7 +25,12 @@ function parse(body: Parameters<typeof parseStreetQuery>[0]): StreetQuery {
 
 describe('parseStreetQuery', () => {
   it('splits number and suffix and normalises street, postcode and city', () => {
-    const q = parse({ streetname: "'s-Gravendijkwal", number: '139 A-1', postcode: '2628 cd', city: 'DELFT' });
+    const q = parse({
+      streetname: "'s-Gravendijkwal",
+      number: '139 A-1',
+      postcode: '2628 cd',
+      city: 'DELFT',
+    });
     expect(q).toMatchObject({ houseNumber: 139, postcodeKey: '2628cd', cityKey: 'delft' });
     expect(q.suffixKey).toBe('a1');
     expect(q.streetKey).toBe(parse({ streetname: 'S Gravendijkwal', number: '1' }).streetKey);
@@ -29,7 +42,10 @@ describe('parseStreetQuery', () => {
   });
 
   it('reports an unparsable number with its field path', () => {
-    expect(parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toMatchObject({ ok: false, path: 'body.number' });
+    expect(parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toMatchObject({
+      ok: false,
+      path: 'body.number',
+    });
   });
 });
 
@@ -38,8 +54,16 @@ describe('query builders', () => {
 
   it('exact lookup filters on street key and number only, sorted stably', () => {
     const req = exactLookupRequest(q);
-    expect(req.query).toEqual({ bool: { filter: [{ term: { house_number: 8 } }, { term: { street_key: q.streetKey } }] } });
-    expect(req.sort).toEqual([{ city_key: 'asc' }, { postcode_key: 'asc' }, { house_number: 'asc' }, { suffix_key: 'asc' }, { id: 'asc' }]);
+    expect(req.query).toEqual({
+      bool: { filter: [{ term: { house_number: 8 } }, { term: { street_key: q.streetKey } }] },
+    });
+    expect(req.sort).toEqual([
+      { city_key: 'asc' },
+      { postcode_key: 'asc' },
+      { house_number: 'asc' },
+      { suffix_key: 'asc' },
+      { id: 'asc' },
+    ]);
   });
 
   it('postcode + number without a street filters on the postcode', () => {
@@ -52,24 +76,203 @@ describe('query builders', () => {
   it('forward prefers the exact suffix (or none for a bare number) and ranks by distance with a focus', () => {
     const focused = parse({ streetname: 'Mekelweg', number: '8', lat: 52, lon: 4.37 });
     const req = exactForwardRequest(focused);
-    expect(req.size).toBe(1);
+    // Two hits: the runner-up tells whether the answer is ambiguous.
+    expect(req.size).toBe(2);
     expect(JSON.stringify(req.query)).toContain('"suffix_key":{"value":"","boost":4}');
-    expect((req.sort as unknown[])[1]).toEqual({ _geo_distance: { location: { lat: 52, lon: 4.37 }, order: 'asc', unit: 'm' } });
+    expect((req.sort as unknown[])[1]).toEqual({
+      _geo_distance: { location: { lat: 52, lon: 4.37 }, order: 'asc', unit: 'm' },
+    });
   });
 
-  it('scales fuzziness with the length of the street key and protects the first letter', () => {
-    const short = fuzzyStreetClause(parse({ streetname: 'Laan', number: '1' }));
-    expect(JSON.stringify(short)).toContain('"fuzziness":0');
-    const long = fuzzyStreetClause(q);
-    expect(JSON.stringify(long)).toContain('"fuzziness":1');
-    expect(JSON.stringify(long)).toContain('"prefix_length":1');
+  it.each([
+    ['Dam', 0],
+    ['Hof', 0],
+    ['Laan', 1],
+    ['Markt', 1],
+    ['Kerkweg', 1],
+    ['Mekelweg', 2],
+    ['Rotterdamseweg', 2],
+  ])('allows %j an edit distance of %i', (streetname, expected) => {
+    const clause = fuzzyStreetClause(parse({ streetname, number: '1' }));
+    expect(streetFuzziness(streetKey(streetname))).toBe(expected);
+    expect(clause).toEqual({
+      fuzzy: {
+        street_key: {
+          value: streetKey(streetname),
+          fuzziness: expected,
+          prefix_length: 1,
+          transpositions: true,
+          max_expansions: 50,
+        },
+      },
+    });
+  });
+
+  it('matches the fuzzy street on the whole key only (no word-by-word match that lets far names through)', () => {
+    const clause = JSON.stringify(fuzzyStreetClause(parse({ streetname: 'Vna Embdenstraj', number: '1' })));
+    expect(clause).not.toContain('street_text');
+    expect(clause).toContain('"value":"vnaembdenstraj"');
+  });
+
+  it('fuzzy forward filters on the number and city, ranks by suffix and postcode, and returns a runner-up', () => {
+    const req = fuzzyForwardRequest(parse({ streetname: 'Mekelwg', number: '8a', postcode: '2628 CD', city: 'Delft' }));
+    expect(req.size).toBe(2);
+    expect(req.query).toMatchObject({
+      bool: {
+        filter: [{ term: { house_number: 8 } }, { term: { city_key: 'delft' } }],
+        should: [
+          { term: { suffix_key: { value: 'a', boost: 4 } } },
+          { term: { postcode_key: { value: '2628cd', boost: 8 } } },
+        ],
+      },
+    });
+  });
+
+  it('asks whether the exactly-named street exists within the narrowing', () => {
+    const req = streetExistsRequest(parse({ streetname: 'Mekelweg', number: '8', city: 'Delft', postcode: '2628CD' }));
+    expect(req.query).toEqual({
+      bool: {
+        filter: [
+          { term: { street_key: 'mekelweg' } },
+          { term: { city_key: 'delft' } },
+          { term: { postcode_key: '2628cd' } },
+        ],
+      },
+    });
+    expect(req.size).toBe(1);
+  });
+
+  it('probes the closest fuzzy street within the city, any number', () => {
+    const req = fuzzyStreetProbeRequest(parse({ streetname: 'Mekelwegg', number: '999', city: 'Delft' }));
+    expect(JSON.stringify(req.query)).not.toContain('house_number');
+    expect(req.query).toMatchObject({ bool: { filter: [{ term: { city_key: 'delft' } }] } });
+    expect(req._source).toEqual(['street_key']);
   });
 
   it('nearest-number requests look below and above the number on one street', () => {
     const [below, above] = nearestNumberRequests(q, streetKeyFilter('mekelweg'));
-    expect(JSON.stringify(below?.query)).toContain('"lt":8');
-    expect((below?.sort as unknown[])[0]).toEqual({ house_number: 'desc' });
-    expect(JSON.stringify(above?.query)).toContain('"gt":8');
-    expect((above?.sort as unknown[])[0]).toEqual({ house_number: 'asc' });
+    expect(JSON.stringify(below!.query)).toContain('"lt":8');
+    expect((below!.sort as unknown[])[0]).toEqual({ house_number: 'desc' });
+    expect(JSON.stringify(above!.query)).toContain('"gt":8');
+    expect((above!.sort as unknown[])[0]).toEqual({ house_number: 'asc' });
+  });
+});
+
+describe('alternative readings of an abbreviation', () => {
+  const q = parse({ streetname: 'Albert Cuypln', number: '3' });
+
+  it('are parsed along with the primary key', () => {
+    expect(q.streetKey).toBe('albertcuyplein');
+    expect(q.streetKeyAlternatives).toEqual(['albertcuyplaan']);
+    expect(parse({ streetname: 'Mekelweg', number: '8' }).streetKeyAlternatives).toEqual([]);
+  });
+
+  it('go into the same exact-tier request, the primary reading ranked first', () => {
+    const fwd = exactForwardRequest(q);
+    expect(fwd.query).toMatchObject({
+      bool: {
+        filter: [{ term: { house_number: 3 } }, { terms: { street_key: ['albertcuyplein', 'albertcuyplaan'] } }],
+        should: [
+          { term: { street_key: { value: 'albertcuyplein', boost: 16 } } },
+          { term: { suffix_key: { value: '', boost: 4 } } },
+        ],
+      },
+    });
+    const look = exactLookupRequest(q);
+    expect(JSON.stringify(look.query)).toContain('"terms":{"street_key":["albertcuyplein","albertcuyplaan"]}');
+    expect(look._source).toContain('street_key');
+    expect(exactStreetFilter(parse({ streetname: 'Mekelweg', number: '8' }))).toEqual({
+      term: { street_key: 'mekelweg' },
+    });
+  });
+});
+
+describe('forwardAmbiguity', () => {
+  const hit = (city: string, street_key: string, score: number) => ({
+    _index: 'addresses',
+    _id: `${city}-${street_key}-${score}`,
+    _source: { city, street_key },
+    sort: [score, 'x'],
+  });
+  const bare = parse({ streetname: 'Kerkstraat', number: '1' });
+
+  it('is ambiguous when an equally scored runner-up lies in another city and nothing was given to choose', () => {
+    expect(forwardAmbiguity(bare, [hit('Balk', 'kerkstraat', 4), hit('Sneek', 'kerkstraat', 4)])).toBe(true);
+  });
+
+  it('is not ambiguous with a lower-scored runner-up, the same city, one hit, or a city/postcode/focus', () => {
+    expect(forwardAmbiguity(bare, [hit('Balk', 'kerkstraat', 4), hit('Sneek', 'kerkstraat', 0)])).toBe(false);
+    expect(forwardAmbiguity(bare, [hit('Balk', 'kerkstraat', 4), hit('Balk', 'kerkstraat', 4)])).toBe(false);
+    expect(forwardAmbiguity(bare, [hit('Balk', 'kerkstraat', 4)])).toBe(false);
+    const two = [hit('Balk', 'kerkstraat', 4), hit('Sneek', 'kerkstraat', 4)];
+    expect(forwardAmbiguity(parse({ streetname: 'Kerkstraat', number: '1', city: 'Balk' }), two)).toBe(false);
+    expect(forwardAmbiguity(parse({ streetname: 'Kerkstraat', number: '1', postcode: '8561AA' }), two)).toBe(false);
+    expect(forwardAmbiguity(parse({ streetname: 'Kerkstraat', number: '1', lat: 52.9, lon: 5.6 }), two)).toBe(false);
+  });
+});
+
+describe('describeMatch', () => {
+  const doc = {
+    id: 'x',
+    streetname: 'Mekelweg',
+    number: '8',
+    suffix: '',
+    city: 'Delft',
+    postcode: '2628CD',
+    location: { lat: 52, lon: 4.37 },
+    suburb_id: '',
+    building_id: '',
+    street_key: 'mekelweg',
+    suffix_key: '',
+    postcode_key: '2628cd',
+  };
+  const match = { doc, street: 'exact', number: 'exact', ambiguous: false } as const;
+
+  it.each([
+    [{ streetname: 'Mekelweg', number: '8' }, match, 1, { street: 'exact', number: 'exact', postcode: 'none' }],
+    [{ streetname: 'mekelweg', number: '8' }, match, 0.97, { street: 'normalized', number: 'exact', postcode: 'none' }],
+    [
+      { streetname: 'Mekelweg', number: '8b', postcode: '2628 CD' },
+      match,
+      0.9,
+      { street: 'exact', number: 'other_suffix', postcode: 'exact' },
+    ],
+    [
+      { streetname: 'Mekelweg', number: '8', postcode: '2611AA' },
+      match,
+      0.9,
+      { street: 'exact', number: 'exact', postcode: 'ignored' },
+    ],
+    [
+      { streetname: 'Mekelweg', number: '9' },
+      { ...match, number: 'nearest' },
+      0.5,
+      { street: 'exact', number: 'nearest', postcode: 'none' },
+    ],
+    [
+      { streetname: 'Mekelwef', number: '8' },
+      { ...match, street: 'fuzzy' },
+      0.838,
+      { street: 'fuzzy', number: 'exact', postcode: 'none' },
+    ],
+    [
+      { streetname: 'Mekelweg', number: '8' },
+      { ...match, ambiguous: true },
+      0.7,
+      { street: 'exact', number: 'exact', postcode: 'none' },
+    ],
+    [{ postcode: '2628CD', number: '8' }, match, 1, { street: 'none', number: 'exact', postcode: 'exact' }],
+  ] as const)('%j -> %s', (body, m, confidence, codes) => {
+    expect(describeMatch(parse(body), m)).toEqual({ confidence, match: codes });
+  });
+
+  it('grades a fuzzy street by the share of letters that changed', () => {
+    expect(fuzzyStreetConfidence('mekelwef', 'mekelweg')).toBeCloseTo(0.9 - 0.5 / 8);
+    expect(fuzzyStreetConfidence('rotterdamsewge', 'rotterdamseweg')).toBeGreaterThan(
+      fuzzyStreetConfidence('mekelwef', 'mekelweg'),
+    );
+    expect(fuzzyStreetConfidence('dbiderij', 'debinderij')).toBeCloseTo(0.8);
+    expect(fuzzyStreetConfidence('jo', 'jol')).toBeCloseTo(0.9 - 0.5 / 3);
+    expect(fuzzyStreetConfidence('abc', 'xyz')).toBe(0.6);
   });
 });
