@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // CI logs list every test by name (which ran against the real Elasticsearch is then visible).
+    reporters: process.env.CI ? ['verbose'] : ['default'],
     maxWorkers: 2,
     projects: [
       {
