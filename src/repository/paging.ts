@@ -59,14 +59,6 @@ export async function* searchAllPages<T>(
   }
 }
 
-export async function collectAll<T>(client: Client, options: PageOptions): Promise<T[]> {
-  const out: T[] = [];
-  for await (const page of searchAllPages<T>(client, options)) {
-    for (const hit of page) if (hit._source) out.push(hit._source);
-  }
-  return out;
-}
-
 export function parentFilter(id: string, level?: string): estypes.QueryDslQueryContainer {
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { id } }];
   if (level) filter.push({ term: { level } });
