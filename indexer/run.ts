@@ -131,7 +131,7 @@ export class IndexingAbortedError extends IndexingError {
   }
 }
 
-function emptyLevel(): LevelSummary {
+export function emptyLevel(): LevelSummary {
   return {
     read: 0,
     skipped: 0,

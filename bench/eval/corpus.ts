@@ -5,23 +5,26 @@
  * samples, the second the truth groups the sampled queries are scored against.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
+import type { AddressDoc } from '../../src/elasticsearch/documents.js';
 import { normaliseStreet, streetKey } from '../../src/text/normalise.js';
 
-export interface Addr {
-  id: string;
-  streetname: string;
-  street_key: string;
-  house_number: number;
-  number: string;
-  letter: string;
-  addition: string;
-  suffix_key: string;
-  suffix: string;
-  postcode: string;
-  postcode_key: string;
-  city: string;
-  city_key: string;
-}
+/** The indexed fields the eval reads: the indexer's own document shape, not a copy of it. */
+export type Addr = Pick<
+  AddressDoc,
+  | 'id'
+  | 'streetname'
+  | 'street_key'
+  | 'house_number'
+  | 'number'
+  | 'letter'
+  | 'addition'
+  | 'suffix_key'
+  | 'suffix'
+  | 'postcode'
+  | 'postcode_key'
+  | 'city'
+  | 'city_key'
+>;
 
 /** What a truth set needs of every address. */
 export interface TruthDoc {

@@ -4,7 +4,11 @@ import { ApiError } from './errors.js';
 
 /** Short, non-reversible label for logs: enough to tell clients apart, useless to an attacker. */
 export function keyFingerprint(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+  return fingerprintOfDigest(createHash('sha256').update(key).digest());
+}
+
+function fingerprintOfDigest(digest: Buffer): string {
+  return digest.toString('hex').slice(0, 8);
 }
 
 export function apiKeyAuth(acceptedDigests: readonly string[], openPaths: ReadonlySet<string>) {
@@ -19,7 +23,7 @@ export function apiKeyAuth(acceptedDigests: readonly string[], openPaths: Readon
     let match = false;
     for (const digest of digests) match = timingSafeEqual(presented, digest) || match;
     if (!match) throw unauthorized();
-    ctx.state.keyFingerprint = presented.toString('hex').slice(0, 8);
+    ctx.state.keyFingerprint = fingerprintOfDigest(presented);
     return next();
   };
 }

@@ -5,7 +5,7 @@ import { parseCli, UsageError } from '../../../indexer/cli.js';
 import { LEVELS, type LevelName } from '../../../indexer/levels.js';
 import { estimate } from '../../../indexer/progress.js';
 import { boundedRecord } from '../../../indexer/rejects.js';
-import { type LevelSummary, verifyLevels } from '../../../indexer/run.js';
+import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/run.js';
 
 function responseError(statusCode: number) {
   return new errors.ResponseError({
@@ -76,18 +76,7 @@ describe('bulk retries', () => {
 });
 
 function level(over: Partial<LevelSummary> = {}): LevelSummary {
-  return {
-    read: 0,
-    skipped: 0,
-    indexed: 0,
-    merged: 0,
-    rejected: 0,
-    rejectReasons: {},
-    unassigned: {},
-    count: 0,
-    sources: [],
-    ...over,
-  };
+  return { ...emptyLevel(), ...over };
 }
 
 function levels(over: Partial<Record<LevelName, LevelSummary>>) {
