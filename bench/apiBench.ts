@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --small] [--duration S] [--connections N] [--no-scaling]`
+ * `npm run bench [-- --small] [--duration S] [--connections N] [--no-scaling] [--only REGEX]`
  *
  * Load benchmark of the API against the same queries fired straight at Elasticsearch. Starts (or reuses, via
  * ELASTICSEARCH_URL) Elasticsearch, indexes the bulk addresses with the real indexer unless already loaded,
@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     queries: { type: 'string', default: '2000' },
     seed: { type: 'string', default: '42' },
     'no-scaling': { type: 'boolean', default: false },
+    /** Only the scenarios whose name matches, e.g. `--only forward` (quick comparisons while profiling). */
+    only: { type: 'string' },
   },
 });
 const duration = Number(args.duration);
@@ -272,21 +274,25 @@ async function main() {
     ];
 
     const rows: Row[] = [];
+    const only = args.only ? new RegExp(args.only) : undefined;
     for (const scenario of scenarios) {
+      if (only && !only.test(scenario.name)) continue;
       console.error(`[bench] ${scenario.target} ${scenario.name}`);
       rows.push(await drive(scenario));
     }
     // Tail latency at half of the measured maximum rate, the operating point a capacity plan would pick.
     for (const name of ['lookup/street exact', 'geocode/forward exact']) {
-      const max = rows.find((r) => r.scenario === name && r.target === 'api')!;
+      const max = rows.find((r) => r.scenario === name && r.target === 'api');
+      if (!max) continue;
       const scenario = scenarios.find((s) => s.name === name && s.target === 'api')!;
       console.error(`[bench] api ${name} at half rate`);
       rows.push(await drive(scenario, Math.max(1, Math.round(max.requests_per_s / 2))));
     }
 
     const ratio = (name: string) => {
-      const apiRow = rows.find((r) => r.scenario === name && r.target === 'api' && !r.rate_limit)!;
-      const esRow = rows.find((r) => r.scenario === name && r.target === 'elasticsearch')!;
+      const apiRow = rows.find((r) => r.scenario === name && r.target === 'api' && !r.rate_limit);
+      const esRow = rows.find((r) => r.scenario === name && r.target === 'elasticsearch');
+      if (!apiRow || !esRow) return null;
       return Math.round((apiRow.requests_per_s / esRow.requests_per_s) * 100) / 100;
     };
     const ratios = {

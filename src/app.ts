@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { SearchBatcher } from './elasticsearch/searchBatcher.js';
 import { apiKeyAuth } from './http/auth.js';
 import { errorEnvelope } from './http/errors.js';
 import { jsonBody } from './http/jsonBody.js';
@@ -16,7 +17,7 @@ import { registerHierarchyRoutes } from './routes/hierarchy.js';
 import { registerStreetRoutes } from './routes/streets.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'apiKeyDigests' | 'bodyLimitBytes' | 'indexPrefix'>;
+  config: Pick<Config, 'apiKeyDigests' | 'bodyLimitBytes' | 'indexPrefix' | 'esBatchMax'>;
   client: Client;
   logger: Logger;
 }
@@ -29,11 +30,12 @@ export function createApp({ config, client, logger }: AppOptions): Koa {
   // Errors are answered and logged by our own middleware; Koa's default handler would print stack traces.
   app.silent = true;
 
+  const searcher = new SearchBatcher(client, config.esBatchMax);
   const deps: RouteDeps = {
     client,
     indexPrefix: config.indexPrefix,
-    addresses: new AddressRepository(client, config.indexPrefix),
-    areas: new AreaRepository(client, config.indexPrefix),
+    addresses: new AddressRepository(client, searcher, config.indexPrefix),
+    areas: new AreaRepository(client, searcher, config.indexPrefix),
     logger,
   };
   const router = new Router();

@@ -1,6 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { AddressDoc } from '../elasticsearch/documents.js';
 import { aliasName } from '../elasticsearch/indexNames.js';
+import { type Searcher, searchEach } from '../elasticsearch/searchBatcher.js';
 import { notFound } from '../http/errors.js';
 import {
   exactForwardRequest,
@@ -17,7 +18,7 @@ import {
   streetExistsRequest,
   streetKeyFilter,
 } from '../search/streetQuery.js';
-import { existsAndFirstPage, msearchItems, parentFilter, searchAllPages } from './paging.js';
+import { existsAndFirstPage, parentFilter, searchAllPages } from './paging.js';
 
 export type LookupHit = Pick<AddressDoc, 'id' | 'streetname' | 'number' | 'suffix' | 'city' | 'postcode' | 'location'>;
 export type ForwardHit = LookupHit &
@@ -37,8 +38,10 @@ export class AddressRepository {
   private readonly addresses: string;
   private readonly buildings: string;
 
+  /** `searcher` carries the per-request searches (batched in the API); `client` the paging over a point in time. */
   constructor(
     private readonly client: Client,
+    private readonly searcher: Searcher,
     indexPrefix: string,
   ) {
     this.addresses = aliasName(indexPrefix, 'addresses');
@@ -46,8 +49,7 @@ export class AddressRepository {
   }
 
   async get(id: string): Promise<AddressDoc> {
-    const res = await this.client.search<AddressDoc>({
-      index: this.addresses,
+    const res = await this.searcher.search<AddressDoc>(this.addresses, {
       query: { bool: { filter: [{ term: { id } }] } },
       size: 1,
     });
@@ -65,7 +67,7 @@ export class AddressRepository {
       pageSize: LOOKUP_PAGE_SIZE,
     };
     const [exists, first] = await existsAndFirstPage<AddressDoc>(
-      this.client,
+      this.searcher,
       this.buildings,
       parentFilter(buildingId),
       options,
@@ -83,14 +85,14 @@ export class AddressRepository {
    */
   async lookup(q: StreetQuery): Promise<LookupHit[]> {
     const index = this.addresses;
-    const exact = await this.client.search<LookupHit>({ index, ...exactLookupRequest(q) });
+    const exact = await this.searcher.search<LookupHit>(index, exactLookupRequest(q));
     let hits = exact.hits.hits;
     if (hits.length === LOOKUP_PAGE_SIZE) {
       const all: LookupHit[] = [];
       let last = hits[hits.length - 1]?.sort;
       all.push(...sources(hits));
       while (hits.length === LOOKUP_PAGE_SIZE && last) {
-        hits = (await this.client.search<LookupHit>({ index, ...exactLookupRequest(q, last) })).hits.hits;
+        hits = (await this.searcher.search<LookupHit>(index, exactLookupRequest(q, last))).hits.hits;
         all.push(...sources(hits));
         last = hits[hits.length - 1]?.sort;
       }
@@ -98,11 +100,10 @@ export class AddressRepository {
     }
     if (hits.length > 0 || !q.streetKey) return bestReading(q, sources(hits));
 
-    const [fuzzy, exists] = msearchItems(
-      await this.client.msearch<LookupHit & { street_key: string }>({
-        searches: [fuzzyLookupRequest(q), streetExistsRequest(q)].flatMap((body) => [{ index }, body]),
-      }),
-    );
+    const [fuzzy, exists] = await searchEach<LookupHit & { street_key: string }>(this.searcher, index, [
+      fuzzyLookupRequest(q),
+      streetExistsRequest(q),
+    ]);
     if ((exists?.hits.hits.length ?? 0) > 0) return [];
     const fuzzyHits = fuzzy?.hits.hits ?? [];
     const best = fuzzyHits[0]?._source?.street_key;
@@ -116,29 +117,25 @@ export class AddressRepository {
 
   /**
    * The single best address; undefined when nothing matches closely enough. Tier 1 (one round trip): exact
-   * normalised street (or postcode) + number. On a miss, one msearch: the nearest numbers on the exactly-named
+   * normalised street (or postcode) + number. On a miss, one batch (one round trip): the nearest numbers on the exactly-named
    * street, the fuzzy street with the number, and the closest fuzzy street at all. Preference: the exact
    * street's nearest number (the street was named right, the number is off), then the fuzzy street with the
    * number, then the fuzzy street's nearest number (one more round trip).
    */
   async forward(q: StreetQuery): Promise<ForwardMatch | undefined> {
     const index = this.addresses;
-    const exact = await this.client.search<ForwardHit>({ index, ...exactForwardRequest(q) });
+    const exact = await this.searcher.search<ForwardHit>(index, exactForwardRequest(q));
     const exactDoc = exact.hits.hits[0]?._source;
     if (exactDoc) {
       return { doc: exactDoc, street: 'exact', number: 'exact', ambiguous: forwardAmbiguity(q, exact.hits.hits) };
     }
     if (!q.streetKey) return undefined;
 
-    const [below, above, fuzzy, probe] = msearchItems(
-      await this.client.msearch<ForwardHit>({
-        searches: [
-          ...nearestNumberRequests(q, exactStreetFilter(q)),
-          fuzzyForwardRequest(q),
-          fuzzyStreetProbeRequest(q),
-        ].flatMap((body) => [{ index }, body]),
-      }),
-    );
+    const [below, above, fuzzy, probe] = await searchEach<ForwardHit>(this.searcher, index, [
+      ...nearestNumberRequests(q, exactStreetFilter(q)),
+      fuzzyForwardRequest(q),
+      fuzzyStreetProbeRequest(q),
+    ]);
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
     // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
     // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").
@@ -149,10 +146,10 @@ export class AddressRepository {
 
     const fuzzyKey = probe?.hits.hits[0]?._source?.street_key;
     if (!fuzzyKey) return undefined;
-    const [b, a] = msearchItems(
-      await this.client.msearch<ForwardHit>({
-        searches: nearestNumberRequests(q, streetKeyFilter(fuzzyKey)).flatMap((body) => [{ index }, body]),
-      }),
+    const [b, a] = await searchEach<ForwardHit>(
+      this.searcher,
+      index,
+      nearestNumberRequests(q, streetKeyFilter(fuzzyKey)),
     );
     const nearestFuzzy = nearest(q.houseNumber, b?.hits.hits[0]?._source, a?.hits.hits[0]?._source);
     return nearestFuzzy ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', ambiguous: false } : undefined;

@@ -1,6 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { AreaDoc, AreaLevel, BuildingDoc } from '../elasticsearch/documents.js';
 import { aliasName } from '../elasticsearch/indexNames.js';
+import type { Searcher } from '../elasticsearch/searchBatcher.js';
 import { notFound } from '../http/errors.js';
 import { normaliseText } from '../text/normalise.js';
 import { existsAndFirstPage, type PageOptions, parentFilter, searchAllPages } from './paging.js';
@@ -44,6 +45,7 @@ export class AreaRepository {
 
   constructor(
     private readonly client: Client,
+    private readonly searcher: Searcher,
     indexPrefix: string,
   ) {
     this.areas = aliasName(indexPrefix, 'areas');
@@ -66,8 +68,7 @@ export class AreaRepository {
   }
 
   async get(level: AreaLevel, id: string, withGeometry: boolean): Promise<AreaDoc> {
-    const res = await this.client.search<AreaDoc>({
-      index: this.areas,
+    const res = await this.searcher.search<AreaDoc>(this.areas, {
       query: { bool: { filter: [{ term: { id } }, { term: { level } }] } },
       size: 1,
       _source: withGeometry ? true : NO_GEOMETRY,
@@ -78,7 +79,7 @@ export class AreaRepository {
   }
 
   /**
-   * Children of a parent area, with the parent's existence checked in the same round trip (msearch), so an
+   * Children of a parent area, with the parent's existence checked in the same round trip (batched), so an
    * unknown parent is a 404 and a parent without children is an empty list.
    */
   async children(
@@ -92,7 +93,7 @@ export class AreaRepository {
       withGeometry,
     );
     const [exists, first] = await existsAndFirstPage<AreaDoc>(
-      this.client,
+      this.searcher,
       this.areas,
       parentFilter(parent.id, parent.level),
       options,
@@ -113,7 +114,7 @@ export class AreaRepository {
       pageSize: PAGE_SIZE,
     };
     const [exists, first] = await existsAndFirstPage<BuildingDoc>(
-      this.client,
+      this.searcher,
       this.areas,
       parentFilter(suburbId, 'suburb'),
       options,

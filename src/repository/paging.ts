@@ -1,5 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { ApiError } from '../http/errors.js';
+import type { Searcher } from '../elasticsearch/searchBatcher.js';
 
 export interface PageOptions {
   index: string;
@@ -26,7 +26,7 @@ export function firstPageRequest(options: PageOptions): estypes.SearchRequest {
   };
 }
 
-/** `firstPage` lets a caller fetch page one together with other searches in one msearch round trip. */
+/** `firstPage` lets a caller fetch page one together with other searches in one round trip. */
 export async function* searchAllPages<T>(
   client: Client,
   options: PageOptions,
@@ -65,38 +65,22 @@ export function parentFilter(id: string, level?: string): estypes.QueryDslQueryC
   return { bool: { filter } };
 }
 
-/** msearch reports per-search failures in its body; surface them as a failed request would be. */
-export function msearchFailure(item: estypes.ErrorResponseBase): Error {
-  const status = item.status;
-  if (status === 429 || status >= 502 || item.error.type === 'index_not_found_exception') {
-    return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
-  }
-  return new Error(`search failed: ${item.error.type}: ${item.error.reason ?? ''}`);
-}
-
-export function msearchItems<T>(res: estypes.MsearchResponse<T>): estypes.MsearchMultiSearchItem<T>[] {
-  return res.responses.map((item) => {
-    if ('error' in item) throw msearchFailure(item);
-    return item;
-  });
-}
-
 /**
- * Whether the parent exists, and the first page of its children, in one msearch round trip: an unknown
+ * Whether the parent exists, and the first page of its children, in one round trip (the searcher batches them): an unknown
  * parent is a 404 while a parent without children is an empty list.
  */
 export async function existsAndFirstPage<T>(
-  client: Client,
+  searcher: Searcher,
   parentIndex: string,
   parentQuery: estypes.QueryDslQueryContainer,
   options: PageOptions,
 ): Promise<[boolean, estypes.SearchHit<T>[]]> {
-  const { index, ...first } = firstPageRequest(options);
-  const res = await client.msearch<T>({
-    searches: [{ index: parentIndex }, { query: parentQuery, size: 0, track_total_hits: 1 }, { index }, first],
-  });
-  const [parentRes, pageRes] = msearchItems(res);
-  const total = parentRes?.hits.total;
+  const { index: _index, ...first } = firstPageRequest(options);
+  const [parentRes, pageRes] = await Promise.all([
+    searcher.search<unknown>(parentIndex, { query: parentQuery, size: 0, track_total_hits: 1 }),
+    searcher.search<T>(options.index, first),
+  ]);
+  const total = parentRes.hits.total;
   const exists = (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
-  return [exists, pageRes?.hits.hits ?? []];
+  return [exists, pageRes.hits.hits];
 }

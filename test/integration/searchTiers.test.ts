@@ -9,7 +9,7 @@ import type { Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { sha256Hex } from '../../src/config.js';
+import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
@@ -34,7 +34,12 @@ beforeAll(async () => {
     },
   });
   const app = createApp({
-    config: { apiKeyDigests: [sha256Hex(KEY)], bodyLimitBytes: 16 * 1024, indexPrefix: inject('samplePrefix') },
+    config: {
+      apiKeyDigests: [sha256Hex(KEY)],
+      bodyLimitBytes: 16 * 1024,
+      esBatchMax: DEFAULT_ES_BATCH_MAX,
+      indexPrefix: inject('samplePrefix'),
+    },
     client: counted,
     logger: pino({ level: 'silent' }),
   });
