@@ -70,7 +70,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { aliasesExist, runIndexing } from '../indexer/run.js';
 import { createApp } from '../src/app.js';
-import { sha256Hex } from '../src/config.js';
+import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../src/config.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { aliasName } from '../src/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../src/elasticsearch/provider.js';
@@ -202,7 +202,12 @@ async function main(): Promise<void> {
     // ---------------------------------------------------------------- run through the real API
     const key = randomBytes(16).toString('hex');
     const app = createApp({
-      config: { apiKeyDigests: [sha256Hex(key)], bodyLimitBytes: 16 * 1024, indexPrefix: prefix },
+      config: {
+        apiKeyDigests: [sha256Hex(key)],
+        bodyLimitBytes: 16 * 1024,
+        esBatchMax: DEFAULT_ES_BATCH_MAX,
+        indexPrefix: prefix,
+      },
       client: createElasticsearchClient({ url: es.url, requestTimeoutMs: 30_000 }),
       logger: pino({ level: 'silent' }),
     });
