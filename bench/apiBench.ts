@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import autocannon from 'autocannon';
@@ -21,6 +22,7 @@ import { freePort } from '../src/elasticsearch/localNode.js';
 import { startElasticsearch } from '../src/elasticsearch/provider.js';
 import { exactForwardRequest, exactLookupRequest, parseStreetQuery } from '../src/search/streetQuery.js';
 import { ensureIndexed, scalingManifests } from './support/datasets.js';
+import { elasticsearchPid, ownCpuMs, processCpuMs } from './support/processCpu.js';
 import { seededRandom, withOneTypo } from './support/random.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +37,8 @@ const { values: args } = parseArgs({
     queries: { type: 'string', default: '2000' },
     seed: { type: 'string', default: '42' },
     'no-scaling': { type: 'boolean', default: false },
+    /** Fixed request rate of the CPU-per-request comparison (raw, bare hop, API). */
+    'cost-rate': { type: 'string', default: '1000' },
     /** Only the scenarios whose name matches, e.g. `--only forward` (quick comparisons while profiling). */
     only: { type: 'string' },
   },
@@ -45,7 +49,7 @@ const connections = Number(args.connections);
 
 interface Scenario {
   name: string;
-  target: 'api' | 'elasticsearch';
+  target: 'api' | 'elasticsearch' | 'bare hop';
   url: string;
   requests: { method: 'GET' | 'POST'; path: string; body?: string }[];
   headers: Record<string, string>;
@@ -54,6 +58,8 @@ interface Scenario {
 interface Row {
   scenario: string;
   target: string;
+  /** Requests completed in the measured run. */
+  requests: number;
   requests_per_s: number;
   p50_ms: number;
   p99_ms: number;
@@ -84,8 +90,46 @@ async function sampleAreas(client: Client, prefix: string, level: string, count:
   return res.hits.hits.map((h) => h._source as AreaDoc);
 }
 
+interface CostRow {
+  target: string;
+  requests: number;
+  hop_ms: number | null;
+  elasticsearch_ms: number | null;
+  load_generator_ms: number;
+  total_ms: number | null;
+  ceiling_req_s: number | null;
+}
+
+/** CPU of the processes that serve a request, measured around the measured run only. */
+class CpuMeter {
+  private start: (number | undefined)[] = [];
+  constructor(private readonly pids: { hop?: number; elasticsearch?: number }) {}
+  begin() {
+    this.start = [processCpuMs(this.pids.hop), processCpuMs(this.pids.elasticsearch), ownCpuMs()];
+  }
+  perRequest(target: string, requests: number): CostRow {
+    const [hop0, es0, self0] = this.start;
+    const delta = (now: number | undefined, then: number | undefined) =>
+      now === undefined || then === undefined ? null : Math.round(((now - then) / requests) * 1000) / 1000;
+    const hop = this.pids.hop === undefined ? 0 : delta(processCpuMs(this.pids.hop), hop0);
+    const es = delta(processCpuMs(this.pids.elasticsearch), es0);
+    const self = delta(ownCpuMs(), self0)!;
+    const total = hop === null || es === null ? null : Math.round((hop + es + self) * 1000) / 1000;
+    return {
+      target,
+      requests,
+      hop_ms: this.pids.hop === undefined ? null : hop,
+      elasticsearch_ms: es,
+      load_generator_ms: self,
+      total_ms: total,
+      // What this machine's cores could serve if these three processes had them to themselves.
+      ceiling_req_s: total ? Math.round((cpus().length * 1000) / total) : null,
+    };
+  }
+}
+
 /** Runs one scenario: warm-up first (not measured), then the measured run. Requests rotate through the list. */
-async function drive(scenario: Scenario, overallRate?: number): Promise<Row> {
+async function drive(scenario: Scenario, overallRate?: number, meter?: CpuMeter): Promise<Row> {
   const run = (seconds: number, rate?: number) => {
     let next = 0;
     return autocannon({
@@ -105,10 +149,12 @@ async function drive(scenario: Scenario, overallRate?: number): Promise<Row> {
     });
   };
   if (warmup > 0) await run(warmup, overallRate);
+  meter?.begin();
   const result = await run(duration, overallRate);
   return {
     scenario: scenario.name,
     target: scenario.target,
+    requests: result.requests.total,
     requests_per_s: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
@@ -116,6 +162,33 @@ async function drive(scenario: Scenario, overallRate?: number): Promise<Row> {
     non2xx: result.non2xx,
     ...(overallRate ? { rate_limit: overallRate } : {}),
   };
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, probe = '/health') {
+  for (let i = 0; i < 120; i++) {
+    try {
+      await fetch(`${url}${probe}`);
+      return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error(`${url} did not start`);
+}
+
+/** The bare hop (bench/support/passthroughServer.ts) the API's cost is compared with. */
+async function startPassthrough(esUrl: string): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/passthroughServer.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), ELASTICSEARCH_URL: esUrl },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, child, '/');
+  return { url, process: child };
 }
 
 async function startApi(esUrl: string, prefix: string): Promise<{ url: string; process: ChildProcess }> {
@@ -137,16 +210,8 @@ async function startApi(esUrl: string, prefix: string): Promise<{ url: string; p
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { url, process: child };
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error('API did not start');
+  await waitUntilUp(url, child);
+  return { url, process: child };
 }
 
 function streetBodies(addresses: AddressDoc[], typo: boolean, random: () => number) {
@@ -200,6 +265,8 @@ async function main() {
 
     const api = await startApi(es.url, main.prefix);
     children.push(api.process);
+    const hop = await startPassthrough(es.url);
+    children.push(hop.process);
     const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
     const esHeaders = { 'content-type': 'application/json' };
     const exactBodies = streetBodies(addresses, false, random);
@@ -235,6 +302,13 @@ async function main() {
         name: 'geocode/forward exact',
         target: 'elasticsearch',
         url: es.url,
+        headers: esHeaders,
+        requests: post(esSearch, esBodies(exactBodies, exactForwardRequest)),
+      },
+      {
+        name: 'geocode/forward exact',
+        target: 'bare hop',
+        url: hop.url,
         headers: esHeaders,
         requests: post(esSearch, esBodies(exactBodies, exactForwardRequest)),
       },
@@ -289,16 +363,32 @@ async function main() {
       rows.push(await drive(scenario, Math.max(1, Math.round(max.requests_per_s / 2))));
     }
 
-    const ratio = (name: string) => {
-      const apiRow = rows.find((r) => r.scenario === name && r.target === 'api' && !r.rate_limit);
+    const ratio = (name: string, target: Scenario['target'] = 'api') => {
+      const hopRow = rows.find((r) => r.scenario === name && r.target === target && !r.rate_limit);
       const esRow = rows.find((r) => r.scenario === name && r.target === 'elasticsearch');
-      if (!apiRow || !esRow) return null;
-      return Math.round((apiRow.requests_per_s / esRow.requests_per_s) * 100) / 100;
+      if (!hopRow || !esRow) return null;
+      return Math.round((hopRow.requests_per_s / esRow.requests_per_s) * 100) / 100;
     };
     const ratios = {
       'lookup/street exact': ratio('lookup/street exact'),
       'geocode/forward exact': ratio('geocode/forward exact'),
+      'geocode/forward exact, bare hop': ratio('geocode/forward exact', 'bare hop'),
     };
+
+    // Where the time goes: CPU per request of each process at one fixed rate that none of them saturates.
+    const costs: CostRow[] = [];
+    if (!only || only.test('geocode/forward exact')) {
+      const esPid = await elasticsearchPid(client);
+      const costRate = Number(args['cost-rate']);
+      for (const target of ['elasticsearch', 'bare hop', 'api'] as const) {
+        const scenario = scenarios.find((s) => s.name === 'geocode/forward exact' && s.target === target)!;
+        const pid = target === 'api' ? api.process.pid : target === 'bare hop' ? hop.process.pid : undefined;
+        const meter = new CpuMeter({ hop: pid, elasticsearch: esPid });
+        console.error(`[bench] cpu per request: ${target} at ${costRate} req/s`);
+        const row = await drive(scenario, costRate, meter);
+        costs.push(meter.perRequest(target, row.requests));
+      }
+    }
 
     // p50 of exact forward geocoding against growing indexes.
     const scaling: { dataset: string; addresses: number; p50_ms: number; p99_ms: number; requests_per_s: number }[] =
@@ -335,8 +425,22 @@ async function main() {
     console.log(`Elasticsearch ${es.version}, dataset ${main.name}\n`);
     printTable(rows);
     console.log(
-      `\nthroughput ratio API/raw: lookup ${ratios['lookup/street exact']}, forward ${ratios['geocode/forward exact']}`,
+      `\nthroughput ratio API/raw: lookup ${ratios['lookup/street exact']}, forward ${ratios['geocode/forward exact']}` +
+        ` (a bare Node hop with no API at all: ${ratios['geocode/forward exact, bare hop']})`,
     );
+    if (costs.length > 0) {
+      console.log(
+        `\nCPU ms per request, /geocode/forward exact at ${args['cost-rate']} req/s (${cpus().length} cores)`,
+      );
+      for (const c of costs) {
+        const ms = (v: number | null) => (v === null ? 'n/a' : v.toFixed(3));
+        console.log(
+          `  ${c.target.padEnd(14)} hop ${ms(c.hop_ms).padStart(6)}  elasticsearch ${ms(c.elasticsearch_ms).padStart(6)}` +
+            `  load generator ${ms(c.load_generator_ms).padStart(6)}  total ${ms(c.total_ms).padStart(6)}` +
+            `  => ceiling ${c.ceiling_req_s ?? 'n/a'} req/s`,
+        );
+      }
+    }
     if (scaling.length > 0) {
       console.log('\np50 of exact /geocode/forward by index size');
       for (const s of scaling) {
@@ -350,7 +454,7 @@ async function main() {
     const file = join(outDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, scaling }, null, 2)}\n`,
+      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, costs, scaling }, null, 2)}\n`,
     );
     console.log(`\nwritten to ${file} (total ${Math.round((Date.now() - started) / 1000)} s)`);
   } finally {

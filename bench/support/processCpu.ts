@@ -1,0 +1,36 @@
+/**
+ * CPU time of processes on this machine, from /proc: how many milliseconds of CPU each request costs the API,
+ * Elasticsearch and the load generator. Throughput on a shared box is capacity divided by the sum of these.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Client } from '@elastic/elasticsearch';
+
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU of a process and its threads so far, in ms; undefined when it is not on this machine. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  // Fields after the command name: utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/** The pid of the Elasticsearch node, when it runs on this machine (a local launcher or a local install). */
+export async function elasticsearchPid(client: Client): Promise<number | undefined> {
+  const info = await client.nodes.info({ node_id: '_local', metric: 'process' });
+  const pid = Object.values(info.nodes)[0]?.process?.id;
+  if (pid === undefined || !existsSync(`/proc/${pid}/cmdline`)) return undefined;
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('elasticsearch') ? pid : undefined;
+}
