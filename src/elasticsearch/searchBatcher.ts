@@ -7,13 +7,18 @@
  * burst as one `_msearch` pays those costs once per burst. A search waits for nothing: the batch is sent at the
  * end of the turn in which it was queued (setImmediate), so a lone request goes out at once as a plain
  * `_search`, exactly as without batching.
+ *
+ * An `_msearch` answers when its slowest search is done, so searches travel in lanes: the fuzzy tiers
+ * (tens of ms on the bulk data) never share a batch with exact lookups (a few ms).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { ApiError } from '../http/errors.js';
 
-/** What repositories search through: the batcher in the API, the client itself where batching is off. */
+export type Lane = 'exact' | 'fuzzy';
+
+/** What repositories search through: the batcher in the API. */
 export interface Searcher {
-  search<T>(index: string, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>>;
+  search<T>(index: string, body: estypes.SearchRequest, lane?: Lane): Promise<estypes.SearchResponse<T>>;
 }
 
 interface Pending {
@@ -33,7 +38,7 @@ export function msearchFailure(item: estypes.ErrorResponseBase): Error {
 }
 
 export class SearchBatcher implements Searcher {
-  private queue: Pending[] = [];
+  private readonly queues: Record<Lane, Pending[]> = { exact: [], fuzzy: [] };
   private scheduled = false;
 
   /** @param maxBatch searches per `_msearch`: bounds how long a fast search can wait behind slow ones in one batch. */
@@ -42,25 +47,27 @@ export class SearchBatcher implements Searcher {
     private readonly maxBatch: number,
   ) {}
 
-  search<T>(index: string, body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
+  search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact'): Promise<estypes.SearchResponse<T>> {
     if (this.maxBatch <= 1) return this.client.search<T>({ ...body, index });
     return new Promise<estypes.SearchResponse<T>>((resolve, reject) => {
-      this.queue.push({ index, body, resolve: resolve as Pending['resolve'], reject });
-      if (this.queue.length >= this.maxBatch) this.flush();
+      const queue = this.queues[lane];
+      queue.push({ index, body, resolve: resolve as Pending['resolve'], reject });
+      if (queue.length >= this.maxBatch) this.flush(lane);
       else if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
           this.scheduled = false;
-          this.flush();
+          this.flush('exact');
+          this.flush('fuzzy');
         });
       }
     });
   }
 
-  private flush(): void {
-    const batch = this.queue;
+  private flush(lane: Lane): void {
+    const batch = this.queues[lane];
     if (batch.length === 0) return;
-    this.queue = [];
+    this.queues[lane] = [];
     if (batch.length === 1) {
       const [only] = batch as [Pending];
       this.client.search({ ...only.body, index: only.index }).then(only.resolve, only.reject);
@@ -89,6 +96,7 @@ export function searchEach<T>(
   searcher: Searcher,
   index: string,
   bodies: estypes.SearchRequest[],
+  lane: Lane = 'exact',
 ): Promise<estypes.SearchResponse<T>[]> {
-  return Promise.all(bodies.map((body) => searcher.search<T>(index, body)));
+  return Promise.all(bodies.map((body) => searcher.search<T>(index, body, lane)));
 }

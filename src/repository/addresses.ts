@@ -100,10 +100,12 @@ export class AddressRepository {
     }
     if (hits.length > 0 || !q.streetKey) return bestReading(q, sources(hits));
 
-    const [fuzzy, exists] = await searchEach<LookupHit & { street_key: string }>(this.searcher, index, [
-      fuzzyLookupRequest(q),
-      streetExistsRequest(q),
-    ]);
+    const [fuzzy, exists] = await searchEach<LookupHit & { street_key: string }>(
+      this.searcher,
+      index,
+      [fuzzyLookupRequest(q), streetExistsRequest(q)],
+      'fuzzy',
+    );
     if ((exists?.hits.hits.length ?? 0) > 0) return [];
     const fuzzyHits = fuzzy?.hits.hits ?? [];
     const best = fuzzyHits[0]?._source?.street_key;
@@ -131,11 +133,12 @@ export class AddressRepository {
     }
     if (!q.streetKey) return undefined;
 
-    const [below, above, fuzzy, probe] = await searchEach<ForwardHit>(this.searcher, index, [
-      ...nearestNumberRequests(q, exactStreetFilter(q)),
-      fuzzyForwardRequest(q),
-      fuzzyStreetProbeRequest(q),
-    ]);
+    const [below, above, fuzzy, probe] = await searchEach<ForwardHit>(
+      this.searcher,
+      index,
+      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q), fuzzyStreetProbeRequest(q)],
+      'fuzzy',
+    );
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
     // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
     // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").

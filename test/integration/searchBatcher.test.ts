@@ -71,6 +71,18 @@ describe('SearchBatcher', () => {
     expect(roundTrips).toEqual({ search: 0, msearch: 3 });
   });
 
+  it('keeps fuzzy searches out of the batches of exact ones, so a fast lookup never waits for a slow one', async () => {
+    const batcher = new SearchBatcher(counted, 16);
+    const fuzzy = { query: { fuzzy: { street_key: { value: 'mekelwegg', fuzziness: 2 } } }, size: 1 };
+    const [exact, slow] = await Promise.all([
+      searchEach<AddressDoc>(batcher, addresses, sampleIds.slice(0, 3).map(byId)),
+      searchEach<AddressDoc>(batcher, addresses, [fuzzy, fuzzy], 'fuzzy'),
+    ]);
+    expect(exact.map((r) => r.hits.hits[0]?._source?.id)).toEqual(sampleIds.slice(0, 3));
+    expect(slow[0]?.hits.hits[0]?._source?.streetname).toBe('Mekelweg');
+    expect(roundTrips).toEqual({ search: 0, msearch: 2 });
+  });
+
   it('never batches with a limit of 1', async () => {
     const batcher = new SearchBatcher(counted, 1);
     await searchEach(batcher, addresses, sampleIds.slice(0, 3).map(byId));
