@@ -119,10 +119,12 @@ export class AddressRepository {
 
   /**
    * The single best address; undefined when nothing matches closely enough. Tier 1 (one round trip): exact
-   * normalised street (or postcode) + number. On a miss, one batch (one round trip): the nearest numbers on the exactly-named
-   * street, the fuzzy street with the number, and the closest fuzzy street at all. Preference: the exact
-   * street's nearest number (the street was named right, the number is off), then the fuzzy street with the
-   * number, then the fuzzy street's nearest number (one more round trip).
+   * normalised street (or postcode) + number. On a miss, one batch (one round trip): the nearest numbers on the
+   * exactly-named street and the fuzzy street with the number. Preference: the exact street's nearest number
+   * (the street was named right, the number is off), then the fuzzy street with the number. Only when both
+   * are empty, the closest fuzzy street at all and then its nearest number (two more round trips): that probe
+   * scores every address of every look-alike street, as costly as the fuzzy tier itself, and a typo in a
+   * street whose number exists, the common case, never needs it.
    */
   async forward(q: StreetQuery): Promise<ForwardMatch | undefined> {
     const index = this.addresses;
@@ -133,10 +135,10 @@ export class AddressRepository {
     }
     if (!q.streetKey) return undefined;
 
-    const [below, above, fuzzy, probe] = await searchEach<ForwardHit>(
+    const [below, above, fuzzy] = await searchEach<ForwardHit>(
       this.searcher,
       index,
-      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q), fuzzyStreetProbeRequest(q)],
+      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q)],
       'fuzzy',
     );
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
@@ -147,7 +149,8 @@ export class AddressRepository {
     const fuzzyDoc = fuzzyHits[0]?._source;
     if (fuzzyDoc) return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', ambiguous: forwardAmbiguity(q, fuzzyHits) };
 
-    const fuzzyKey = probe?.hits.hits[0]?._source?.street_key;
+    const probe = await this.searcher.search<ForwardHit>(index, fuzzyStreetProbeRequest(q), 'fuzzy');
+    const fuzzyKey = probe.hits.hits[0]?._source?.street_key;
     if (!fuzzyKey) return undefined;
     const [b, a] = await searchEach<ForwardHit>(
       this.searcher,
