@@ -22,7 +22,7 @@ import { freePort } from '../src/elasticsearch/localNode.js';
 import { startElasticsearch } from '../src/elasticsearch/provider.js';
 import { exactForwardRequest, exactLookupRequest, parseStreetQuery } from '../src/search/streetQuery.js';
 import { ensureIndexed, scalingManifests } from './support/datasets.js';
-import { elasticsearchPid, ownCpuMs, processCpuMs } from './support/processCpu.js';
+import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
 import { seededRandom, withOneTypo } from './support/random.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,28 +129,29 @@ class CpuMeter {
 }
 
 /** Runs one scenario: warm-up first (not measured), then the measured run. Requests rotate through the list. */
-async function drive(scenario: Scenario, overallRate?: number, meter?: CpuMeter): Promise<Row> {
-  const run = (seconds: number, rate?: number) => {
-    let next = 0;
-    return autocannon({
-      url: scenario.url,
-      connections,
-      duration: seconds,
-      ...(rate ? { overallRate: rate } : {}),
-      headers: scenario.headers,
-      requests: [
-        {
-          setupRequest: (req: any) => {
-            const r = scenario.requests[next++ % scenario.requests.length]!;
-            return { ...req, method: r.method, path: r.path, body: r.body };
-          },
+function load(scenario: Scenario, seconds: number, rate?: number) {
+  let next = 0;
+  return autocannon({
+    url: scenario.url,
+    connections,
+    duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
+    headers: scenario.headers,
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const r = scenario.requests[next++ % scenario.requests.length]!;
+          return { ...req, method: r.method, path: r.path, body: r.body };
         },
-      ],
-    });
-  };
-  if (warmup > 0) await run(warmup, overallRate);
+      },
+    ],
+  });
+}
+
+async function drive(scenario: Scenario, overallRate?: number, meter?: CpuMeter): Promise<Row> {
+  if (warmup > 0) await load(scenario, warmup, overallRate);
   meter?.begin();
-  const result = await run(duration, overallRate);
+  const result = await load(scenario, duration, overallRate);
   return {
     scenario: scenario.name,
     target: scenario.target,
@@ -257,6 +258,8 @@ async function main() {
     const manifests = scalingManifests(repoRoot, args.small);
     const main = manifests[manifests.length - 1]!;
     await ensureIndexed(client, main, (m) => console.error(`[bench] ${m}`));
+    const esPid = await elasticsearchPid(client);
+    await waitUntilQuiet(esPid, (m) => console.error(`[bench] ${m}`));
     const random = seededRandom(Number(args.seed));
     const addresses = await sampleAddresses(client, main.prefix, Number(args.queries), Number(args.seed));
     const provinces = await sampleAreas(client, main.prefix, 'province', 50, Number(args.seed));
@@ -347,6 +350,10 @@ async function main() {
       },
     ];
 
+    // Elasticsearch compiles its search paths on first use; the first scenario must not pay for that.
+    console.error('[bench] warming up Elasticsearch');
+    for (const scenario of scenarios.filter((s) => s.target === 'elasticsearch')) await load(scenario, 5);
+
     const rows: Row[] = [];
     const only = args.only ? new RegExp(args.only) : undefined;
     for (const scenario of scenarios) {
@@ -378,7 +385,6 @@ async function main() {
     // Where the time goes: CPU per request of each process at one fixed rate that none of them saturates.
     const costs: CostRow[] = [];
     if (!only || only.test('geocode/forward exact')) {
-      const esPid = await elasticsearchPid(client);
       const costRate = Number(args['cost-rate']);
       for (const target of ['elasticsearch', 'bare hop', 'api'] as const) {
         const scenario = scenarios.find((s) => s.name === 'geocode/forward exact' && s.target === target)!;

@@ -34,3 +34,23 @@ export async function elasticsearchPid(client: Client): Promise<number | undefin
   if (pid === undefined || !existsSync(`/proc/${pid}/cmdline`)) return undefined;
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('elasticsearch') ? pid : undefined;
 }
+
+/**
+ * Waits until Elasticsearch has been nearly idle (under a fifth of a core) for two seconds: right after a bulk
+ * load it keeps writing and collecting garbage for a while, and a benchmark started then measures that.
+ */
+export async function waitUntilQuiet(pid: number | undefined, log: (m: string) => void, maxSeconds = 120) {
+  if (pid === undefined) return;
+  const started = Date.now();
+  for (;;) {
+    const before = processCpuMs(pid) ?? 0;
+    await new Promise((r) => setTimeout(r, 2000));
+    const busy = ((processCpuMs(pid) ?? 0) - before) / 2000;
+    if (busy < 0.2) return;
+    if (Date.now() - started > maxSeconds * 1000) {
+      log(`Elasticsearch still busy (${Math.round(busy * 100)} % of a core) after ${maxSeconds} s; measuring anyway`);
+      return;
+    }
+    log(`waiting for Elasticsearch to settle (${Math.round(busy * 100)} % of a core)`);
+  }
+}

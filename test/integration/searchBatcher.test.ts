@@ -10,10 +10,12 @@ import { SearchBatcher, searchEach } from '../../src/elasticsearch/searchBatcher
 import { ApiError, toApiError } from '../../src/http/errors.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { createTestClient } from '../support/elasticsearch.js';
+import { countingRoundTrips, type RoundTrips } from '../support/roundTrips.js';
 
 let client: Client;
 let counted: Client;
-const roundTrips = { search: 0, msearch: 0 };
+let roundTrips: RoundTrips;
+let resetRoundTrips: () => void;
 let addresses: string;
 let sampleIds: string[];
 
@@ -21,17 +23,7 @@ const byId = (id: string) => ({ query: { term: { id } }, size: 1 });
 
 beforeAll(async () => {
   client = createTestClient();
-  counted = new Proxy(client, {
-    get(target, prop, receiver) {
-      if (prop === 'search' || prop === 'msearch') {
-        return (...args: unknown[]) => {
-          roundTrips[prop]++;
-          return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return Reflect.get(target, prop, receiver);
-    },
-  });
+  ({ client: counted, roundTrips, reset: resetRoundTrips } = countingRoundTrips(client));
   addresses = aliasName(inject('samplePrefix'), 'addresses');
   const res = await client.search<AddressDoc>({ index: addresses, size: 40, sort: [{ id: 'asc' }] });
   sampleIds = res.hits.hits.map((h) => h._source!.id);
@@ -41,10 +33,7 @@ afterAll(async () => {
   await client.close();
 });
 
-beforeEach(() => {
-  roundTrips.search = 0;
-  roundTrips.msearch = 0;
-});
+beforeEach(() => resetRoundTrips());
 
 describe('SearchBatcher', () => {
   it('sends a lone search as a plain _search', async () => {

@@ -13,26 +13,17 @@ import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
+import { countingRoundTrips } from '../support/roundTrips.js';
 
 const KEY = 'search-tiers-key';
 let server: Server;
 let base: string;
 let client: Client;
-const roundTrips = { search: 0, msearch: 0 };
+let counting: ReturnType<typeof countingRoundTrips>;
 
 beforeAll(async () => {
   client = createElasticsearchClient({ url: testElasticsearchUrl(), requestTimeoutMs: 10_000 });
-  const counted = new Proxy(client, {
-    get(target, prop, receiver) {
-      if (prop === 'search' || prop === 'msearch') {
-        return (...args: unknown[]) => {
-          roundTrips[prop]++;
-          return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return Reflect.get(target, prop, receiver);
-    },
-  });
+  counting = countingRoundTrips(client);
   const app = createApp({
     config: {
       apiKeyDigests: [sha256Hex(KEY)],
@@ -40,7 +31,7 @@ beforeAll(async () => {
       esBatchMax: DEFAULT_ES_BATCH_MAX,
       indexPrefix: inject('samplePrefix'),
     },
-    client: counted,
+    client: counting.client,
     logger: pino({ level: 'silent' }),
   });
   server = await new Promise((resolve) => {
@@ -55,10 +46,7 @@ afterAll(async () => {
   await client?.close();
 });
 
-beforeEach(() => {
-  roundTrips.search = 0;
-  roundTrips.msearch = 0;
-});
+beforeEach(() => counting.reset());
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}${path}`, {
@@ -82,7 +70,7 @@ async function lookup(body: Record<string, unknown>) {
 }
 
 const numbers = (rows: { number: string; suffix: string }[]) => rows.map((r) => `${r.number}${r.suffix}`);
-const trips = () => roundTrips.search + roundTrips.msearch;
+const trips = () => counting.roundTrips.search + counting.roundTrips.msearch;
 
 describe('tier 1: exact normalised street + number', () => {
   it('answers an exact spelling in one round trip with confidence 1', async () => {
