@@ -8,6 +8,7 @@ import {
   exactLookupRequest,
   exactStreetFilter,
   forwardAmbiguity,
+  fuzzyEditStages,
   fuzzyForwardRequest,
   fuzzyLookupRequest,
   fuzzyStreetProbeRequest,
@@ -81,7 +82,8 @@ export class AddressRepository {
   /**
    * Every address matching the street and number. Tier 1: the exact normalised street (one round trip).
    * Tier 2, only when the exactly-named street does not exist (within the city/postcode narrowing): the
-   * closest fuzzy street, and only that one. A street that exists but lacks the number answers [].
+   * closest fuzzy street, and only that one (one edit first, two in one more round trip only when one found
+   * nothing: see fuzzyEditStages). A street that exists but lacks the number answers [].
    */
   async lookup(q: StreetQuery): Promise<LookupHit[]> {
     const index = this.addresses;
@@ -100,14 +102,21 @@ export class AddressRepository {
     }
     if (hits.length > 0 || !q.streetKey) return bestReading(q, sources(hits));
 
+    const [firstEdits, ...widerEdits] = fuzzyEditStages(q.streetKey);
     const [fuzzy, exists] = await searchEach<LookupHit & { street_key: string }>(
       this.searcher,
       index,
-      [fuzzyLookupRequest(q), streetExistsRequest(q)],
+      [fuzzyLookupRequest(q, firstEdits), streetExistsRequest(q)],
       'fuzzy',
     );
     if ((exists?.hits.hits.length ?? 0) > 0) return [];
-    const fuzzyHits = fuzzy?.hits.hits ?? [];
+    let fuzzyHits = fuzzy?.hits.hits ?? [];
+    for (const edits of widerEdits) {
+      if (fuzzyHits.length > 0) break;
+      fuzzyHits = (
+        await this.searcher.search<LookupHit & { street_key: string }>(index, fuzzyLookupRequest(q, edits), 'fuzzy')
+      ).hits.hits;
+    }
     const best = fuzzyHits[0]?._source?.street_key;
     if (!best) return [];
     // Only the best street: a typo must not return a mix of similar-looking streets.
@@ -120,7 +129,8 @@ export class AddressRepository {
   /**
    * The single best address; undefined when nothing matches closely enough. Tier 1 (one round trip): exact
    * normalised street (or postcode) + number. On a miss, one batch (one round trip): the nearest numbers on the
-   * exactly-named street and the fuzzy street with the number. Preference: the exact street's nearest number
+   * exactly-named street and the fuzzy street with the number, within one edit (two edits in one more round trip
+   * only when one found nothing: see fuzzyEditStages). Preference: the exact street's nearest number
    * (the street was named right, the number is off), then the fuzzy street with the number. Only when both
    * are empty, the closest fuzzy street at all and then its nearest number (two more round trips): that probe
    * scores every address of every look-alike street, as costly as the fuzzy tier itself, and a typo in a
@@ -135,17 +145,22 @@ export class AddressRepository {
     }
     if (!q.streetKey) return undefined;
 
+    const [firstEdits, ...widerEdits] = fuzzyEditStages(q.streetKey);
     const [below, above, fuzzy] = await searchEach<ForwardHit>(
       this.searcher,
       index,
-      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q)],
+      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q, firstEdits)],
       'fuzzy',
     );
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
     // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
     // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").
     if (nearestExact) return { doc: nearestExact, street: 'exact', number: 'nearest', ambiguous: false };
-    const fuzzyHits = fuzzy?.hits.hits ?? [];
+    let fuzzyHits = fuzzy?.hits.hits ?? [];
+    for (const edits of widerEdits) {
+      if (fuzzyHits.length > 0) break;
+      fuzzyHits = (await this.searcher.search<ForwardHit>(index, fuzzyForwardRequest(q, edits), 'fuzzy')).hits.hits;
+    }
     const fuzzyDoc = fuzzyHits[0]?._source;
     if (fuzzyDoc) return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', ambiguous: forwardAmbiguity(q, fuzzyHits) };
 

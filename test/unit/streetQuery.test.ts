@@ -5,6 +5,7 @@ import {
   exactLookupRequest,
   exactStreetFilter,
   forwardAmbiguity,
+  fuzzyEditStages,
   fuzzyForwardRequest,
   fuzzyStreetClause,
   fuzzyStreetProbeRequest,
@@ -106,6 +107,24 @@ describe('query builders', () => {
         },
       },
     });
+  });
+
+  it.each([
+    ['Oud', [0]],
+    ['Markt', [1]],
+    ['Mekelweg', [1, 2]],
+  ])('tries %j within edit distances %j, one edit first', (streetname, stages) => {
+    expect(fuzzyEditStages(streetKey(streetname))).toEqual(stages);
+  });
+
+  it('caps the fuzzy clause at the stage being tried, never above the length-based limit', () => {
+    const fuzziness = (streetname: string, maxEdits?: number) =>
+      (fuzzyForwardRequest(parse({ streetname, number: '1' }), maxEdits).query as any).bool.must[0].fuzzy.street_key
+        .fuzziness;
+    expect(fuzziness('Rotterdamseweg', 1)).toBe(1);
+    expect(fuzziness('Rotterdamseweg', 2)).toBe(2);
+    expect(fuzziness('Rotterdamseweg')).toBe(2);
+    expect(fuzziness('Markt', 2)).toBe(1);
   });
 
   it('matches the fuzzy street on the whole key only (no word-by-word match that lets far names through)', () => {
