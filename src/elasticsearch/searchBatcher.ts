@@ -3,10 +3,9 @@
  *
  * Why: on the measured machine one loopback hop is most of the API's cost (a bare node:http + undici forwarder
  * spends 0.13-0.21 ms of CPU per request, the whole API 0.21-0.28 ms) and Elasticsearch pays its own per-request
- * HTTP cost again. Under load, requests arrive in bursts; sending a
- * burst as one `_msearch` pays those costs once per burst. A search waits for nothing: the batch is sent at the
- * end of the turn in which it was queued (setImmediate), so a lone request goes out at once as a plain
- * `_search`, exactly as without batching.
+ * HTTP cost again. Under load, requests arrive in bursts; sending a burst as one `_msearch` pays those costs
+ * once per burst. A search waits for nothing: the batch is sent at the end of the turn in which it was queued
+ * (setImmediate), so a lone request goes out at once as a plain `_search`, exactly as without batching.
  *
  * An `_msearch` answers when its slowest search is done, so searches travel in lanes: the fuzzy tiers (a
  * two-edit search costs Elasticsearch 2-3 ms on the bulk data) never share a batch with exact lookups.
