@@ -11,7 +11,7 @@
  * two-edit search costs Elasticsearch 2-3 ms on the bulk data) never share a batch with exact lookups.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { ApiError } from '../http/errors.js';
+import { backendUnavailable, isUnavailableAnswer } from '../http/errors.js';
 
 export type Lane = 'exact' | 'fuzzy';
 
@@ -29,10 +29,7 @@ interface Pending {
 
 /** msearch reports per-search failures in its body; surface them as a failed request would be. */
 export function msearchFailure(item: estypes.ErrorResponseBase): Error {
-  const status = item.status;
-  if (status === 429 || status >= 502 || item.error.type === 'index_not_found_exception') {
-    return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
-  }
+  if (isUnavailableAnswer(item.status, item.error.type)) return backendUnavailable();
   return new Error(`search failed: ${item.error.type}: ${item.error.reason ?? ''}`);
 }
 

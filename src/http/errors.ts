@@ -33,12 +33,21 @@ export function notFound(what: string): ApiError {
   return new ApiError(404, 'not_found', `${what} not found`);
 }
 
+export function backendUnavailable(): ApiError {
+  return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
+}
+
 export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'): ApiError {
   const details = error.issues.map((issue) => ({
     path: [where, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
   return new ApiError(400, 'invalid_request', `Invalid request ${where}`, details);
+}
+
+/** An Elasticsearch answer that means "overloaded or without our indexes", for a request or one msearch item. */
+export function isUnavailableAnswer(status: number, errorType: string | undefined): boolean {
+  return status === 429 || status >= 502 || errorType === 'index_not_found_exception';
 }
 
 /** Elasticsearch unreachable, timing out, overloaded or without our indexes: the client should retry later. */
@@ -51,17 +60,14 @@ function isBackendUnavailable(error: unknown): boolean {
     return true;
   }
   if (error instanceof esErrors.ResponseError) {
-    const status = error.statusCode ?? 0;
-    return status === 429 || status >= 502 || error.body?.error?.type === 'index_not_found_exception';
+    return isUnavailableAnswer(error.statusCode ?? 0, error.body?.error?.type);
   }
   return false;
 }
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (isBackendUnavailable(error)) {
-    return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
-  }
+  if (isBackendUnavailable(error)) return backendUnavailable();
   return new ApiError(500, 'internal_error', 'Internal server error');
 }
 

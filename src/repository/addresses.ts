@@ -87,22 +87,23 @@ export class AddressRepository {
    */
   async lookup(q: StreetQuery): Promise<LookupHit[]> {
     const index = this.addresses;
-    const exact = await this.searcher.search<LookupHit>(index, exactLookupRequest(q));
-    let hits = exact.hits.hits;
-    if (hits.length === LOOKUP_PAGE_SIZE) {
+    const request = exactLookupRequest(q);
+    const hits = (await this.searcher.search<LookupHit>(index, request)).hits.hits;
+    if (hits.length > 0 || !q.streetKey) {
+      // A full first page is followed over a point in time, like every other list (rarely: 1000+ matches).
+      const options = {
+        index,
+        query: request.query!,
+        sort: STABLE_SORT,
+        source: request._source!,
+        pageSize: LOOKUP_PAGE_SIZE,
+      };
       const all: LookupHit[] = [];
-      let last = hits[hits.length - 1]?.sort;
-      all.push(...sources(hits));
-      while (hits.length === LOOKUP_PAGE_SIZE && last) {
-        hits = (await this.searcher.search<LookupHit>(index, exactLookupRequest(q, last))).hits.hits;
-        all.push(...sources(hits));
-        last = hits[hits.length - 1]?.sort;
-      }
+      for await (const page of searchAllPages<LookupHit>(this.client, options, hits)) all.push(...sources(page));
       return bestReading(q, all);
     }
-    if (hits.length > 0 || !q.streetKey) return bestReading(q, sources(hits));
 
-    const [firstEdits, ...widerEdits] = fuzzyEditStages(q.streetKey);
+    const [firstEdits, widerEdits] = fuzzyEditStages(q.streetKey);
     const [fuzzy, exists] = await searchEach<LookupHit & { street_key: string }>(
       this.searcher,
       index,
@@ -110,13 +111,7 @@ export class AddressRepository {
       'fuzzy',
     );
     if ((exists?.hits.hits.length ?? 0) > 0) return [];
-    let fuzzyHits = fuzzy?.hits.hits ?? [];
-    for (const edits of widerEdits) {
-      if (fuzzyHits.length > 0) break;
-      fuzzyHits = (
-        await this.searcher.search<LookupHit & { street_key: string }>(index, fuzzyLookupRequest(q, edits), 'fuzzy')
-      ).hits.hits;
-    }
+    const fuzzyHits = await this.widenedFuzzy(fuzzy?.hits.hits ?? [], widerEdits, (e) => fuzzyLookupRequest(q, e));
     const best = fuzzyHits[0]?._source?.street_key;
     if (!best) return [];
     // Only the best street: a typo must not return a mix of similar-looking streets.
@@ -145,7 +140,7 @@ export class AddressRepository {
     }
     if (!q.streetKey) return undefined;
 
-    const [firstEdits, ...widerEdits] = fuzzyEditStages(q.streetKey);
+    const [firstEdits, widerEdits] = fuzzyEditStages(q.streetKey);
     const [below, above, fuzzy] = await searchEach<ForwardHit>(
       this.searcher,
       index,
@@ -156,11 +151,7 @@ export class AddressRepository {
     // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
     // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").
     if (nearestExact) return { doc: nearestExact, street: 'exact', number: 'nearest', ambiguous: false };
-    let fuzzyHits = fuzzy?.hits.hits ?? [];
-    for (const edits of widerEdits) {
-      if (fuzzyHits.length > 0) break;
-      fuzzyHits = (await this.searcher.search<ForwardHit>(index, fuzzyForwardRequest(q, edits), 'fuzzy')).hits.hits;
-    }
+    const fuzzyHits = await this.widenedFuzzy(fuzzy?.hits.hits ?? [], widerEdits, (e) => fuzzyForwardRequest(q, e));
     const fuzzyDoc = fuzzyHits[0]?._source;
     if (fuzzyDoc) return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', ambiguous: forwardAmbiguity(q, fuzzyHits) };
 
@@ -174,6 +165,16 @@ export class AddressRepository {
     );
     const nearestFuzzy = nearest(q.houseNumber, b?.hits.hits[0]?._source, a?.hits.hits[0]?._source);
     return nearestFuzzy ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', ambiguous: false } : undefined;
+  }
+
+  /** The first edit stage's fuzzy hits, or the wider stage's when the first found nothing (see fuzzyEditStages). */
+  private async widenedFuzzy<T>(
+    hits: estypes.SearchHit<T>[],
+    widerEdits: number | undefined,
+    request: (edits: number) => estypes.SearchRequest,
+  ): Promise<estypes.SearchHit<T>[]> {
+    if (hits.length > 0 || widerEdits === undefined) return hits;
+    return (await this.searcher.search<T>(this.addresses, request(widerEdits), 'fuzzy')).hits.hits;
   }
 }
 

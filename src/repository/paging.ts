@@ -17,7 +17,6 @@ export interface PageOptions {
  */
 export function firstPageRequest(options: PageOptions): estypes.SearchRequest {
   return {
-    index: options.index,
     query: options.query,
     sort: options.sort,
     size: options.pageSize,
@@ -32,7 +31,7 @@ export async function* searchAllPages<T>(
   options: PageOptions,
   firstPage?: estypes.SearchHit<T>[],
 ): AsyncGenerator<estypes.SearchHit<T>[]> {
-  let hits = firstPage ?? (await client.search<T>(firstPageRequest(options))).hits.hits;
+  let hits = firstPage ?? (await client.search<T>({ index: options.index, ...firstPageRequest(options) })).hits.hits;
   yield hits;
   if (hits.length < options.pageSize) return;
 
@@ -75,10 +74,9 @@ export async function existsAndFirstPage<T>(
   parentQuery: estypes.QueryDslQueryContainer,
   options: PageOptions,
 ): Promise<[boolean, estypes.SearchHit<T>[]]> {
-  const { index: _index, ...first } = firstPageRequest(options);
   const [parentRes, pageRes] = await Promise.all([
     searcher.search<unknown>(parentIndex, { query: parentQuery, size: 0, track_total_hits: 1 }),
-    searcher.search<T>(options.index, first),
+    searcher.search<T>(options.index, firstPageRequest(options)),
   ]);
   const total = parentRes.hits.total;
   const exists = (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;

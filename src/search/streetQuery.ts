@@ -154,7 +154,7 @@ export function streetExistsRequest(q: StreetQuery): estypes.SearchRequest {
 }
 
 /** Tier 1 of /lookup/street: exact normalised street (or postcode) + number, every suffix unless one was named. */
-export function exactLookupRequest(q: StreetQuery, searchAfter?: estypes.SortResults): estypes.SearchRequest {
+export function exactLookupRequest(q: StreetQuery): estypes.SearchRequest {
   const filter: estypes.QueryDslQueryContainer[] = [
     term('house_number', q.houseNumber),
     ...narrowing(q, { postcodeAsFilter: true }),
@@ -168,7 +168,6 @@ export function exactLookupRequest(q: StreetQuery, searchAfter?: estypes.SortRes
     // With alternative readings the caller keeps the hits of the best reading only.
     _source: q.streetKeyAlternatives.length === 0 ? LOOKUP_SOURCE : [...LOOKUP_SOURCE, 'street_key'],
     track_total_hits: false,
-    ...(searchAfter ? { search_after: searchAfter } : {}),
   };
 }
 
