@@ -10,19 +10,9 @@ import {
   pointOnSurface,
   validatePolygonal,
 } from '../../../indexer/geometry.js';
+import { boxPolygon } from '../../support/geometry.js';
 
-const square: Polygon = {
-  type: 'Polygon',
-  coordinates: [
-    [
-      [4, 52],
-      [5, 52],
-      [5, 53],
-      [4, 53],
-      [4, 52],
-    ],
-  ],
-};
+const square = boxPolygon(4, 52, 5, 53);
 
 function detail(g: unknown): string {
   const check = validatePolygonal(g as Geometry);

@@ -6,21 +6,7 @@ import { sourceKey, stableId } from '../../../indexer/ids.js';
 import type { AreaLevelName } from '../../../indexer/levels.js';
 import { type AreaRecord, emptyParents } from '../../../indexer/transform/area.js';
 import type { BuildingRecord } from '../../../indexer/transform/building.js';
-
-function box(minLon: number, minLat: number, maxLon: number, maxLat: number): Polygon {
-  return {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [minLon, minLat],
-        [maxLon, minLat],
-        [maxLon, maxLat],
-        [minLon, maxLat],
-        [minLon, minLat],
-      ],
-    ],
-  };
-}
+import { boxPolygon } from '../../support/geometry.js';
 
 function area(level: AreaLevelName, key: string, geometry: Polygon, extra: Partial<AreaRecord> = {}): AreaRecord {
   const bbox = bboxOf(geometry);
@@ -45,30 +31,33 @@ function area(level: AreaLevelName, key: string, geometry: Polygon, extra: Parti
 /** Country 0..10, province 0..5, municipality 0..4, city 0..2, suburb 0..1, building 0.2..0.4. */
 function world(): Hierarchy {
   const h = new Hierarchy();
-  const nl = area('countries', 'NLD', box(0, 0, 10, 10), {
+  const nl = area('countries', 'NLD', boxPolygon(0, 0, 10, 10), {
     localIdentifier: 'NL',
     countryCode: 'NL',
     countryCode3: 'NLD',
   });
   h.addAreaLevel('countries', [nl]);
   const pv = h.completeArea(
-    area('provinces', 'PV28', box(0, 0, 5, 5)),
+    area('provinces', 'PV28', boxPolygon(0, 0, 5, 5)),
     h.resolveByCode('countries', 'local_identifier', 'NL').parents,
   );
   h.addAreaLevel('provinces', [pv]);
   const gm = h.completeArea(
-    area('municipalities', 'GM0503', box(0, 0, 4, 4)),
+    area('municipalities', 'GM0503', boxPolygon(0, 0, 4, 4)),
     h.resolveSpatial('municipalities', 3.5, 3.5).parents,
   );
   h.addAreaLevel('municipalities', [gm]);
-  const city = h.completeArea(area('cities', '2138', box(0, 0, 2, 2)), h.resolveSpatial('cities', 1.5, 1.5).parents);
+  const city = h.completeArea(
+    area('cities', '2138', boxPolygon(0, 0, 2, 2)),
+    h.resolveSpatial('cities', 1.5, 1.5).parents,
+  );
   h.addAreaLevel('cities', [city]);
   const wk = h.completeArea(
-    area('suburbs', 'WK050324', box(0, 0, 1, 1)),
+    area('suburbs', 'WK050324', boxPolygon(0, 0, 1, 1)),
     h.resolveSpatial('suburbs', 0.5, 0.5).parents,
   );
   h.addAreaLevel('suburbs', [wk]);
-  const footprint = box(0.2, 0.2, 0.4, 0.4);
+  const footprint = boxPolygon(0.2, 0.2, 0.4, 0.4);
   const building: BuildingRecord = {
     id: 'b1',
     sourceKey: 'buildings:1',
@@ -144,7 +133,7 @@ describe('Hierarchy', () => {
 
   it('only counts levels the dataset has', () => {
     const h = new Hierarchy();
-    h.addAreaLevel('countries', [area('countries', 'BEL', box(0, 0, 10, 10))]);
+    h.addAreaLevel('countries', [area('countries', 'BEL', boxPolygon(0, 0, 10, 10))]);
     expect(h.resolveSpatial('addresses', 1, 1).unassigned).toEqual([]);
     h.markPending('cities');
     expect(h.resolveSpatial('addresses', 1, 1).unassigned).toEqual(['cities']);

@@ -2,20 +2,10 @@ import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { bboxOf } from '../../../indexer/geometry.js';
 import { PolygonIndex } from '../../../indexer/spatialIndex.js';
+import { boxPolygon } from '../../support/geometry.js';
 
 function box(name: string, minLon: number, minLat: number, maxLon: number, maxLat: number) {
-  const geometry: Polygon = {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [minLon, minLat],
-        [maxLon, minLat],
-        [maxLon, maxLat],
-        [minLon, maxLat],
-        [minLon, minLat],
-      ],
-    ],
-  };
+  const geometry = boxPolygon(minLon, minLat, maxLon, maxLat);
   return { name, geometry, bbox: bboxOf(geometry) };
 }
 

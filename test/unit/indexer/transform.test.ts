@@ -5,6 +5,7 @@ import { stableId } from '../../../indexer/ids.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature, mergeAreas, toAreaDoc } from '../../../indexer/transform/area.js';
 import { buildingFromFeature, toBuildingDoc } from '../../../indexer/transform/building.js';
+import { boxPolygon } from '../../support/geometry.js';
 
 const split = {
   street: 'street',
@@ -106,18 +107,7 @@ describe('addressFromRecord', () => {
   });
 });
 
-const square: Polygon = {
-  type: 'Polygon',
-  coordinates: [
-    [
-      [4, 52],
-      [5, 52],
-      [5, 53],
-      [4, 53],
-      [4, 52],
-    ],
-  ],
-};
+const square = boxPolygon(4, 52, 5, 53);
 const islet: Polygon = {
   type: 'Polygon',
   coordinates: [
