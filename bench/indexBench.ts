@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { DEFAULT_TUNING } from '../indexer/bulkLoader.js';
 import { createGenerationIndex, deleteIndexes, listGenerations } from '../indexer/generations.js';
-import type { RunSummary } from '../indexer/run.js';
+import type { RunSummary } from '../indexer/summary.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { aliasName } from '../src/elasticsearch/indexNames.js';
 

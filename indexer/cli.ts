@@ -1,22 +1,26 @@
 /**
  * npm run index -- --manifest datasets/sample.json [--prefix P] [--keep N] [--max-reject-ratio R]
- *                  [--rejects FILE] [--progress auto|json|none]
+ *                  [--rejects FILE] [--progress auto|json|none] [--if-empty]
  * npm run index -- rollback [--prefix P]
  * npm run index -- status [--prefix P]
  *
- * ELASTICSEARCH_URL (default http://127.0.0.1:9200) and INDEX_PREFIX come from the environment;
- * INDEXER_BULK_CONCURRENCY and INDEXER_BULK_FLUSH_BYTES override the bulk tuning.
+ * ELASTICSEARCH_URL (default http://127.0.0.1:9200), INDEX_PREFIX and LOG_LEVEL come from the
+ * environment (src/config/indexer.ts); INDEXER_BULK_CONCURRENCY and INDEXER_BULK_FLUSH_BYTES override
+ * the bulk tuning.
  * The summary is printed to stdout as JSON; logs and progress go to stderr.
  */
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import { type IndexerConfig, loadIndexerConfig } from '../src/config/indexer.js';
+import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../src/config/rules.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import type { BulkTuning } from './bulkLoader.js';
-import { listGenerations, rollback } from './generations.js';
-import { IndexingAbortedError, IndexingError, runIndexing } from './run.js';
+import { IndexingAbortedError, IndexingError } from './errors.js';
+import { aliasesExist, listGenerations, rollback } from './generations.js';
+import { runIndexing } from './run.js';
 
 const USAGE = `usage:
-  npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none]
+  npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty]
   npm run index -- rollback [--prefix P]
   npm run index -- status [--prefix P]
 environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200), INDEX_PREFIX`;
@@ -29,14 +33,16 @@ export interface CliArgs {
   maxRejectRatio: number;
   rejects?: string;
   progress: 'auto' | 'json' | 'none';
+  /** Index only when the aliases do not exist yet (a first deployment's sample load); otherwise do nothing. */
+  ifEmpty: boolean;
 }
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** Pure: argv + environment → validated arguments. */
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
+/** Pure: argv + the environment's configuration → validated arguments. */
+export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefix'>): CliArgs {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -48,6 +54,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
       'max-reject-ratio': { type: 'string' },
       rejects: { type: 'string' },
       progress: { type: 'string' },
+      'if-empty': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,8 +64,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   if (command !== 'index' && command !== 'rollback' && command !== 'status') {
     throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
-  const prefix = values.prefix ?? env.INDEX_PREFIX ?? '';
-  if (!/^[a-z0-9_-]*$/.test(prefix)) throw new UsageError(`--prefix: lower-case letters, digits, "-" and "_" only`);
+  const prefix = values.prefix ?? config.indexPrefix;
+  if (!INDEX_PREFIX_PATTERN.test(prefix)) throw new UsageError(`--prefix: ${INDEX_PREFIX_RULE}`);
   const keep = values.keep === undefined ? 2 : Number(values.keep);
   if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep must be a positive integer');
   const maxRejectRatio = values['max-reject-ratio'] === undefined ? 0.01 : Number(values['max-reject-ratio']);
@@ -78,32 +85,36 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     maxRejectRatio,
     ...(values.rejects !== undefined ? { rejects: values.rejects } : {}),
     progress,
+    ifEmpty: values['if-empty'] ?? false,
   };
 }
 
 /** Bulk tuning knobs for benchmarks and unusual clusters; the defaults are the measured best. */
-export function tuningFromEnv(env: NodeJS.ProcessEnv): Partial<BulkTuning> {
+export function tuningFromConfig(
+  config: Pick<IndexerConfig, 'bulkConcurrency' | 'bulkFlushBytes'>,
+): Partial<BulkTuning> {
   const tuning: Partial<BulkTuning> = {};
-  const concurrency = Number(env.INDEXER_BULK_CONCURRENCY);
-  if (Number.isInteger(concurrency) && concurrency > 0) tuning.concurrency = concurrency;
-  const flushBytes = Number(env.INDEXER_BULK_FLUSH_BYTES);
-  if (Number.isInteger(flushBytes) && flushBytes > 0) tuning.flushBytes = flushBytes;
+  if (config.bulkConcurrency !== undefined) tuning.concurrency = config.bulkConcurrency;
+  if (config.bulkFlushBytes !== undefined) tuning.flushBytes = config.bulkFlushBytes;
   return tuning;
 }
 
 async function main(): Promise<number> {
+  let config: IndexerConfig;
   let args: CliArgs;
   try {
-    args = parseCli(process.argv.slice(2), process.env);
+    // A ConfigError (a bad environment variable) ends here too: printed, exit 2, like a usage error.
+    config = loadIndexerConfig(process.env);
+    args = parseCli(process.argv.slice(2), config);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return error instanceof UsageError && process.argv.includes('--help') ? 0 : 2;
   }
   // With a progress bar on the terminal, info lines would tear it; they stay on for logs and CI.
   const barShown = args.progress === 'auto' && process.stderr.isTTY;
-  const log = pino({ level: process.env.LOG_LEVEL ?? (barShown ? 'warn' : 'info') }, pino.destination(2));
+  const log = pino({ level: config.logLevel ?? (barShown ? 'warn' : 'info') }, pino.destination(2));
   const client = createElasticsearchClient({
-    url: process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200',
+    url: config.elasticsearchUrl,
     // Long enough for a 5 MB bulk request on a busy node; refresh and force-merge are polled anyway.
     requestTimeoutMs: 300_000,
     maxRetries: 3,
@@ -119,6 +130,10 @@ async function main(): Promise<number> {
       process.stdout.write(`${JSON.stringify({ prefix: args.prefix, rolledBack: result }, null, 2)}\n`);
       return 0;
     }
+    if (args.ifEmpty && (await aliasesExist(client, args.prefix))) {
+      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, skipped: 'aliases exist' })}\n`);
+      return 0;
+    }
     const summary = await runIndexing({
       client,
       manifestPath: args.manifest as string,
@@ -128,7 +143,7 @@ async function main(): Promise<number> {
       ...(args.rejects !== undefined ? { rejectsPath: args.rejects } : {}),
       progress: args.progress,
       log,
-      tuning: tuningFromEnv(process.env),
+      tuning: tuningFromConfig(config),
     });
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return 0;

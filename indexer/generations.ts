@@ -212,6 +212,7 @@ export async function liveGeneration(client: Client, prefix: string): Promise<st
   return generations.size === 1 ? [...generations][0] : undefined;
 }
 
+/** `npm start` asks this before serving: no aliases means an empty cluster that needs the sample. */
 export async function aliasesExist(client: Client, prefix: string): Promise<boolean> {
   for (const kind of INDEX_KINDS) {
     if (!(await client.indices.existsAlias({ name: aliasName(prefix, kind) }))) return false;

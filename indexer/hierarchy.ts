@@ -16,19 +16,9 @@ import {
   type ParentLevelName,
 } from './levels.js';
 import type { ParentSpec } from './manifest.js';
+import { type AreaRecord, type BuildingRecord, emptyAllParents, type Parents } from './records.js';
 import { PolygonIndex } from './spatialIndex.js';
 import { normaliseText } from './text.js';
-import { type AreaRecord, emptyParents } from './transform/area.js';
-import type { BuildingRecord } from './transform/building.js';
-
-export interface Parents extends ParentIds {
-  suburb_id: string;
-  building_id: string;
-}
-
-export function emptyAllParents(): Parents {
-  return { ...emptyParents(), suburb_id: '', building_id: '' };
-}
 
 export interface Resolution {
   parents: Parents;

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import { aliasesExist, runIndexing } from '../../indexer/run.js';
+import { aliasesExist } from '../../indexer/generations.js';
+import { runIndexing } from '../../indexer/run.js';
 
 export interface BenchDataset {
   name: string;

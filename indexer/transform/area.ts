@@ -1,33 +1,14 @@
 /** Source feature → in-memory area record → AreaDoc (pure). */
 import type { Geometry } from 'geojson';
-import type { AreaDoc, BoundingBox, GeoPoint, ParentIds } from '../../src/elasticsearch/documents.js';
-import { bboxOf, centroidOf, mergePolygonal, type PolygonGeometry, validatePolygonal } from '../geometry.js';
+import type { AreaDoc } from '../../src/elasticsearch/documents.js';
+import { bboxOf, centroidOf, mergePolygonal, validatePolygonal } from '../geometry.js';
 import { sourceKey, stableId } from '../ids.js';
 import { AREA_LEVEL_VALUE, type AreaLevelName } from '../levels.js';
 import type { AreaSource } from '../manifest.js';
+import { type AreaRecord, emptyParents } from '../records.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import { nameTokens, normaliseText } from '../text.js';
 import { type Properties, readField } from './fields.js';
-
-export interface AreaRecord {
-  level: AreaLevelName;
-  key: string;
-  id: string;
-  sourceKey: string;
-  name: string;
-  localIdentifier: string;
-  countryCode: string;
-  countryCode3: string;
-  geometry: PolygonGeometry;
-  bbox: BoundingBox;
-  centroid: GeoPoint;
-  parents: ParentIds;
-  parentId: string;
-}
-
-export function emptyParents(): ParentIds {
-  return { country_id: '', province_id: '', municipality_id: '', city_id: '' };
-}
 
 export function areaFromFeature(
   level: AreaLevelName,

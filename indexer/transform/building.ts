@@ -1,24 +1,12 @@
 /** Source feature → in-memory building record → BuildingDoc (pure). */
 import type { Geometry } from 'geojson';
-import type { BoundingBox, BuildingDoc, GeoPoint } from '../../src/elasticsearch/documents.js';
-import { bboxOf, centroidOf, type PolygonGeometry, pointOnSurface, validatePolygonal } from '../geometry.js';
-import type { Parents } from '../hierarchy.js';
+import type { BuildingDoc } from '../../src/elasticsearch/documents.js';
+import { bboxOf, centroidOf, pointOnSurface, validatePolygonal } from '../geometry.js';
 import { sourceKey, stableId } from '../ids.js';
 import type { BuildingSource } from '../manifest.js';
+import type { BuildingRecord, Parents } from '../records.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import { type Properties, readField } from './fields.js';
-
-export interface BuildingRecord {
-  id: string;
-  sourceKey: string;
-  localIdentifier: string;
-  buildingType: string;
-  geometry: PolygonGeometry;
-  bbox: BoundingBox;
-  centroid: GeoPoint;
-  /** Inside the footprint even for L- or U-shaped buildings: what the parent lookup uses. */
-  anchor: [number, number];
-}
 
 export function buildingFromFeature(
   props: Properties,

@@ -89,3 +89,19 @@ export interface AddressDoc extends ParentIds {
 
 export type IndexKind = 'addresses' | 'buildings' | 'areas';
 export const INDEX_KINDS: readonly IndexKind[] = ['areas', 'buildings', 'addresses'];
+
+/**
+ * The field on a child document that holds the id of its parent at this level: one table for the indexer
+ * (which fills the fields) and the API (which filters children by them).
+ */
+export const PARENT_ID_FIELD = {
+  country: 'country_id',
+  province: 'province_id',
+  municipality: 'municipality_id',
+  city: 'city_id',
+  suburb: 'suburb_id',
+  building: 'building_id',
+} as const satisfies Record<AreaLevel | 'building', string>;
+
+export type ParentLevel = keyof typeof PARENT_ID_FIELD;
+export type ParentIdField = (typeof PARENT_ID_FIELD)[ParentLevel];

@@ -10,6 +10,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkLoad, type LoadItem } from '../../indexer/bulkLoader.js';
 import {
+  aliasesExist,
   createGenerationIndex,
   deleteIndexes,
   listGenerations,
@@ -17,7 +18,9 @@ import {
   rollback,
 } from '../../indexer/generations.js';
 import { stableId } from '../../indexer/ids.js';
-import { aliasesExist, IndexingAbortedError, IndexingError, type RunSummary, runIndexing } from '../../indexer/run.js';
+import { IndexingAbortedError, IndexingError } from '../../indexer/errors.js';
+import { runIndexing } from '../../indexer/run.js';
+import type { RunSummary } from '../../indexer/summary.js';
 import { INDEX_KINDS } from '../../src/elasticsearch/documents.js';
 import { aliasName } from '../../src/elasticsearch/indexNames.js';
 import { createTestClient, testElasticsearchUrl, uniqueIndexPrefix } from '../support/elasticsearch.js';
@@ -299,6 +302,25 @@ describe('indexing the sample manifest', () => {
     expect(code).toBe(130);
     expect(await liveGeneration(client, prefix)).toBe(liveBefore);
     expect((await allIndexesOf(prefix)).sort()).toEqual(indexesBefore);
+  });
+});
+
+describe('--if-empty', () => {
+  it('indexes nothing when the aliases exist (the Docker Compose sample step on a later start)', async () => {
+    const before = await listGenerations(client, prefix);
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'indexer/cli.ts', '--manifest', SAMPLE, '--prefix', prefix, '--if-empty'],
+      { env: { ...process.env, ELASTICSEARCH_URL: testElasticsearchUrl() }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ prefix, skipped: 'aliases exist' });
+    expect(await listGenerations(client, prefix)).toEqual(before);
   });
 });
 

@@ -4,8 +4,7 @@ import { bboxOf, centroidOf } from '../../../indexer/geometry.js';
 import { DerivedCities, Hierarchy } from '../../../indexer/hierarchy.js';
 import { sourceKey, stableId } from '../../../indexer/ids.js';
 import type { AreaLevelName } from '../../../indexer/levels.js';
-import { type AreaRecord, emptyParents } from '../../../indexer/transform/area.js';
-import type { BuildingRecord } from '../../../indexer/transform/building.js';
+import { type AreaRecord, type BuildingRecord, emptyParents } from '../../../indexer/records.js';
 import { boxPolygon } from '../../support/geometry.js';
 
 function area(level: AreaLevelName, key: string, geometry: Polygon, extra: Partial<AreaRecord> = {}): AreaRecord {

@@ -1,11 +1,13 @@
 import { errors } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
 import { backoffMs, isRetryableRequestError, RecentOrigins, withRequestRetries } from '../../../indexer/bulkLoader.js';
-import { parseCli, UsageError } from '../../../indexer/cli.js';
+import { parseCli, tuningFromConfig, UsageError } from '../../../indexer/cli.js';
 import { LEVELS, type LevelName } from '../../../indexer/levels.js';
 import { estimate } from '../../../indexer/progress.js';
 import { boundedRecord } from '../../../indexer/rejects.js';
-import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/run.js';
+import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/summary.js';
+import { loadIndexerConfig } from '../../../src/config/indexer.js';
+import { ConfigError } from '../../../src/config/rules.js';
 
 function responseError(statusCode: number) {
   return new errors.ResponseError({
@@ -107,15 +109,19 @@ describe('verifyLevels', () => {
 });
 
 describe('parseCli', () => {
+  const defaults = loadIndexerConfig({});
+
   it('parses index, rollback and status with environment defaults', () => {
-    expect(parseCli(['--manifest', 'datasets/sample.json'], { INDEX_PREFIX: 'p-' })).toEqual({
+    expect(parseCli(['--manifest', 'datasets/sample.json'], loadIndexerConfig({ INDEX_PREFIX: 'p-' }))).toEqual({
       command: 'index',
       manifest: 'datasets/sample.json',
       prefix: 'p-',
       keep: 2,
       maxRejectRatio: 0.01,
       progress: 'auto',
+      ifEmpty: false,
     });
+    expect(parseCli(['--manifest', 'm.json', '--if-empty'], defaults).ifEmpty).toBe(true);
     expect(
       parseCli(
         [
@@ -132,20 +138,30 @@ describe('parseCli', () => {
           '--progress',
           'json',
         ],
-        {},
+        defaults,
       ),
     ).toMatchObject({ prefix: 'x-', keep: 3, maxRejectRatio: 0.05, rejects: 'r.jsonl', progress: 'json' });
-    expect(parseCli(['rollback'], {}).command).toBe('rollback');
-    expect(parseCli(['status', '--prefix', 'a-'], {})).toMatchObject({ command: 'status', prefix: 'a-' });
+    expect(parseCli(['rollback'], defaults).command).toBe('rollback');
+    expect(parseCli(['status', '--prefix', 'a-'], defaults)).toMatchObject({ command: 'status', prefix: 'a-' });
   });
 
   it('refuses bad arguments', () => {
-    expect(() => parseCli([], {})).toThrow(/--manifest is required/);
-    expect(() => parseCli(['frobnicate'], {})).toThrow(UsageError);
-    expect(() => parseCli(['--manifest', 'm', '--keep', '0'], {})).toThrow(/--keep/);
-    expect(() => parseCli(['--manifest', 'm', '--max-reject-ratio', '2'], {})).toThrow(/ratio/);
-    expect(() => parseCli(['--manifest', 'm', '--prefix', 'UPPER'], {})).toThrow(/prefix/);
-    expect(() => parseCli(['--manifest', 'm', '--bogus'], {})).toThrow();
+    expect(() => parseCli([], defaults)).toThrow(/--manifest is required/);
+    expect(() => parseCli(['frobnicate'], defaults)).toThrow(UsageError);
+    expect(() => parseCli(['--manifest', 'm', '--keep', '0'], defaults)).toThrow(/--keep/);
+    expect(() => parseCli(['--manifest', 'm', '--max-reject-ratio', '2'], defaults)).toThrow(/ratio/);
+    expect(() => parseCli(['--manifest', 'm', '--prefix', 'UPPER'], defaults)).toThrow(/prefix/);
+    expect(() => parseCli(['--manifest', 'm', '--bogus'], defaults)).toThrow();
+  });
+
+  it('maps the bulk tuning from the environment; refuses invalid values instead of ignoring them', () => {
+    expect(tuningFromConfig(defaults)).toEqual({});
+    expect(
+      tuningFromConfig(loadIndexerConfig({ INDEXER_BULK_CONCURRENCY: '4', INDEXER_BULK_FLUSH_BYTES: '1000000' })),
+    ).toEqual({ concurrency: 4, flushBytes: 1_000_000 });
+    expect(() => loadIndexerConfig({ INDEXER_BULK_CONCURRENCY: 'many' })).toThrow(ConfigError);
+    expect(() => loadIndexerConfig({ INDEXER_BULK_FLUSH_BYTES: '0' })).toThrow(ConfigError);
+    expect(() => loadIndexerConfig({ INDEX_PREFIX: 'UPPER' })).toThrow(ConfigError);
   });
 });
 

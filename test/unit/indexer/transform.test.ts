@@ -1,6 +1,6 @@
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { emptyAllParents } from '../../../indexer/hierarchy.js';
+import { emptyAllParents } from '../../../indexer/records.js';
 import { stableId } from '../../../indexer/ids.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature, mergeAreas, toAreaDoc } from '../../../indexer/transform/area.js';

@@ -1,0 +1,19 @@
+/** Reads back how many documents of each level the new indexes hold, once they are refreshed. */
+import { AREA_LEVEL_VALUE, AREA_LEVELS } from './levels.js';
+import type { RunContext } from './runContext.js';
+
+export async function countDocuments(ctx: RunContext): Promise<void> {
+  const { client } = ctx.setup;
+  for (const level of AREA_LEVELS) {
+    const res = await client.count({
+      index: ctx.index('areas'),
+      query: { term: { level: AREA_LEVEL_VALUE[level] } },
+    });
+    ctx.levels[level].count = res.count;
+  }
+  ctx.levels.buildings.count = (await client.count({ index: ctx.index('buildings') })).count;
+  const addresses = ctx.levels.addresses;
+  addresses.count = (await client.count({ index: ctx.index('addresses') })).count;
+  // Duplicates of one full address share an _id, so Elasticsearch kept one: the merges are the difference.
+  addresses.merged = addresses.indexed - addresses.count;
+}

@@ -1,0 +1,74 @@
+/** Loads one area level from its file sources: parsed, merged by key, joined to parents, bulk-loaded. */
+import { pointOnSurface } from '../geometry.js';
+import { AREA_LEVELS, type AreaLevelName } from '../levels.js';
+import type { AreaSource } from '../manifest.js';
+import { type AreaRecord, emptyAllParents } from '../records.js';
+import { arrayItems, type RunContext } from '../runContext.js';
+import type { SourceItem } from '../sources/index.js';
+import { areaFromFeature, mergeAreas, toAreaDoc } from '../transform/area.js';
+import { readField } from '../transform/fields.js';
+import { featureRecord } from './featureRecord.js';
+
+export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Promise<void> {
+  const sources = (ctx.manifest.levels[level] ?? []) as (AreaSource | { format: 'derived' })[];
+  if (sources.some((s) => s.format === 'derived')) ctx.hierarchy.markPending(level);
+  const fileSources = sources.filter((s): s is AreaSource => s.format !== 'derived');
+  if (!fileSources.length) return;
+  ctx.initUnassigned(level);
+  const s = ctx.levels[level];
+  const byKey = new Map<string, { record: AreaRecord; origin: number; position: number }>();
+  for (const source of fileSources) {
+    for await (const { item, summary, origin } of ctx.records(level, source)) {
+      const outcome = areaFromFeature(level, item.props, item.geometry, source.fields);
+      if (!outcome.ok) {
+        await ctx.reject(level, summary, item.position, outcome, featureRecord(item));
+        continue;
+      }
+      const existing = byKey.get(outcome.value.key);
+      s.indexed++;
+      if (existing) {
+        s.merged++;
+        existing.record = mergeAreas(existing.record, outcome.value);
+        continue;
+      }
+      const record = await resolveArea(ctx, level, source, outcome.value, item);
+      byKey.set(record.key, { record, origin, position: item.position });
+    }
+  }
+  const entries = [...byKey.values()];
+  ctx.hierarchy.addAreaLevel(
+    level,
+    entries.map((e) => e.record),
+  );
+  await ctx.load(
+    'areas',
+    level,
+    arrayItems(
+      entries.map((e) => ({ id: e.record.id, doc: toAreaDoc(e.record), origin: e.origin, position: e.position })),
+    ),
+  );
+  ctx.logLoaded(level);
+}
+
+async function resolveArea(
+  ctx: RunContext,
+  level: AreaLevelName,
+  source: AreaSource,
+  record: AreaRecord,
+  item: SourceItem,
+): Promise<AreaRecord> {
+  const spec = source.parent ?? (level === 'countries' ? undefined : { by: 'spatial' as const });
+  if (!spec) return ctx.hierarchy.completeArea(record, emptyAllParents());
+  if (spec.by === 'spatial') {
+    const [lon, lat] = pointOnSurface(record.geometry);
+    const r = ctx.hierarchy.resolveSpatial(level, lon, lat);
+    ctx.countUnassigned(level, r.unassigned);
+    return ctx.hierarchy.completeArea(record, r.parents);
+  }
+  const parentLevel = spec.level ?? (AREA_LEVELS[AREA_LEVELS.indexOf(level) - 1] as AreaLevelName);
+  let value = readField(item.props, spec.field);
+  if (spec.lookup) value = (await ctx.lookups.get(spec.lookup)).get(value) ?? '';
+  const r = ctx.hierarchy.resolveByCode(parentLevel, spec.parentField, value);
+  ctx.countUnassigned(level, r.unassigned);
+  return ctx.hierarchy.completeArea(record, r.parents);
+}

@@ -1,0 +1,194 @@
+/**
+ * What the level loaders of one run share: the counts they fill, the hierarchy they resolve parents
+ * in, where rejects go, and the bulk load into this generation's indexes.
+ */
+import { relative } from 'node:path';
+import type { Client } from '@elastic/elasticsearch';
+import type { IndexKind } from '../src/elasticsearch/documents.js';
+import { generationIndexName } from '../src/elasticsearch/indexNames.js';
+import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
+import { Hierarchy } from './hierarchy.js';
+import { ancestorLevels, type LevelName, type ParentLevelName } from './levels.js';
+import type { Logger } from './logger.js';
+import { LookupTables } from './lookupTables.js';
+import type { FileSource, Manifest } from './manifest.js';
+import type { ProgressReporter } from './progress.js';
+import type { Rejection } from './rejectReasons.js';
+import type { RejectsWriter } from './rejects.js';
+import { readSource, type SourceItem } from './sources/index.js';
+import { compactLevel, emptyLevels, type SourceSummary } from './summary.js';
+import { matchesFilters } from './transform/fields.js';
+
+export interface RunSetup {
+  client: Client;
+  manifest: Manifest;
+  generation: string;
+  prefix: string;
+  rejects: RejectsWriter;
+  progress: ProgressReporter;
+  signal: AbortSignal;
+  tuning: Partial<BulkTuning> | undefined;
+  log: Logger;
+}
+
+/** A record that passed its source's filters, with what it is counted and traced under. */
+export interface ReadRecord {
+  item: SourceItem;
+  summary: SourceSummary;
+  origin: number;
+}
+
+export class RunContext {
+  readonly levels = emptyLevels();
+  readonly hierarchy = new Hierarchy();
+  readonly lookups = new LookupTables();
+  /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */
+  private readonly origins: SourceSummary[] = [];
+  addressMs = 0;
+
+  constructor(readonly setup: RunSetup) {}
+
+  get manifest(): Manifest {
+    return this.setup.manifest;
+  }
+
+  get log(): Logger {
+    return this.setup.log;
+  }
+
+  index(kind: IndexKind): string {
+    return generationIndexName(this.setup.prefix, kind, this.setup.generation);
+  }
+
+  checkAbort(): void {
+    if (this.setup.signal.aborted) throw this.setup.signal.reason;
+  }
+
+  /** Counts of one source of a level, and the origin number its load items carry. */
+  addSource(level: LevelName, file: string): { summary: SourceSummary; origin: number } {
+    const summary: SourceSummary = { file, read: 0, skipped: 0, rejected: 0 };
+    this.levels[level].sources.push(summary);
+    this.origins.push(summary);
+    return { summary, origin: this.origins.length - 1 };
+  }
+
+  /**
+   * The one way a record becomes a reject: counted against its level and source file, and its line
+   * written to the rejects file. Documents Elasticsearch refuses come from the bulk helper's onDrop,
+   * which cannot await (`queued`: the writes are ordered anyway); the progress line counts only
+   * rejects of the file being read.
+   */
+  reject(
+    level: LevelName,
+    source: SourceSummary | undefined,
+    line: number | null,
+    why: Rejection,
+    record: unknown,
+    { queued = false } = {},
+  ): Promise<void> {
+    const s = this.levels[level];
+    s.rejected++;
+    s.rejectReasons[why.reason] = (s.rejectReasons[why.reason] ?? 0) + 1;
+    if (source) source.rejected++;
+    const entry = { level, source: source?.file ?? '', line, reason: why.reason, detail: why.detail, record };
+    if (queued) {
+      this.setup.rejects.writeLater(entry);
+      return Promise.resolve();
+    }
+    this.setup.progress.state.rejected++;
+    return this.setup.rejects.write(entry);
+  }
+
+  /** Documents Elasticsearch refused (mapping errors, exhausted retries) are rejects too. */
+  private onDrop(level: LevelName) {
+    return (drop: DroppedDocument) => {
+      const source = drop.origin === undefined ? undefined : this.origins[drop.origin];
+      const error = drop.error as { type?: string; reason?: string } | null;
+      const detail = `HTTP ${drop.status}${error ? `: ${error.type ?? ''} ${error.reason ?? ''}`.trimEnd() : ''}`;
+      void this.reject(level, source, drop.position ?? null, { reason: 'elasticsearch_error', detail }, drop.document, {
+        queued: true,
+      });
+    };
+  }
+
+  initUnassigned(level: LevelName): void {
+    const s = this.levels[level];
+    for (const ancestor of ancestorLevels(level)) {
+      if (ancestor === 'addresses') continue;
+      if (this.hierarchy.present(ancestor)) s.unassigned[ancestor] = 0;
+    }
+  }
+
+  countUnassigned(level: LevelName, missing: readonly ParentLevelName[]): void {
+    const u = this.levels[level].unassigned;
+    for (const m of missing) u[m] = (u[m] ?? 0) + 1;
+  }
+
+  /** Read one file source, yielding the records that pass its filters; unreadable ones are rejected. */
+  async *records(level: LevelName, source: FileSource): AsyncGenerator<ReadRecord> {
+    const file = displayPath(source.file);
+    const { summary, origin } = this.addSource(level, file);
+    const s = this.levels[level];
+    for await (const item of readSource(source, (p) => this.setup.progress.begin(level, file, p))) {
+      this.checkAbort();
+      if (!item.error && !matchesFilters(item.props, source.filter)) {
+        s.skipped++;
+        summary.skipped++;
+        continue;
+      }
+      s.read++;
+      summary.read++;
+      this.setup.progress.state.read++;
+      if (item.error) {
+        await this.reject(
+          level,
+          summary,
+          item.position,
+          { reason: 'malformed_record', detail: item.error },
+          item.raw ?? null,
+        );
+        continue;
+      }
+      yield { item, summary, origin };
+    }
+  }
+
+  /**
+   * For in-memory levels `indexed` was counted as records were accepted; only Elasticsearch's
+   * refusals are taken off here (for streamed ones the caller sets indexed from the result).
+   */
+  async load<D extends object>(
+    kind: IndexKind,
+    level: LevelName,
+    items: AsyncIterable<LoadItem<D>>,
+    adjust = true,
+  ): Promise<LoadResult> {
+    this.checkAbort();
+    const result = await bulkLoad<D>({
+      client: this.setup.client,
+      index: this.index(kind),
+      items,
+      tuning: this.setup.tuning,
+      onDrop: this.onDrop(level),
+      onRetry: (attempt, error, waitMs) =>
+        this.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
+      signal: this.setup.signal,
+    });
+    this.checkAbort();
+    if (adjust) this.levels[level].indexed -= result.failed;
+    return result;
+  }
+
+  logLoaded(level: LevelName, extra: object = {}): void {
+    this.log.info({ dataset_level: level, ...extra, ...compactLevel(this.levels[level]) }, 'level loaded');
+  }
+}
+
+export async function* arrayItems<T>(items: T[]): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') && rel.split('/').length > 4 ? file : rel;
+}

@@ -1,0 +1,32 @@
+/** The indexer CLI's environment, parsed once with the rules the service uses. */
+import { z } from 'zod';
+import { elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
+
+export const IndexerEnvSchema = z.object({
+  ELASTICSEARCH_URL: elasticsearchUrl.default('http://127.0.0.1:9200'),
+  INDEX_PREFIX: indexPrefix.default(''),
+  /** Unset: info, or warn while a progress bar is on the terminal. */
+  LOG_LEVEL: logLevel.optional(),
+  INDEXER_BULK_CONCURRENCY: positiveInt.optional(),
+  INDEXER_BULK_FLUSH_BYTES: positiveInt.optional(),
+});
+
+export interface IndexerConfig {
+  elasticsearchUrl: string;
+  indexPrefix: string;
+  logLevel: z.infer<typeof logLevel> | undefined;
+  /** Bulk tuning overrides for benchmarks and unusual clusters; unset means the measured defaults. */
+  bulkConcurrency: number | undefined;
+  bulkFlushBytes: number | undefined;
+}
+
+export function loadIndexerConfig(source: NodeJS.ProcessEnv = process.env): IndexerConfig {
+  const env = parseEnv(IndexerEnvSchema, source);
+  return {
+    elasticsearchUrl: env.ELASTICSEARCH_URL,
+    indexPrefix: env.INDEX_PREFIX,
+    logLevel: env.LOG_LEVEL,
+    bulkConcurrency: env.INDEXER_BULK_CONCURRENCY,
+    bulkFlushBytes: env.INDEXER_BULK_FLUSH_BYTES,
+  };
+}
