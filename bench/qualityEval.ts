@@ -4,7 +4,7 @@
  *   npm run eval [-- --manifest datasets/sample.json|datasets/bulk.json] [--sample N] [--seed S]
  *                   [--concurrency 8] [--prefix P] [--reindex] [--allow-stale] [--classes a,b] [--failures 25]
  *
- * Elasticsearch: ELASTICSEARCH_URL, else one is started (src/elasticsearch/provider.ts). The manifest is
+ * Elasticsearch: ELASTICSEARCH_URL, else one is started (dev/elasticsearch/provider.ts). The manifest is
  * indexed with the real indexer under the alias prefix (default `eval-sample-` for the Delft sample,
  * `bulk-` for the bulk manifest, `eval-<name>-` otherwise) when its aliases are missing, and reused when they
  * exist. The first pass over the index checks every street_key/street_text against the current normaliser;
@@ -68,12 +68,13 @@ import type { AddressInfo } from 'node:net';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { aliasesExist, runIndexing } from '../indexer/run.js';
+import { aliasesExist } from '../indexer/generations.js';
+import { runIndexing } from '../indexer/run.js';
 import { createApp } from '../src/app.js';
-import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../src/config.js';
+import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { aliasName } from '../src/elasticsearch/indexNames.js';
-import { startElasticsearch } from '../src/elasticsearch/provider.js';
+import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 import { CLASSES, type ClassName, type ClassSpec, classRng, type EvalQuery } from './eval/classes.js';
 import { type Addr, firstPass, SmallestK, TruthGroups } from './eval/corpus.js';
 import { StreetKeyIndex } from './eval/distance.js';

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config } from './config/service.js';
 import { SearchBatcher } from './elasticsearch/searchBatcher.js';
 import { apiKeyAuth } from './http/auth.js';
 import { errorEnvelope } from './http/errors.js';
@@ -10,6 +10,7 @@ import { jsonBody } from './http/jsonBody.js';
 import { requestLog } from './http/requestLog.js';
 import { AddressRepository } from './repository/addresses.js';
 import { AreaRepository } from './repository/areas.js';
+import { HealthRepository } from './repository/health.js';
 import { registerAddressRoutes } from './routes/addresses.js';
 import type { RouteDeps } from './routes/context.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -32,10 +33,9 @@ export function createApp({ config, client, logger }: AppOptions): Koa {
 
   const searcher = new SearchBatcher(client, config.esBatchMax);
   const deps: RouteDeps = {
-    client,
-    indexPrefix: config.indexPrefix,
     addresses: new AddressRepository(client, searcher, config.indexPrefix),
     areas: new AreaRepository(client, searcher, config.indexPrefix),
+    health: new HealthRepository(client, config.indexPrefix),
     logger,
   };
   const router = new Router();

@@ -8,8 +8,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type LauncherSettings, loadDevelopmentConfig } from '../../src/config/development.js';
 
 export interface Jdk {
   home: string;
@@ -29,8 +30,8 @@ export interface LocalNodeOptions {
   heap?: string;
   /** Keep data here across restarts; by default data lives in a temporary directory removed on stop. */
   dataDir?: string;
-  /** Unprivileged account used when this process runs as root (Elasticsearch refuses root). */
-  runAsUser?: string;
+  /** JDKs, caches and the account to run as; from the environment (src/config/development.ts) when omitted. */
+  settings?: LauncherSettings;
   startupTimeoutMs?: number;
   log?: (message: string) => void;
 }
@@ -45,11 +46,9 @@ export interface LocalNode {
 
 const ARTIFACT_GROUP_PATH = 'org/elasticsearch/distribution/integ-test-zip/elasticsearch';
 
-export function findJdks(): Jdk[] {
-  const homes = new Set<string>();
-  for (const candidate of [process.env.ES_JAVA_HOME, process.env.JAVA_HOME]) {
-    if (candidate) homes.add(candidate);
-  }
+/** @param preferred ES_JAVA_HOME and JAVA_HOME, looked at before /usr/lib/jvm. */
+export function findJdks(preferred: readonly string[] = []): Jdk[] {
+  const homes = new Set<string>(preferred);
   if (existsSync('/usr/lib/jvm')) {
     for (const entry of readdirSync('/usr/lib/jvm')) homes.add(join('/usr/lib/jvm', entry));
   }
@@ -95,13 +94,8 @@ export function chooseDistribution(jdks: Jdk[], forcedVersion?: string): { versi
   throw new Error(`No installed JDK can run Elasticsearch (need Java 17+ for 8.19, 21+ for 9.x); found: ${found}`);
 }
 
-function mavenRepository(): string {
-  return process.env.MAVEN_REPO_LOCAL ?? join(homedir(), '.m2', 'repository');
-}
-
 /** Resolves the zip through Maven so the download is cached in the local Maven repository. */
-export function resolveDistributionZip(version: string, log: (m: string) => void): string {
-  const repo = mavenRepository();
+export function resolveDistributionZip(version: string, repo: string, log: (m: string) => void): string {
   const zip = join(repo, ARTIFACT_GROUP_PATH, version, `elasticsearch-${version}.zip`);
   if (existsSync(zip)) return zip;
   log(`downloading org.elasticsearch.distribution.integ-test-zip:elasticsearch:${version} with Maven`);
@@ -125,8 +119,7 @@ export function resolveDistributionZip(version: string, log: (m: string) => void
 }
 
 /** Unpacks once into a world-readable cache (the node may run as another user than the repo's owner). */
-async function unpackDistribution(zip: string, version: string): Promise<string> {
-  const root = process.env.ES_INSTALL_DIR ?? join(tmpdir(), 'geocoder-elasticsearch');
+async function unpackDistribution(zip: string, version: string, root: string): Promise<string> {
   const home = join(root, `elasticsearch-${version}`);
   if (existsSync(join(home, 'bin', 'elasticsearch'))) return home;
   await mkdir(root, { recursive: true });
@@ -242,9 +235,10 @@ export async function fetchElasticsearchVersion(url: string): Promise<string> {
 export async function startLocalNode(options: LocalNodeOptions = {}): Promise<LocalNode> {
   const log = options.log ?? (() => {});
   const started = Date.now();
-  const { version, jdk } = chooseDistribution(findJdks(), options.version ?? process.env.ES_VERSION);
-  const zip = resolveDistributionZip(version, log);
-  const home = await unpackDistribution(zip, version);
+  const settings: LauncherSettings = options.settings ?? loadDevelopmentConfig().launcher;
+  const { version, jdk } = chooseDistribution(findJdks(settings.javaHomes), options.version ?? settings.version);
+  const zip = resolveDistributionZip(version, settings.mavenRepository, log);
+  const home = await unpackDistribution(zip, version, settings.installDir);
 
   const runDir = await mkdtemp(join(tmpdir(), 'geocoder-es-run-'));
   const configDir = join(runDir, 'config');
@@ -269,7 +263,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
       // Shared CI disks can be nearly full; the watermark would otherwise make new indexes read-only.
       'cluster.routing.allocation.disk.threshold_enabled': false,
     },
-    options.heap ?? process.env.ES_HEAP ?? '512m',
+    options.heap ?? settings.heap ?? '512m',
   );
 
   const env: NodeJS.ProcessEnv = {
@@ -284,7 +278,7 @@ export async function startLocalNode(options: LocalNodeOptions = {}): Promise<Lo
   const command = join(home, 'bin', 'elasticsearch');
   let argv = [command];
   if (process.getuid?.() === 0) {
-    const account = ensureAccount(options.runAsUser ?? process.env.ES_RUN_USER ?? 'elasticsearch');
+    const account = ensureAccount(settings.runAsUser);
     await chownTree(runDir, account);
     if (options.dataDir) await chownTree(dataDir, account);
     await chmod(runDir, 0o755);

@@ -3,6 +3,7 @@
  * ELASTICSEARCH_URL if set; else testcontainers when a Docker engine is reachable; else the local launcher.
  */
 import { existsSync } from 'node:fs';
+import { type LauncherSettings, loadDevelopmentConfig } from '../../src/config/development.js';
 import { fetchElasticsearchVersion, type LocalNodeOptions, startLocalNode } from './localNode.js';
 
 /** Keep in step with DISTRIBUTIONS in localNode.ts and docker-compose.yml. */
@@ -19,9 +20,9 @@ export interface StartOptions extends LocalNodeOptions {
   url?: string;
 }
 
-async function dockerReachable(): Promise<boolean> {
-  if (process.env.ES_PROVIDER === 'local') return false;
-  if (!process.env.DOCKER_HOST && !existsSync('/var/run/docker.sock')) return false;
+async function dockerReachable(settings: LauncherSettings): Promise<boolean> {
+  if (settings.provider === 'local') return false;
+  if (!settings.dockerHost && !existsSync('/var/run/docker.sock')) return false;
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
     await getContainerRuntimeClient();
@@ -50,11 +51,13 @@ async function startContainer(log: (m: string) => void): Promise<RunningElastics
 
 export async function startElasticsearch(options: StartOptions = {}): Promise<RunningElasticsearch> {
   const log = options.log ?? (() => {});
-  const url = options.url ?? process.env.ELASTICSEARCH_URL;
+  const development = loadDevelopmentConfig();
+  const settings = options.settings ?? development.launcher;
+  const url = options.url ?? development.elasticsearchUrl;
   if (url) {
     return { kind: 'external', url, version: await fetchElasticsearchVersion(url), stop: async () => {} };
   }
-  if (await dockerReachable()) return startContainer(log);
-  const node = await startLocalNode(options);
+  if (await dockerReachable(settings)) return startContainer(log);
+  const node = await startLocalNode({ ...options, settings });
   return { kind: 'local', url: node.url, version: node.version, stop: node.stop };
 }

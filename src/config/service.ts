@@ -5,11 +5,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { ConfigError, elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
 
-const positiveInt = z.coerce.number().int().positive();
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+export { ConfigError };
 
 /** Measured on bulk data with 16 client connections: batches rarely exceed 8, and 16 bounds head-of-line waits. */
 export const DEFAULT_ES_BATCH_MAX = 16;
@@ -18,19 +16,14 @@ export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  ELASTICSEARCH_URL: z.url().optional(),
+  ELASTICSEARCH_URL: elasticsearchUrl.optional(),
   ES_REQUEST_TIMEOUT_MS: positiveInt.default(5000),
   ES_BATCH_MAX: positiveInt.default(DEFAULT_ES_BATCH_MAX),
-  INDEX_PREFIX: z
-    .string()
-    .regex(/^[a-z0-9_-]*$/, 'lower-case letters, digits, "-" and "_" only')
-    .default(''),
+  INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
   API_KEYS_FILE: z.string().optional(),
   BODY_LIMIT_BYTES: positiveInt.default(16 * 1024),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOAD_SAMPLE_ON_EMPTY: booleanFlag.default(true),
-  SAMPLE_MANIFEST: z.string().default('datasets/sample.json'),
+  LOG_LEVEL: logLevel.default('info'),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -48,11 +41,7 @@ export interface Config {
   apiKeyDigests: string[];
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
-  loadSampleOnEmpty: boolean;
-  sampleManifest: string;
 }
-
-export class ConfigError extends Error {}
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
 export function parseKeyList(text: string, separator: RegExp): { plain: string[]; digests: string[] } {
@@ -74,12 +63,7 @@ export function sha256Hex(text: string): string {
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`Invalid configuration: ${problems}`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(EnvSchema, source);
   const plain: string[] = [];
   const digests: string[] = [];
   if (env.API_KEYS) {
@@ -113,7 +97,5 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     apiKeyDigests: [...digests, ...plain.map(sha256Hex)],
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
-    loadSampleOnEmpty: env.LOAD_SAMPLE_ON_EMPTY,
-    sampleManifest: env.SAMPLE_MANIFEST,
   };
 }

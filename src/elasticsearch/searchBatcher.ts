@@ -11,7 +11,7 @@
  * two-edit search costs Elasticsearch 2-3 ms on the bulk data) never share a batch with exact lookups.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { backendUnavailable, isUnavailableAnswer } from '../http/errors.js';
+import { asDomainError, msearchFailure } from './failures.js';
 
 export type Lane = 'exact' | 'fuzzy';
 
@@ -27,12 +27,6 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** msearch reports per-search failures in its body; surface them as a failed request would be. */
-export function msearchFailure(item: estypes.ErrorResponseBase): Error {
-  if (isUnavailableAnswer(item.status, item.error.type)) return backendUnavailable();
-  return new Error(`search failed: ${item.error.type}: ${item.error.reason ?? ''}`);
-}
-
 export class SearchBatcher implements Searcher {
   private readonly queues: Record<Lane, Pending[]> = { exact: [], fuzzy: [] };
   private scheduled = false;
@@ -44,7 +38,7 @@ export class SearchBatcher implements Searcher {
   ) {}
 
   search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact'): Promise<estypes.SearchResponse<T>> {
-    if (this.maxBatch <= 1) return this.client.search<T>({ ...body, index });
+    if (this.maxBatch <= 1) return this.client.search<T>({ ...body, index }).catch(rethrowAsDomainError);
     return new Promise<estypes.SearchResponse<T>>((resolve, reject) => {
       const queue = this.queues[lane];
       queue.push({ index, body, resolve: resolve as Pending['resolve'], reject });
@@ -66,7 +60,9 @@ export class SearchBatcher implements Searcher {
     this.queues[lane] = [];
     if (batch.length === 1) {
       const [only] = batch as [Pending];
-      this.client.search({ ...only.body, index: only.index }).then(only.resolve, only.reject);
+      this.client
+        .search({ ...only.body, index: only.index })
+        .then(only.resolve, (error) => only.reject(asDomainError(error)));
       return;
     }
     this.client
@@ -82,9 +78,16 @@ export class SearchBatcher implements Searcher {
             else if ('error' in item) pending.reject(msearchFailure(item));
             else pending.resolve(item);
           }),
-        (error) => batch.forEach((pending) => pending.reject(error)),
+        (error) => {
+          const failure = asDomainError(error);
+          for (const pending of batch) pending.reject(failure);
+        },
       );
   }
+}
+
+function rethrowAsDomainError(error: unknown): never {
+  throw asDomainError(error);
 }
 
 /** Several searches on one index, sent in the same turn so a batcher can carry them in one round trip. */

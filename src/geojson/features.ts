@@ -3,6 +3,7 @@
  */
 import type { Feature, Geometry, Point } from 'geojson';
 import type { AddressDoc, AreaDoc, BuildingDoc, GeoPoint } from '../elasticsearch/documents.js';
+import { addressRecord } from '../records/addressRecords.js';
 
 export type GeometryMode = 'shape' | 'centroid';
 
@@ -50,21 +51,6 @@ export function buildingFeature(doc: BuildingDoc, mode: GeometryMode): Feature<G
       municipality_id: doc.municipality_id,
       centroid: [doc.centroid.lon, doc.centroid.lat],
     },
-  };
-}
-
-export function addressRecord(
-  doc: Pick<AddressDoc, 'id' | 'suburb_id' | 'building_id' | 'number' | 'suffix' | 'streetname' | 'postcode' | 'city'>,
-) {
-  return {
-    id: doc.id,
-    suburb_id: doc.suburb_id,
-    building_id: doc.building_id,
-    number: doc.number,
-    suffix: doc.suffix,
-    streetname: doc.streetname,
-    postcode: doc.postcode,
-    city: doc.city,
   };
 }
 

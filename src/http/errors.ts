@@ -1,6 +1,6 @@
-import { errors as esErrors } from '@elastic/elasticsearch';
 import type { Context, Next } from 'koa';
 import type { ZodError } from 'zod';
+import { BackendUnavailableError, InvalidQueryError, NotFoundError } from '../domain/errors.js';
 
 export type ErrorCode =
   | 'invalid_request'
@@ -29,14 +29,6 @@ export class ApiError extends Error {
   }
 }
 
-export function notFound(what: string): ApiError {
-  return new ApiError(404, 'not_found', `${what} not found`);
-}
-
-export function backendUnavailable(): ApiError {
-  return new ApiError(503, 'backend_unavailable', 'The search backend is unavailable; retry later');
-}
-
 export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'): ApiError {
   const details = error.issues.map((issue) => ({
     path: [where, ...issue.path.map(String)].join('.'),
@@ -45,29 +37,14 @@ export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'
   return new ApiError(400, 'invalid_request', `Invalid request ${where}`, details);
 }
 
-/** An Elasticsearch answer that means "overloaded or without our indexes", for a request or one msearch item. */
-export function isUnavailableAnswer(status: number, errorType: string | undefined): boolean {
-  return status === 429 || status >= 502 || errorType === 'index_not_found_exception';
-}
-
-/** Elasticsearch unreachable, timing out, overloaded or without our indexes: the client should retry later. */
-function isBackendUnavailable(error: unknown): boolean {
-  if (
-    error instanceof esErrors.ConnectionError ||
-    error instanceof esErrors.TimeoutError ||
-    error instanceof esErrors.NoLivingConnectionsError
-  ) {
-    return true;
-  }
-  if (error instanceof esErrors.ResponseError) {
-    return isUnavailableAnswer(error.statusCode ?? 0, error.body?.error?.type);
-  }
-  return false;
-}
-
+/** The one place where what went wrong becomes a status: domain errors by kind, anything else a 500. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (isBackendUnavailable(error)) return backendUnavailable();
+  if (error instanceof NotFoundError) return new ApiError(404, 'not_found', error.message);
+  if (error instanceof BackendUnavailableError) return new ApiError(503, 'backend_unavailable', error.message);
+  if (error instanceof InvalidQueryError) {
+    return new ApiError(400, 'invalid_request', 'Invalid request body', [{ path: error.path, message: error.message }]);
+  }
   return new ApiError(500, 'internal_error', 'Internal server error');
 }
 

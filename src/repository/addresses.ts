@@ -1,9 +1,17 @@
+/**
+ * Reads addresses: by id, by building, and the street lookup and forward-geocoding tiers (which tier runs
+ * when is decided here; the bodies come from src/search/addressQueries.ts, the grade of an answer from
+ * src/search/matchQuality.ts).
+ */
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { NotFoundError } from '../domain/errors.js';
 import type { AddressDoc } from '../elasticsearch/documents.js';
 import { aliasName } from '../elasticsearch/indexNames.js';
 import { type Searcher, searchEach } from '../elasticsearch/searchBatcher.js';
-import { notFound } from '../http/errors.js';
 import {
+  addressByIdRequest,
+  buildingAddressesQuery,
+  byStableSort,
   exactForwardRequest,
   exactLookupRequest,
   exactStreetFilter,
@@ -15,25 +23,20 @@ import {
   LOOKUP_PAGE_SIZE,
   nearestNumberRequests,
   STABLE_SORT,
-  type StreetQuery,
   streetExistsRequest,
   streetKeyFilter,
-} from '../search/streetQuery.js';
-import { existsAndFirstPage, parentFilter, searchAllPages } from './paging.js';
+} from '../search/addressQueries.js';
+import { byIdQuery } from '../search/areaQueries.js';
+import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from '../search/matchQuality.js';
+import type { StreetQuery } from '../search/streetQuery.js';
+import { existsAndFirstPage, searchAllPages, sources } from './paging.js';
 
 export type LookupHit = Pick<AddressDoc, 'id' | 'streetname' | 'number' | 'suffix' | 'city' | 'postcode' | 'location'>;
-export type ForwardHit = LookupHit &
-  Pick<AddressDoc, 'suburb_id' | 'building_id' | 'street_key' | 'suffix_key' | 'postcode_key'>;
 
-export interface ForwardMatch {
+/** A forward answer with its grade: everything the response needs. */
+export interface ForwardAnswer extends MatchGrade {
   doc: ForwardHit;
-  street: 'exact' | 'fuzzy';
-  number: 'exact' | 'nearest';
-  /** An equally good answer exists in another city or street (no city, postcode or focus to choose). */
-  ambiguous: boolean;
 }
-
-const sources = <T>(hits: estypes.SearchHit<T>[]): T[] => hits.flatMap((h) => (h._source ? [h._source] : []));
 
 export class AddressRepository {
   private readonly addresses: string;
@@ -50,19 +53,16 @@ export class AddressRepository {
   }
 
   async get(id: string): Promise<AddressDoc> {
-    const res = await this.searcher.search<AddressDoc>(this.addresses, {
-      query: { bool: { filter: [{ term: { id } }] } },
-      size: 1,
-    });
+    const res = await this.searcher.search<AddressDoc>(this.addresses, addressByIdRequest(id));
     const doc = res.hits.hits[0]?._source;
-    if (!doc) throw notFound('address');
+    if (!doc) throw new NotFoundError('address');
     return doc;
   }
 
   async ofBuilding(buildingId: string): Promise<AddressDoc[]> {
     const options = {
       index: this.addresses,
-      query: { bool: { filter: [{ term: { building_id: buildingId } }] } },
+      query: buildingAddressesQuery(buildingId),
       sort: STABLE_SORT,
       source: true,
       pageSize: LOOKUP_PAGE_SIZE,
@@ -70,10 +70,10 @@ export class AddressRepository {
     const [exists, first] = await existsAndFirstPage<AddressDoc>(
       this.searcher,
       this.buildings,
-      parentFilter(buildingId),
+      byIdQuery(buildingId),
       options,
     );
-    if (!exists) throw notFound('building');
+    if (!exists) throw new NotFoundError('building');
     const out: AddressDoc[] = [];
     for await (const page of searchAllPages<AddressDoc>(this.client, options, first)) out.push(...sources(page));
     return out;
@@ -114,11 +114,10 @@ export class AddressRepository {
     const fuzzyHits = await this.widenedFuzzy(fuzzy?.hits.hits ?? [], widerEdits, (e) => fuzzyLookupRequest(q, e));
     const best = fuzzyHits[0]?._source?.street_key;
     if (!best) return [];
-    // Only the best street: a typo must not return a mix of similar-looking streets.
-    return sources(fuzzyHits)
-      .filter((doc) => doc.street_key === best)
-      .sort(stableOrder)
-      .map(({ street_key: _drop, ...doc }) => doc);
+    // Only the best street: a typo must not return a mix of similar-looking streets. The hits came sorted by
+    // score first; within one street they are put in the stable order by the sort values Elasticsearch returned.
+    const ofBest = fuzzyHits.filter((hit) => hit._source?.street_key === best).sort(byStableSort(1));
+    return sources(ofBest).map(({ street_key: _drop, ...doc }) => doc);
   }
 
   /**
@@ -131,12 +130,18 @@ export class AddressRepository {
    * scores every address of every look-alike street, as costly as the fuzzy tier itself, and a typo in a
    * street whose number exists, the common case, never needs it.
    */
-  async forward(q: StreetQuery): Promise<ForwardMatch | undefined> {
+  async forward(q: StreetQuery): Promise<ForwardAnswer | undefined> {
+    const tier = await this.forwardTier(q);
+    return tier ? { doc: tier.doc, ...describeMatch(q, tier) } : undefined;
+  }
+
+  private async forwardTier(q: StreetQuery): Promise<TierMatch | undefined> {
     const index = this.addresses;
     const exact = await this.searcher.search<ForwardHit>(index, exactForwardRequest(q));
     const exactDoc = exact.hits.hits[0]?._source;
     if (exactDoc) {
-      return { doc: exactDoc, street: 'exact', number: 'exact', ambiguous: forwardAmbiguity(q, exact.hits.hits) };
+      const ambiguous = forwardAmbiguity(q, exact.hits.hits);
+      return { doc: exactDoc, street: 'exact', number: 'exact', reading: readingOf(q, exactDoc), ambiguous };
     }
     if (!q.streetKey) return undefined;
 
@@ -150,10 +155,21 @@ export class AddressRepository {
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
     // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
     // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").
-    if (nearestExact) return { doc: nearestExact, street: 'exact', number: 'nearest', ambiguous: false };
+    if (nearestExact) {
+      return {
+        doc: nearestExact,
+        street: 'exact',
+        number: 'nearest',
+        reading: readingOf(q, nearestExact),
+        ambiguous: false,
+      };
+    }
     const fuzzyHits = await this.widenedFuzzy(fuzzy?.hits.hits ?? [], widerEdits, (e) => fuzzyForwardRequest(q, e));
     const fuzzyDoc = fuzzyHits[0]?._source;
-    if (fuzzyDoc) return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', ambiguous: forwardAmbiguity(q, fuzzyHits) };
+    if (fuzzyDoc) {
+      const ambiguous = forwardAmbiguity(q, fuzzyHits);
+      return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', reading: 'primary', ambiguous };
+    }
 
     const probe = await this.searcher.search<ForwardHit>(index, fuzzyStreetProbeRequest(q), 'fuzzy');
     const fuzzyKey = probe.hits.hits[0]?._source?.street_key;
@@ -164,7 +180,9 @@ export class AddressRepository {
       nearestNumberRequests(q, streetKeyFilter(fuzzyKey)),
     );
     const nearestFuzzy = nearest(q.houseNumber, b?.hits.hits[0]?._source, a?.hits.hits[0]?._source);
-    return nearestFuzzy ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', ambiguous: false } : undefined;
+    return nearestFuzzy
+      ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', reading: 'primary', ambiguous: false }
+      : undefined;
   }
 
   /** The first edit stage's fuzzy hits, or the wider stage's when the first found nothing (see fuzzyEditStages). */
@@ -186,19 +204,14 @@ function bestReading(q: StreetQuery, hits: LookupHit[]): LookupHit[] {
   return keyed.filter((h) => h.street_key === best).map(({ street_key: _drop, ...doc }) => doc);
 }
 
+/** Which reading of the exactly-named street the hit has: the primary key, or an alternative reading. */
+function readingOf(q: StreetQuery, doc: ForwardHit): TierMatch['reading'] {
+  return !q.streetKey || doc.street_key === q.streetKey ? 'primary' : 'alternative';
+}
+
 function nearest(target: number, below?: ForwardHit, above?: ForwardHit): ForwardHit | undefined {
   if (!below) return above;
   if (!above) return below;
   // Ties go to the lower number: it exists on more streets' numbering schemes (odd/even sides aside).
   return target - Number(below.number) <= Number(above.number) - target ? below : above;
-}
-
-function stableOrder(a: LookupHit & { street_key?: string }, b: LookupHit & { street_key?: string }): number {
-  return (
-    a.city.localeCompare(b.city) ||
-    a.postcode.localeCompare(b.postcode) ||
-    Number(a.number) - Number(b.number) ||
-    a.suffix.localeCompare(b.suffix) ||
-    a.id.localeCompare(b.id)
-  );
 }

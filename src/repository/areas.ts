@@ -1,43 +1,24 @@
-import type { Client, estypes } from '@elastic/elasticsearch';
+/**
+ * Reads the hierarchy: areas by id, top-level lists, the children of a parent, a suburb's buildings. Lists
+ * are async pages of documents, so a route can stream them; the queries come from src/search/areaQueries.ts.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import { NotFoundError } from '../domain/errors.js';
 import type { AreaDoc, AreaLevel, BuildingDoc } from '../elasticsearch/documents.js';
 import { aliasName } from '../elasticsearch/indexNames.js';
 import type { Searcher } from '../elasticsearch/searchBatcher.js';
-import { notFound } from '../http/errors.js';
-import { normaliseText } from '../text/normalise.js';
-import { existsAndFirstPage, type PageOptions, parentFilter, searchAllPages } from './paging.js';
-
-export interface AreaFilter {
-  name?: string | undefined;
-  countryCode?: string | undefined;
-}
-
-const PAGE_SIZE = 500;
-const AREA_SORT: estypes.SortCombinations[] = [{ name: 'asc' }, { id: 'asc' }];
-const NO_GEOMETRY: estypes.SearchSourceConfig = { excludes: ['geometry'] };
-
-/** A name filter matches a name that equals it or whose words start with it, ignoring case and accents. */
-export function nameFilterClause(name: string): estypes.QueryDslQueryContainer | undefined {
-  const key = normaliseText(name);
-  if (!key) return undefined;
-  return {
-    bool: {
-      should: [{ term: { name_key: key } }, { prefix: { name_tokens: key } }],
-      minimum_should_match: 1,
-    },
-  };
-}
-
-export function areaQuery(level: AreaLevel, filter: AreaFilter, parent?: { field: string; id: string }) {
-  const clauses: estypes.QueryDslQueryContainer[] = [{ term: { level } }];
-  if (parent) clauses.push({ term: { [parent.field]: parent.id } });
-  const nameClause = filter.name ? nameFilterClause(filter.name) : undefined;
-  if (nameClause) clauses.push(nameClause);
-  if (filter.countryCode) {
-    const code = filter.countryCode.toUpperCase();
-    clauses.push({ term: { [code.length === 3 ? 'country_code3' : 'country_code']: code } });
-  }
-  return { bool: { filter: clauses } } satisfies estypes.QueryDslQueryContainer;
-}
+import {
+  AREA_PAGE_SIZE,
+  AREA_SORT,
+  type AreaFilter,
+  areaQuery,
+  areaSource,
+  BUILDING_SORT,
+  byIdQuery,
+  type ParentRef,
+  suburbBuildingsQuery,
+} from '../search/areaQueries.js';
+import { type DocPages, existsAndFirstPage, type PageOptions, pagesOfDocs, searchAllPages } from './paging.js';
 
 export class AreaRepository {
   private readonly areas: string;
@@ -52,29 +33,29 @@ export class AreaRepository {
     this.buildings = aliasName(indexPrefix, 'buildings');
   }
 
-  private pageOptions(query: estypes.QueryDslQueryContainer, withGeometry: boolean): PageOptions {
+  private areaPages(level: AreaLevel, filter: AreaFilter, withGeometry: boolean, parent?: ParentRef): PageOptions {
     return {
       index: this.areas,
-      query,
+      query: areaQuery(level, filter, parent),
       sort: AREA_SORT,
-      source: withGeometry ? true : NO_GEOMETRY,
-      pageSize: PAGE_SIZE,
+      source: areaSource(withGeometry),
+      pageSize: AREA_PAGE_SIZE,
     };
   }
 
   /** Top-level lists (countries, cities): no parent to check. */
-  list(level: AreaLevel, filter: AreaFilter, withGeometry: boolean): AsyncGenerator<estypes.SearchHit<AreaDoc>[]> {
-    return searchAllPages<AreaDoc>(this.client, this.pageOptions(areaQuery(level, filter), withGeometry));
+  list(level: AreaLevel, filter: AreaFilter, withGeometry: boolean): DocPages<AreaDoc> {
+    return pagesOfDocs(searchAllPages<AreaDoc>(this.client, this.areaPages(level, filter, withGeometry)));
   }
 
   async get(level: AreaLevel, id: string, withGeometry: boolean): Promise<AreaDoc> {
     const res = await this.searcher.search<AreaDoc>(this.areas, {
-      query: { bool: { filter: [{ term: { id } }, { term: { level } }] } },
+      query: byIdQuery(id, level),
       size: 1,
-      _source: withGeometry ? true : NO_GEOMETRY,
+      _source: areaSource(withGeometry),
     });
     const doc = res.hits.hits[0]?._source;
-    if (!doc) throw notFound(level);
+    if (!doc) throw new NotFoundError(level);
     return doc;
   }
 
@@ -83,43 +64,31 @@ export class AreaRepository {
    * unknown parent is a 404 and a parent without children is an empty list.
    */
   async children(
-    parent: { level: AreaLevel; id: string; field: string },
+    parent: ParentRef,
     childLevel: AreaLevel,
     filter: AreaFilter,
     withGeometry: boolean,
-  ): Promise<AsyncGenerator<estypes.SearchHit<AreaDoc>[]>> {
-    const options = this.pageOptions(
-      areaQuery(childLevel, filter, { field: parent.field, id: parent.id }),
-      withGeometry,
-    );
-    const [exists, first] = await existsAndFirstPage<AreaDoc>(
-      this.searcher,
-      this.areas,
-      parentFilter(parent.id, parent.level),
-      options,
-    );
-    if (!exists) throw notFound(parent.level);
-    return searchAllPages<AreaDoc>(this.client, options, first);
+  ): Promise<DocPages<AreaDoc>> {
+    const options = this.areaPages(childLevel, filter, withGeometry, parent);
+    return this.childPages<AreaDoc>(byIdQuery(parent.id, parent.level), parent.level, options);
   }
 
-  async suburbBuildings(
-    suburbId: string,
-    withGeometry: boolean,
-  ): Promise<AsyncGenerator<estypes.SearchHit<BuildingDoc>[]>> {
+  async suburbBuildings(suburbId: string, withGeometry: boolean): Promise<DocPages<BuildingDoc>> {
     const options: PageOptions = {
       index: this.buildings,
-      query: { bool: { filter: [{ term: { suburb_id: suburbId } }] } },
-      sort: [{ id: 'asc' }],
-      source: withGeometry ? true : NO_GEOMETRY,
-      pageSize: PAGE_SIZE,
+      query: suburbBuildingsQuery(suburbId),
+      sort: BUILDING_SORT,
+      source: areaSource(withGeometry),
+      pageSize: AREA_PAGE_SIZE,
     };
-    const [exists, first] = await existsAndFirstPage<BuildingDoc>(
-      this.searcher,
-      this.areas,
-      parentFilter(suburbId, 'suburb'),
-      options,
-    );
-    if (!exists) throw notFound('suburb');
-    return searchAllPages<BuildingDoc>(this.client, options, first);
+    return this.childPages<BuildingDoc>(byIdQuery(suburbId, 'suburb'), 'suburb', options);
+  }
+
+  private async childPages<T>(parentQuery: ParentQuery, parentLevel: AreaLevel, options: PageOptions) {
+    const [exists, first] = await existsAndFirstPage<T>(this.searcher, this.areas, parentQuery, options);
+    if (!exists) throw new NotFoundError(parentLevel);
+    return pagesOfDocs(searchAllPages<T>(this.client, options, first));
   }
 }
+
+type ParentQuery = ReturnType<typeof byIdQuery>;

@@ -1,4 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { asDomainError } from '../elasticsearch/failures.js';
 import type { Searcher } from '../elasticsearch/searchBatcher.js';
 
 export interface PageOptions {
@@ -25,8 +26,23 @@ export function firstPageRequest(options: PageOptions): estypes.SearchRequest {
   };
 }
 
-/** `firstPage` lets a caller fetch page one together with other searches in one round trip. */
+/**
+ * `firstPage` lets a caller fetch page one together with other searches in one round trip. Failures leave as
+ * domain errors (BackendUnavailableError), like every other read.
+ */
 export async function* searchAllPages<T>(
+  client: Client,
+  options: PageOptions,
+  firstPage?: estypes.SearchHit<T>[],
+): AsyncGenerator<estypes.SearchHit<T>[]> {
+  try {
+    yield* hitPages<T>(client, options, firstPage);
+  } catch (error) {
+    throw asDomainError(error);
+  }
+}
+
+async function* hitPages<T>(
   client: Client,
   options: PageOptions,
   firstPage?: estypes.SearchHit<T>[],
@@ -58,12 +74,6 @@ export async function* searchAllPages<T>(
   }
 }
 
-export function parentFilter(id: string, level?: string): estypes.QueryDslQueryContainer {
-  const filter: estypes.QueryDslQueryContainer[] = [{ term: { id } }];
-  if (level) filter.push({ term: { level } });
-  return { bool: { filter } };
-}
-
 /**
  * Whether the parent exists, and the first page of its children, in one round trip (the searcher batches them): an unknown
  * parent is a 404 while a parent without children is an empty list.
@@ -81,4 +91,13 @@ export async function existsAndFirstPage<T>(
   const total = parentRes.hits.total;
   const exists = (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
   return [exists, pageRes.hits.hits];
+}
+
+export const sources = <T>(hits: estypes.SearchHit<T>[]): T[] => hits.flatMap((h) => (h._source ? [h._source] : []));
+
+/** Pages of documents: what repositories hand up, so nothing above them sees Elasticsearch's hit shape. */
+export type DocPages<T> = AsyncGenerator<T[]>;
+
+export async function* pagesOfDocs<T>(pages: AsyncIterable<estypes.SearchHit<T>[]>): DocPages<T> {
+  for await (const page of pages) yield sources(page);
 }

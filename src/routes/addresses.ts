@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
-import { addressFeature, addressRecord, featureCollection } from '../geojson/features.js';
+import { addressFeature, featureCollection } from '../geojson/features.js';
 import { parseWith } from '../http/validate.js';
+import { addressRecord } from '../records/addressRecords.js';
 import { IdParam } from '../schemas/requests.js';
 import type { RouteDeps } from './context.js';
 

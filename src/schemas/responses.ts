@@ -1,39 +1,6 @@
 import { z } from 'zod';
 
 /** Every documented field is always present; strings stay strings ("" when the value is absent). */
-export const LookupResult = z.object({
-  id: z.string(),
-  streetname: z.string(),
-  number: z.string(),
-  suffix: z.string(),
-  city: z.string(),
-  postcode: z.string(),
-  longitude: z.number(),
-  latitude: z.number(),
-});
-export const LookupResponse = z.array(LookupResult);
-
-export const MatchQuality = z.object({
-  street: z.enum(['exact', 'normalized', 'fuzzy', 'none']),
-  number: z.enum(['exact', 'other_suffix', 'nearest']),
-  postcode: z.enum(['exact', 'ignored', 'none']),
-});
-
-export const ForwardResult = z.object({
-  id: z.string(),
-  suburb_id: z.string(),
-  building_id: z.string(),
-  number: z.string(),
-  suffix: z.string(),
-  streetname: z.string(),
-  postcode: z.string(),
-  city: z.string(),
-  longitude: z.number(),
-  latitude: z.number(),
-  confidence: z.number().min(0).max(1),
-  match: MatchQuality,
-});
-
 export const Address = z.object({
   id: z.string(),
   suburb_id: z.string(),
@@ -46,6 +13,40 @@ export const Address = z.object({
 });
 export const AddressList = z.array(Address);
 
+const Coordinates = { longitude: z.number(), latitude: z.number() };
+
+export const LookupResult = Address.pick({
+  id: true,
+  streetname: true,
+  number: true,
+  suffix: true,
+  city: true,
+  postcode: true,
+}).extend(Coordinates);
+export const LookupResponse = z.array(LookupResult);
+
+export const MatchQuality = z.object({
+  street: z.enum(['exact', 'normalized', 'fuzzy', 'none']),
+  number: z.enum(['exact', 'other_suffix', 'nearest']),
+  postcode: z.enum(['exact', 'ignored', 'none']),
+});
+
+export const ForwardResult = Address.extend({
+  ...Coordinates,
+  confidence: z.number().min(0).max(1),
+  match: MatchQuality,
+});
+
+/** A list record of the hierarchy: id, the id of its parent (by the parent's field name), name, official code. */
+function areaRecord<F extends string>(parentField: F) {
+  return z.object({
+    id: z.string(),
+    ...({ [parentField]: z.string() } as Record<F, z.ZodString>),
+    name: z.string(),
+    local_identifier: z.string(),
+  });
+}
+
 export const Country = z.object({
   id: z.string(),
   name: z.string(),
@@ -54,29 +55,11 @@ export const Country = z.object({
   local_identifier: z.string(),
 });
 export const CountryList = z.array(Country);
-
-export const Province = z.object({
-  id: z.string(),
-  country_id: z.string(),
-  name: z.string(),
-  local_identifier: z.string(),
-});
+export const Province = areaRecord('country_id');
 export const ProvinceList = z.array(Province);
-
-export const Municipality = z.object({
-  id: z.string(),
-  province_id: z.string(),
-  name: z.string(),
-  local_identifier: z.string(),
-});
+export const Municipality = areaRecord('province_id');
 export const MunicipalityList = z.array(Municipality);
-
-export const City = z.object({
-  id: z.string(),
-  municipality_id: z.string(),
-  name: z.string(),
-  local_identifier: z.string(),
-});
+export const City = areaRecord('municipality_id');
 export const CityList = z.array(City);
 
 const Position = z.array(z.number()).min(2).max(3);

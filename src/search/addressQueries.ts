@@ -1,55 +1,10 @@
 /**
- * Where the street lookup and forward-geocoding queries are built: pure functions from a parsed request
- * to Elasticsearch request bodies, so every tier is unit-testable without a cluster.
+ * Where the street lookup and forward-geocoding queries are built: pure functions from a StreetQuery
+ * (streetQuery.ts) to Elasticsearch request bodies on the addresses index, so every tier is unit-testable
+ * without a cluster. Which tier runs when is decided in src/repository/addresses.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { StreetQueryBody } from '../schemas/requests.js';
-import { parseHouseNumber, parseSuffix, suffixKey } from '../text/houseNumber.js';
-import { normaliseText, streetKey, streetKeyAlternatives } from '../text/normalise.js';
-import { normalisePostcode } from '../text/postcode.js';
-
-export interface StreetQuery {
-  /** streetKey() of the input, "" when the query is postcode + number only. */
-  streetKey: string;
-  /** Other readings of an ambiguous abbreviation (streetKeyAlternatives()), tried after streetKey; mostly []. */
-  streetKeyAlternatives: string[];
-  /** The raw street as typed, to tell an exact spelling from a normalised match. */
-  streetRaw: string;
-  houseNumber: number;
-  /** Set when the client named a suffix (in `number` or `suffix`): narrows lookups, ranks forward results. */
-  suffixKey: string | undefined;
-  postcodeKey: string | undefined;
-  cityKey: string | undefined;
-  focus: { lat: number; lon: number } | undefined;
-}
-
-/** At most this many alternative readings go into one exact-tier request. */
-const MAX_ALTERNATIVES = 6;
-
-export type ParseResult = { ok: true; query: StreetQuery } | { ok: false; path: string; message: string };
-
-export function parseStreetQuery(body: StreetQueryBody): ParseResult {
-  const number = parseHouseNumber(body.number);
-  if (!number) return { ok: false, path: 'body.number', message: `"${body.number}" is not a house number` };
-  let suffix = number.letter || number.addition ? suffixKey(number) : undefined;
-  if (body.suffix) suffix = suffixKey(parseSuffix(body.suffix));
-  const streetRaw = body.streetname ?? '';
-  const postcodeKey = body.postcode ? normalisePostcode(body.postcode) : undefined;
-  const cityKey = body.city ? normaliseText(body.city) : undefined;
-  return {
-    ok: true,
-    query: {
-      streetKey: streetRaw ? streetKey(streetRaw) : '',
-      streetKeyAlternatives: streetRaw ? streetKeyAlternatives(streetRaw).slice(0, MAX_ALTERNATIVES) : [],
-      streetRaw,
-      houseNumber: number.number,
-      suffixKey: suffix,
-      postcodeKey: postcodeKey || undefined,
-      cityKey: cityKey || undefined,
-      focus: body.lat !== undefined && body.lon !== undefined ? { lat: body.lat, lon: body.lon } : undefined,
-    },
-  };
-}
+import type { StreetQuery } from './streetQuery.js';
 
 export const LOOKUP_SOURCE = ['id', 'streetname', 'number', 'suffix', 'city', 'postcode', 'location'];
 export const FORWARD_SOURCE = [
@@ -73,9 +28,38 @@ export const STABLE_SORT: estypes.SortCombinations[] = [
 /** Up to this many matches come back from one request; more are paged with search_after. */
 export const LOOKUP_PAGE_SIZE = 1000;
 
+/**
+ * Orders hits of a request sorted by `leading` other keys and then STABLE_SORT in the stable order alone, by
+ * the sort values Elasticsearch returned with them: the order is defined once, by STABLE_SORT.
+ */
+export function byStableSort(leading: number) {
+  return (a: estypes.SearchHit<unknown>, b: estypes.SearchHit<unknown>): number => {
+    const x = a.sort ?? [];
+    const y = b.sort ?? [];
+    for (let i = leading; i < leading + STABLE_SORT.length; i++) {
+      const p = x[i];
+      const q = y[i];
+      if (p === q) continue;
+      if (p === undefined || p === null) return -1;
+      if (q === undefined || q === null) return 1;
+      return p < q ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
 const term = (field: string, value: string | number): estypes.QueryDslQueryContainer => ({
   term: { [field]: value },
 });
+
+export function addressByIdRequest(id: string): estypes.SearchRequest {
+  return { query: { bool: { filter: [term('id', id)] } }, size: 1 };
+}
+
+/** Every address of one building (paged in STABLE_SORT order). */
+export function buildingAddressesQuery(buildingId: string): estypes.QueryDslQueryContainer {
+  return { bool: { filter: [term('building_id', buildingId)] } };
+}
 
 /** The exactly-named street: its key, or its key and the alternative readings of an abbreviation. */
 export function exactStreetFilter(q: StreetQuery): estypes.QueryDslQueryContainer {

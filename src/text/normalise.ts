@@ -215,25 +215,42 @@ function gluedReadings(token: string): string[] {
   return readings;
 }
 
+/** The exact-match key of street tokens: spacing and punctuation never distinguish two streets. */
+function keyOfTokens(tokens: readonly string[]): string {
+  return tokens.join('').replace(SPACE_RE, '');
+}
+
+/** Exact-match keyword: spacing and punctuation never distinguish two streets. */
+export function streetKey(input: string): string {
+  const street = normaliseStreet(input);
+  return street.includes(' ') ? street.replace(SPACE_RE, '') : street;
+}
+
+export interface StreetKeyReadings {
+  /** streetKey() of the input: what the index stores for a street spelt this way. */
+  key: string;
+  /** Other readings of an ambiguous abbreviation, as keys, tried when `key` names no street; mostly []. */
+  alternatives: string[];
+}
+
 /**
- * Other plausible readings of an abbreviated name, as streetKey values, for when the primary reading
- * (streetKey) names no street: "vd"/"v.d." read as "van de"/"van den" (alternativeReadings in the data
- * file), a "v" inside initials read as "van" ("J v Oldenbarneveltstraat", "V 't Hoffstr"), "Kon."/"Pr." with
- * the other gender, a glued street type read with another abbreviation it ends with ("Cuypln" as Cuyplaan,
- * not Cuyplein). One change per reading; [] for most names.
- * Only the query side uses these: the index stores the primary key alone.
+ * The street's key and the other plausible readings of an abbreviated name, from one normalisation: "vd"/"v.d."
+ * read as "van de"/"van den" (alternativeReadings in the data file), a "v" inside initials read as "van"
+ * ("J v Oldenbarneveltstraat", "V 't Hoffstr"), "Kon."/"Pr." with the other gender, a glued street type read
+ * with another abbreviation it ends with ("Cuypln" as Cuyplaan, not Cuyplein). One change per reading.
+ * Only the query side uses the alternatives: the index stores the primary key alone.
  */
-export function streetKeyAlternatives(input: string): string[] {
+export function streetKeyReadings(input: string): StreetKeyReadings {
   const text = normaliseText(input);
-  if (!MAY_EXPAND_RE.test(text)) return [];
+  if (!MAY_EXPAND_RE.test(text)) return { key: keyOfTokens([text]), alternatives: [] };
   const tokens = text.split(' ');
   const primary = expandTokens(tokens) ?? tokens.slice();
-  const primaryKey = primary.join('');
+  const key = keyOfTokens(primary);
   const keys = new Set<string>();
   const withToken = (i: number, replacement: string) => {
     const variant = primary.slice();
     variant[i] = replacement;
-    keys.add(variant.join('').replace(SPACE_RE, ''));
+    keys.add(keyOfTokens(variant));
   };
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as string;
@@ -245,14 +262,8 @@ export function streetKeyAlternatives(input: string): string[] {
     if (royal && reading !== token) withToken(i, reading === royal.female ? royal.male : royal.female);
     for (const glued of gluedReadings(token)) if (glued !== reading) withToken(i, glued);
   }
-  keys.delete(primaryKey.replace(SPACE_RE, ''));
-  return [...keys];
-}
-
-/** Exact-match keyword: spacing and punctuation never distinguish two streets. */
-export function streetKey(input: string): string {
-  const street = normaliseStreet(input);
-  return street.includes(' ') ? street.replace(SPACE_RE, '') : street;
+  keys.delete(key);
+  return { key, alternatives: [...keys] };
 }
 
 /**

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import type { AddressDoc } from '../../src/elasticsearch/documents.js';
 import { aliasName } from '../../src/elasticsearch/indexNames.js';
 import { SearchBatcher, searchEach } from '../../src/elasticsearch/searchBatcher.js';
-import { ApiError, toApiError } from '../../src/http/errors.js';
+import { BackendUnavailableError } from '../../src/domain/errors.js';
+import { toApiError } from '../../src/http/errors.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { createTestClient } from '../support/elasticsearch.js';
 import { countingRoundTrips, type RoundTrips } from '../support/roundTrips.js';
@@ -90,7 +91,7 @@ describe('SearchBatcher', () => {
     expect(sorted.status === 'fulfilled' && sorted.value.hits.hits[0]?._source?.id).toBe(sampleIds[1]);
     expect(missing.status).toBe('rejected');
     const error = (missing as PromiseRejectedResult).reason;
-    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BackendUnavailableError);
     expect(toApiError(error).status).toBe(503);
   });
 

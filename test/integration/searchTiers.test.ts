@@ -9,7 +9,7 @@ import type { Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config.js';
+import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';

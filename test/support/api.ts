@@ -4,7 +4,7 @@ import type { Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config.js';
+import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 
 export const TEST_API_KEY = 'test-key-0123456789';

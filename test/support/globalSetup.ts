@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
-import { type RunningElasticsearch, startElasticsearch } from '../../src/elasticsearch/provider.js';
+import { type RunningElasticsearch, startElasticsearch } from '../../dev/elasticsearch/provider.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMatch, fuzzyStreetConfidence } from '../../src/routes/streets.js';
+import { InvalidQueryError } from '../../src/domain/errors.js';
 import {
   exactForwardRequest,
   exactLookupRequest,
@@ -10,18 +10,16 @@ import {
   fuzzyStreetClause,
   fuzzyStreetProbeRequest,
   nearestNumberRequests,
-  parseStreetQuery,
-  type StreetQuery,
   streetExistsRequest,
   streetFuzziness,
   streetKeyFilter,
-} from '../../src/search/streetQuery.js';
+} from '../../src/search/addressQueries.js';
+import { describeMatch, fuzzyStreetConfidence } from '../../src/search/matchQuality.js';
+import { parseStreetQuery, type StreetQuery } from '../../src/search/streetQuery.js';
 import { streetKey } from '../../src/text/normalise.js';
 
 function parse(body: Parameters<typeof parseStreetQuery>[0]): StreetQuery {
-  const result = parseStreetQuery(body);
-  if (!result.ok) throw new Error(result.message);
-  return result.query;
+  return parseStreetQuery(body);
 }
 
 describe('parseStreetQuery', () => {
@@ -43,10 +41,10 @@ describe('parseStreetQuery', () => {
   });
 
   it('reports an unparsable number with its field path', () => {
-    expect(parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toMatchObject({
-      ok: false,
-      path: 'body.number',
-    });
+    expect(() => parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toThrow(InvalidQueryError);
+    expect(() => parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toThrow(
+      expect.objectContaining({ path: 'body.number' }),
+    );
   });
 });
 
@@ -245,7 +243,7 @@ describe('describeMatch', () => {
     suffix_key: '',
     postcode_key: '2628cd',
   };
-  const match = { doc, street: 'exact', number: 'exact', ambiguous: false } as const;
+  const match = { doc, street: 'exact', number: 'exact', reading: 'primary', ambiguous: false } as const;
 
   it.each([
     [{ streetname: 'Mekelweg', number: '8' }, match, 1, { street: 'exact', number: 'exact', postcode: 'none' }],

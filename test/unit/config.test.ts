@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, sha256Hex } from '../../src/config.js';
+import { ConfigError, loadConfig, sha256Hex } from '../../src/config/service.js';
 
 describe('loadConfig', () => {
   it('has defaults that work on a laptop', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDistribution, findJdks } from '../../src/elasticsearch/localNode.js';
+import { chooseDistribution, findJdks } from '../../dev/elasticsearch/localNode.js';
 
 describe('chooseDistribution', () => {
   it('takes the newest Elasticsearch the newest JDK can run', () => {

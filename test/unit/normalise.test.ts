@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  nameTokens,
-  normaliseStreet,
-  normaliseText,
-  streetKey,
-  streetKeyAlternatives,
-} from '../../src/text/normalise.js';
+import { nameTokens, normaliseStreet, normaliseText, streetKey, streetKeyReadings } from '../../src/text/normalise.js';
 
 describe('normaliseText', () => {
   it.each([
@@ -213,7 +207,7 @@ describe('streetKey', () => {
   });
 });
 
-describe('streetKeyAlternatives', () => {
+describe('streetKeyReadings', () => {
   it.each([
     ['Albert Cuypln', 'albertcuyplein', ['albertcuyplaan']],
     ['Marktpln', 'marktplein', ['marktplaan']],
@@ -230,19 +224,19 @@ describe('streetKeyAlternatives', () => {
     ['Rijksstrwg', 'rijksstrwg', ['rijksstrweg']],
   ])('%j: primary %j, alternatives %j', (input, primary, alternatives) => {
     expect(streetKey(input)).toBe(primary);
-    expect(streetKeyAlternatives(input)).toEqual(alternatives);
+    expect(streetKeyReadings(input)).toEqual({ key: primary, alternatives });
   });
 
   it.each(['Mekelweg', 'Van der Mondestraat', 'Burgemeester Jamessingel', 'Woogstr.', 'Lincolnstr', 'Oude Delft', ''])(
     '%j has none',
     (input) => {
-      expect(streetKeyAlternatives(input)).toEqual([]);
+      expect(streetKeyReadings(input)).toEqual({ key: streetKey(input), alternatives: [] });
     },
   );
 
   it('never repeats the primary key', () => {
     for (const input of ['Albert Cuypln', 'v d v d x', 'Burg v v Roijenstr', 'Prof. Dr. Ir. Mr. Jhr. St. X']) {
-      expect(streetKeyAlternatives(input)).not.toContain(streetKey(input));
+      expect(streetKeyReadings(input).alternatives).not.toContain(streetKey(input));
     }
   });
 });

@@ -1,0 +1,53 @@
+/** What /health reports: the cluster's state and, per index kind, the generation behind its alias. */
+import type { Client } from '@elastic/elasticsearch';
+import { INDEX_KINDS, type IndexKind } from '../elasticsearch/documents.js';
+import { aliasName } from '../elasticsearch/indexNames.js';
+
+export interface IndexState {
+  alias: string;
+  index: string;
+  documents: number;
+}
+
+export interface BackendHealth {
+  version: string;
+  clusterStatus: string;
+  indexes: Record<IndexKind, IndexState | null>;
+}
+
+export class HealthRepository {
+  constructor(
+    private readonly client: Client,
+    private readonly indexPrefix: string,
+  ) {}
+
+  /** @throws whatever the client throws when Elasticsearch does not answer (the route answers 503). */
+  async check(): Promise<BackendHealth> {
+    const [health, nodes, counts] = await Promise.all([
+      this.client.cluster.health(),
+      this.client.nodes.info({ node_id: '_local', metric: '_none', filter_path: 'nodes.*.version' }),
+      Promise.all(INDEX_KINDS.map(async (kind) => [kind, await this.indexState(kind)] as const)),
+    ]);
+    return {
+      version: Object.values(nodes.nodes ?? {})[0]?.version ?? 'unknown',
+      clusterStatus: health.status,
+      indexes: Object.fromEntries(counts) as Record<IndexKind, IndexState | null>,
+    };
+  }
+
+  private async indexState(kind: IndexKind): Promise<IndexState | null> {
+    const alias = aliasName(this.indexPrefix, kind);
+    try {
+      const res = await this.client.cat.indices({ index: alias, format: 'json', h: 'index,docs.count' });
+      const row = res[0];
+      return row ? { alias, index: row.index ?? '', documents: Number(row['docs.count'] ?? 0) } : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+export const NO_INDEXES = Object.fromEntries(INDEX_KINDS.map((kind) => [kind, null])) as Record<
+  IndexKind,
+  IndexState | null
+>;
