@@ -12,9 +12,11 @@ export interface PageOptions {
 }
 
 /**
- * Every hit of a query, page by page, past the 10 000-hit window. The first page is a plain search (most
- * lists fit in one); only when it comes back full is a point in time opened, so the rest of the pages read
- * the same index generation even if the indexer swaps the alias meanwhile.
+ * Every hit of a query, page by page, past the 10 000-hit window. The first page is a plain search through the
+ * alias (most lists fit in one); only when it comes back full is a point in time opened, and it is opened on the
+ * concrete index the first page came from (the hits' `_index`), not on the alias: an alias swap between the
+ * first page and the point in time would otherwise continue the list from the next generation. Every page of
+ * one response reads one generation.
  */
 export function firstPageRequest(options: PageOptions): estypes.SearchRequest {
   return {
@@ -51,7 +53,7 @@ async function* hitPages<T>(
   yield hits;
   if (hits.length < options.pageSize) return;
 
-  const pit = await client.openPointInTime({ index: options.index, keep_alive: '1m' });
+  const pit = await client.openPointInTime({ index: generationOf(hits, options.index), keep_alive: '1m' });
   let pitId = pit.id;
   try {
     while (hits.length === options.pageSize) {
@@ -91,6 +93,11 @@ export async function existsAndFirstPage<T>(
   const total = parentRes.hits.total;
   const exists = (typeof total === 'number' ? total : (total?.value ?? 0)) > 0;
   return [exists, pageRes.hits.hits];
+}
+
+/** The concrete index one search's hits came from (an alias resolves to one index per search). */
+function generationOf(hits: estypes.SearchHit<unknown>[], fallback: string): string {
+  return hits[0]?._index ?? fallback;
 }
 
 export const sources = <T>(hits: estypes.SearchHit<T>[]): T[] => hits.flatMap((h) => (h._source ? [h._source] : []));
