@@ -2,13 +2,19 @@ import type Router from '@koa/router';
 import { NO_INDEXES } from '../repository/health.js';
 import type { RouteDeps } from './context.js';
 
-/** Open to load balancers: 200 while Elasticsearch answers, 503 otherwise. */
+/**
+ * Open to load balancers: 200 "ok" while Elasticsearch answers and every alias points at an index; 503
+ * "not_loaded" while Elasticsearch answers but an index is missing (the API could only answer 503), 503
+ * "unavailable" while it does not answer.
+ */
 export function registerHealthRoute(router: Router, { health, logger }: RouteDeps): void {
   router.get('/health', async (ctx) => {
     try {
       const state = await health.check();
+      const loaded = Object.values(state.indexes).every((index) => index !== null);
+      ctx.status = loaded ? 200 : 503;
       ctx.body = {
-        status: 'ok',
+        status: loaded ? 'ok' : 'not_loaded',
         elasticsearch: { version: state.version, cluster_status: state.clusterStatus },
         indexes: state.indexes,
       };

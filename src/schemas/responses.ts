@@ -86,7 +86,8 @@ export const FeatureCollection = z.object({
 });
 
 export const Health = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  /** ok: serving; not_loaded: Elasticsearch answers but an index is missing; unavailable: it does not answer. */
+  status: z.enum(['ok', 'not_loaded', 'unavailable']),
   elasticsearch: z.object({
     version: z.string(),
     cluster_status: z.string(),

@@ -130,6 +130,16 @@ describe('indexes missing or broken', () => {
     expect(ErrorResponse.parse(res.body).error.code).toBe('backend_unavailable');
   });
 
+  it('says so on /health (503 not_loaded, the missing indexes null) instead of "ok"', async () => {
+    const res = await api.call('GET', '/health');
+    expect(res.status).toBe(503);
+    const body = Health.parse(res.body);
+    expect(body.status).toBe('not_loaded');
+    expect(body.indexes.addresses).toBeNull();
+    expect(body.indexes.buildings).toBeNull();
+    expect(body.elasticsearch.cluster_status).toMatch(/green|yellow/);
+  });
+
   it('answers 500 internal_error without leaking internals when Elasticsearch rejects a query', async () => {
     const res = await api.call('GET', '/countries');
     expect(res.status).toBe(500);
