@@ -4,9 +4,7 @@
  * municipality and a different municipality; only levels the chain leaves open are looked up
  * directly (an address outside every city still gets its municipality by point-in-polygon).
  */
-import type { BoundingBox, GeoPoint, ParentIds } from '../src/elasticsearch/documents.js';
-import { bboxPolygon } from './geometry.js';
-import { derivedCityKey, sourceKey, stableId } from './ids.js';
+import type { ParentIds } from '../src/elasticsearch/documents.js';
 import {
   type AreaLevelName,
   ancestorLevels,
@@ -18,7 +16,6 @@ import {
 import type { ParentSpec } from './manifest.js';
 import { type AreaRecord, type BuildingRecord, emptyAllParents, type Parents } from './records.js';
 import { PolygonIndex } from './spatialIndex.js';
-import { normaliseText } from './text.js';
 
 export interface Resolution {
   parents: Parents;
@@ -178,93 +175,5 @@ export class Hierarchy {
   }
 }
 
-interface CityAccumulator {
-  id: string;
-  key: string;
-  name: string;
-  parents: ParentIds;
-  parentId: string;
-  count: number;
-  sumLon: number;
-  sumLat: number;
-  bbox: BoundingBox;
-}
-
-/**
- * Cities made from the addresses' city names where no city polygons exist. The id is computed from
- * (name, parent) so an address gets its city_id in the single streaming pass; the city's centroid and
- * extent are aggregated as addresses go by and written when the stream ends. Memory grows with the
- * number of distinct cities, not addresses.
- */
-export class DerivedCities {
-  private readonly cities = new Map<string, CityAccumulator>();
-
-  constructor(private readonly hierarchy: Hierarchy) {}
-
-  /** Sets parents.city_id when it is still empty and the address names a city; false when it cannot. */
-  assign(cityName: string, location: GeoPoint, parents: Parents): boolean {
-    if (parents.city_id) return true;
-    const nameKey = normaliseText(cityName);
-    if (!nameKey) return false;
-    const parentId = parents.municipality_id || parents.province_id || parents.country_id;
-    const parentKey = parentId ? (this.hierarchy.area(parentId)?.sourceKey ?? '') : '';
-    const key = derivedCityKey(nameKey, parentKey);
-    let city = this.cities.get(key);
-    if (!city) {
-      city = {
-        id: stableId('cities', key),
-        key,
-        name: cityName,
-        parents: {
-          country_id: parents.country_id,
-          province_id: parents.province_id,
-          municipality_id: parents.municipality_id,
-          city_id: '',
-        },
-        parentId,
-        count: 0,
-        sumLon: 0,
-        sumLat: 0,
-        bbox: { min_lon: Infinity, min_lat: Infinity, max_lon: -Infinity, max_lat: -Infinity },
-      };
-      this.cities.set(key, city);
-    }
-    city.count++;
-    city.sumLon += location.lon;
-    city.sumLat += location.lat;
-    const b = city.bbox;
-    if (location.lon < b.min_lon) b.min_lon = location.lon;
-    if (location.lon > b.max_lon) b.max_lon = location.lon;
-    if (location.lat < b.min_lat) b.min_lat = location.lat;
-    if (location.lat > b.max_lat) b.max_lat = location.lat;
-    parents.city_id = city.id;
-    return true;
-  }
-
-  get size(): number {
-    return this.cities.size;
-  }
-
-  records(): AreaRecord[] {
-    const out: AreaRecord[] = [];
-    for (const c of this.cities.values()) {
-      const country = c.parents.country_id ? this.hierarchy.area(c.parents.country_id) : undefined;
-      out.push({
-        level: 'cities',
-        key: c.key,
-        id: c.id,
-        sourceKey: sourceKey('cities', c.key),
-        name: c.name,
-        localIdentifier: '',
-        countryCode: country?.countryCode ?? '',
-        countryCode3: country?.countryCode3 ?? '',
-        geometry: bboxPolygon(c.bbox),
-        bbox: c.bbox,
-        centroid: { lon: c.sumLon / c.count, lat: c.sumLat / c.count },
-        parents: c.parents,
-        parentId: c.parentId,
-      });
-    }
-    return out;
-  }
-}
+// Derived cities live in their own module; re-exported for the callers that know them from here.
+export { DerivedCities } from './derivedCities.js';

@@ -10,11 +10,13 @@ import { AREA_LEVELS, isAreaLevel, LEVELS } from './levels.js';
 /**
  * Where a value comes from: a property name (shorthand), a constant, a property with a prefix
  * (`WK0503` + wijk ref), several properties joined (`osm_type/osm_id`), or the first non-empty of a list.
+ * `padStart` restores a fixed-width numeric code's leading zeros (OSM's `ref:bag` drops the BAG id's
+ * leading 0): only digit strings are padded, and only where the manifest says so.
  */
 export type FieldSpec =
   | string
   | { value: string }
-  | { property: string; prefix?: string | undefined }
+  | { property: string; prefix?: string | undefined; padStart?: number | undefined }
   | { join: string[]; separator?: string | undefined }
   | { first: FieldSpec[] };
 
@@ -22,7 +24,11 @@ export const FieldSpecSchema: z.ZodType<FieldSpec> = z.lazy(() =>
   z.union([
     z.string().min(1),
     z.strictObject({ value: z.string() }),
-    z.strictObject({ property: z.string().min(1), prefix: z.string().optional() }),
+    z.strictObject({
+      property: z.string().min(1),
+      prefix: z.string().optional(),
+      padStart: z.number().int().min(1).max(64).optional(),
+    }),
     z.strictObject({ join: z.array(z.string().min(1)).min(1), separator: z.string().optional() }),
     z.strictObject({ first: z.array(FieldSpecSchema).min(1) }),
   ]),

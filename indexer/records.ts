@@ -4,6 +4,7 @@
  */
 import type { BoundingBox, GeoPoint, ParentIds } from '../src/elasticsearch/documents.js';
 import type { PolygonGeometry } from './geometry.js';
+import type { GeometryRepairs } from './geometry/repair.js';
 import type { AreaLevelName } from './levels.js';
 
 export interface AreaRecord {
@@ -17,9 +18,12 @@ export interface AreaRecord {
   countryCode3: string;
   geometry: PolygonGeometry;
   bbox: BoundingBox;
+  /** Representative point: inside the geometry (geometry/representativePoint.ts). */
   centroid: GeoPoint;
   parents: ParentIds;
   parentId: string;
+  /** What the geometry needed at index time (counted in the summary, not stored). */
+  repairs?: GeometryRepairs;
 }
 
 export interface BuildingRecord {
@@ -30,6 +34,7 @@ export interface BuildingRecord {
   geometry: PolygonGeometry;
   bbox: BoundingBox;
   centroid: GeoPoint;
+  repairs?: GeometryRepairs;
   /** Inside the footprint even for L- or U-shaped buildings: what the parent lookup uses. */
   anchor: [number, number];
 }

@@ -7,6 +7,7 @@ import { arrayItems, type RunContext } from '../runContext.js';
 import type { SourceItem } from '../sources/index.js';
 import { areaFromFeature, mergeAreas, toAreaDoc } from '../transform/area.js';
 import { readField } from '../transform/fields.js';
+import { countRepairs } from '../summary.js';
 import { featureRecord } from './featureRecord.js';
 
 export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Promise<void> {
@@ -26,6 +27,7 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
       }
       const existing = byKey.get(outcome.value.key);
       s.indexed++;
+      countRepairs(s, outcome.value.repairs);
       if (existing) {
         s.merged++;
         existing.record = mergeAreas(existing.record, outcome.value);

@@ -2,6 +2,7 @@
 import type { BuildingRecord, Parents } from '../records.js';
 import { arrayItems, type RunContext } from '../runContext.js';
 import { buildingFromFeature, toBuildingDoc } from '../transform/building.js';
+import { countRepairs } from '../summary.js';
 import { featureRecord } from './featureRecord.js';
 
 export async function loadBuildings(ctx: RunContext): Promise<void> {
@@ -18,6 +19,7 @@ export async function loadBuildings(ctx: RunContext): Promise<void> {
         continue;
       }
       s.indexed++;
+      countRepairs(s, outcome.value.repairs);
       if (byKey.has(outcome.value.sourceKey)) {
         // A building mapped twice under one BAG id: keep the first footprint.
         s.merged++;

@@ -1,7 +1,9 @@
 /** Source feature → in-memory area record → AreaDoc (pure). */
 import type { Geometry } from 'geojson';
 import type { AreaDoc } from '../../src/elasticsearch/documents.js';
-import { bboxOf, centroidOf, mergePolygonal, validatePolygonal } from '../geometry.js';
+import { bboxOf, mergePolygonal, validatePolygonal } from '../geometry.js';
+import { normaliseGeometry } from '../geometry/repair.js';
+import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';
 import { AREA_LEVEL_VALUE, type AreaLevelName } from '../levels.js';
 import type { AreaSource } from '../manifest.js';
@@ -22,7 +24,9 @@ export function areaFromFeature(
   if (!name) return reject('missing_name', `area ${key} has no name`);
   const check = validatePolygonal(geometry);
   if (!check.ok) return reject('invalid_geometry', check.detail);
-  const bbox = bboxOf(check.geometry);
+  const fixed = normaliseGeometry(check.geometry);
+  if (!fixed.ok) return reject('invalid_geometry', fixed.detail);
+  const final = fixed.geometry;
   return {
     ok: true,
     value: {
@@ -34,11 +38,13 @@ export function areaFromFeature(
       localIdentifier: readField(props, fields.localIdentifier),
       countryCode: readField(props, fields.countryCode).toUpperCase(),
       countryCode3: readField(props, fields.countryCode3).toUpperCase(),
-      geometry: check.geometry,
-      bbox,
-      centroid: centroidOf(check.geometry, bbox),
+      geometry: final,
+      // From the final geometry, so the box matches what clients receive.
+      bbox: bboxOf(final),
+      centroid: representativePoint(final),
       parents: emptyParents(),
       parentId: '',
+      repairs: fixed.repairs,
     },
   };
 }
@@ -49,9 +55,10 @@ export function areaFromFeature(
  * the geometry becomes the union of parts.
  */
 export function mergeAreas(first: AreaRecord, second: AreaRecord): AreaRecord {
-  const geometry = mergePolygonal(first.geometry, second.geometry);
-  const bbox = bboxOf(geometry);
-  return { ...first, geometry, bbox, centroid: centroidOf(geometry, bbox) };
+  // Normalised again: two valid parts may overlap, and their union must be valid too.
+  const fixed = normaliseGeometry(mergePolygonal(first.geometry, second.geometry));
+  const geometry = fixed.ok ? fixed.geometry : first.geometry;
+  return { ...first, geometry, bbox: bboxOf(geometry), centroid: representativePoint(geometry) };
 }
 
 export function toAreaDoc(r: AreaRecord): AreaDoc {

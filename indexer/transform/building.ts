@@ -1,7 +1,9 @@
 /** Source feature → in-memory building record → BuildingDoc (pure). */
 import type { Geometry } from 'geojson';
 import type { BuildingDoc } from '../../src/elasticsearch/documents.js';
-import { bboxOf, centroidOf, pointOnSurface, validatePolygonal } from '../geometry.js';
+import { bboxOf, validatePolygonal } from '../geometry.js';
+import { normaliseGeometry } from '../geometry/repair.js';
+import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';
 import type { BuildingSource } from '../manifest.js';
 import type { BuildingRecord, Parents } from '../records.js';
@@ -17,7 +19,10 @@ export function buildingFromFeature(
   if (!key) return reject('missing_key', 'no value for the key field');
   const check = validatePolygonal(geometry);
   if (!check.ok) return reject('invalid_geometry', check.detail);
-  const bbox = bboxOf(check.geometry);
+  const fixed = normaliseGeometry(check.geometry);
+  if (!fixed.ok) return reject('invalid_geometry', fixed.detail);
+  const final = fixed.geometry;
+  const centroid = representativePoint(final);
   return {
     ok: true,
     value: {
@@ -25,10 +30,12 @@ export function buildingFromFeature(
       sourceKey: sourceKey('buildings', key),
       localIdentifier: readField(props, fields.localIdentifier),
       buildingType: readField(props, fields.buildingType),
-      geometry: check.geometry,
-      bbox,
-      centroid: centroidOf(check.geometry, bbox),
-      anchor: pointOnSurface(check.geometry),
+      geometry: final,
+      bbox: bboxOf(final),
+      centroid,
+      repairs: fixed.repairs,
+      // The representative point is inside the footprint, so it also serves the parent lookup.
+      anchor: [centroid.lon, centroid.lat],
     },
   };
 }

@@ -3,7 +3,11 @@ import type { FieldSpec, Filter } from '../manifest.js';
 
 export type Properties = Record<string, unknown>;
 
-/** Source values arrive as strings (CSV) or JSON scalars (GeoJSON); both read as trimmed strings. */
+/**
+ * Source values arrive as strings (CSV: csv-parse is never asked to cast) or JSON scalars (GeoJSON);
+ * both read as trimmed strings, so an identifier is never turned into a number here. A JSON number
+ * has already lost any leading zero in the source file itself; see `padStart` in the manifest.
+ */
 export function propertyText(props: Properties, name: string): string {
   const value = props[name];
   if (value === null || value === undefined) return '';
@@ -12,12 +16,17 @@ export function propertyText(props: Properties, name: string): string {
   return '';
 }
 
+/** Leading zeros back on a fixed-width numeric code; anything but digits is left as it is. */
+export function padDigits(value: string, width: number | undefined): string {
+  return width !== undefined && /^[0-9]+$/.test(value) ? value.padStart(width, '0') : value;
+}
+
 export function readField(props: Properties, spec: FieldSpec | undefined): string {
   if (spec === undefined) return '';
   if (typeof spec === 'string') return propertyText(props, spec);
   if ('value' in spec) return spec.value;
   if ('property' in spec) {
-    const value = propertyText(props, spec.property);
+    const value = padDigits(propertyText(props, spec.property), spec.padStart);
     return value ? `${spec.prefix ?? ''}${value}` : '';
   }
   if ('join' in spec) {

@@ -55,3 +55,15 @@ describe('matchesFilters', () => {
     ).toBe(false);
   });
 });
+
+describe('identifiers stay text', () => {
+  it('keeps a leading zero and pads a fixed-width BAG id only where the manifest asks', () => {
+    const bag = { 'ref:bag': '503100000004746', full: '0503100000004746', name: 'Oude Kerk' };
+    expect(readField(bag, 'full')).toBe('0503100000004746');
+    expect(readField(bag, 'ref:bag')).toBe('503100000004746');
+    expect(readField(bag, { property: 'ref:bag', padStart: 16 })).toBe('0503100000004746');
+    expect(readField(bag, { property: 'full', padStart: 16 })).toBe('0503100000004746');
+    // Only digit strings are padded: anything else is not the fixed-width code.
+    expect(readField(bag, { property: 'name', padStart: 16 })).toBe('Oude Kerk');
+  });
+});

@@ -1,3 +1,4 @@
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { bboxOf, centroidOf } from '../../../indexer/geometry.js';
@@ -154,20 +155,53 @@ describe('DerivedCities', () => {
     // Same name outside the municipality (only in the province): a different city.
     expect(p3.city_id).not.toBe(p1.city_id);
     expect(p1.city_id).toBe(stableId('cities', 'den hoorn@municipalities:GM0503'));
-    const cities = derived.records();
+    const { records: cities, remap } = derived.finish();
     expect(cities).toHaveLength(2);
+    // 1.5° apart: two places that share a name, not one place split by a border.
+    expect(remap.size).toBe(0);
     const c = cities.find((x) => x.id === p1.city_id);
-    expect(c).toMatchObject({
-      name: 'Den Hoorn',
-      parentId: id('municipalities', 'GM0503'),
-      countryCode: 'NL',
-      centroid: { lon: 3.25, lat: 2.75 },
-      bbox: { min_lon: 3, min_lat: 2.5, max_lon: 3.5, max_lat: 3 },
-    });
+    expect(c).toMatchObject({ name: 'Den Hoorn', parentId: id('municipalities', 'GM0503'), countryCode: 'NL' });
     expect(c?.geometry.type).toBe('Polygon');
+    // The outline covers its addresses and has an area even for two points.
+    for (const p of [
+      [3, 3],
+      [3.5, 2.5],
+    ]) {
+      expect(booleanPointInPolygon(p, c!.geometry)).toBe(true);
+    }
+    expect(booleanPointInPolygon([c!.centroid.lon, c!.centroid.lat], c!.geometry)).toBe(true);
+    expect(c!.bbox.min_lon).toBeLessThan(3);
+    expect(c!.bbox.max_lat).toBeGreaterThan(3);
     const other = cities.find((x) => x.id === p3.city_id);
     expect(other?.parentId).toBe(id('provinces', 'PV28'));
     expect(other?.parents.municipality_id).toBe('');
+  });
+
+  it('folds the addresses of one place across a border into the municipality holding most of them', () => {
+    const h = world();
+    const derived = new DerivedCities(h);
+    const inside = [...Array(30).keys()].map((i) => {
+      const p = h.resolveSpatialParents('addresses', 3.9 + (i % 6) * 0.015, 3.9 + Math.floor(i / 6) * 0.02);
+      derived.assign('Ypenburg', { lon: 3.9 + (i % 6) * 0.015, lat: 3.9 + Math.floor(i / 6) * 0.02 }, p);
+      return p;
+    });
+    // Just over the (simplified) municipality border: only the province holds these.
+    const outside = [4.01, 4.02].map((lon) => {
+      const p = h.resolveSpatialParents('addresses', lon, 3.95);
+      derived.assign('Ypenburg', { lon, lat: 3.95 }, p);
+      return p;
+    });
+    expect(outside[0]!.municipality_id).toBe('');
+    expect(outside[0]!.city_id).not.toBe(inside[0]!.city_id);
+    const { records, remap } = derived.finish();
+    expect(records).toHaveLength(1);
+    const city = records[0]!;
+    expect(city.id).toBe(inside[0]!.city_id);
+    expect(city.parents.municipality_id).toBe(id('municipalities', 'GM0503'));
+    expect(remap.get(outside[0]!.city_id)).toEqual({ ...city.parents, city_id: city.id });
+    // A concave hull of every address (both sides of the border), not a box.
+    for (const lon of [3.9, 3.975, 4.02]) expect(booleanPointInPolygon([lon, 3.95], city.geometry)).toBe(true);
+    expect(booleanPointInPolygon([4.05, 4.05], city.geometry)).toBe(false);
   });
 
   it('leaves a city found by polygon alone', () => {

@@ -1,0 +1,182 @@
+/**
+ * Cities made from the addresses' city names where no city polygons exist (bulk.json). An address gets
+ * its city_id in the single streaming pass, from (name, the municipality the address falls in): a
+ * group. When the stream ends, the groups of one name that lie together become one city, owned by the
+ * municipality holding most of its addresses; the ids of the groups folded into it are returned as a
+ * remap so the loader can move those addresses over (the simplified municipality polygons put
+ * addresses near a border in the neighbour, or in none).
+ *
+ * Memory grows with the number of groups, not addresses: each keeps a count, a sum and at most
+ * a bounded set of grid-thinned points (geometry/pointOutline.ts) for its concave-hull outline.
+ */
+import type { BoundingBox, GeoPoint, ParentIds } from '../src/elasticsearch/documents.js';
+import { bboxOf, bboxPolygon } from './geometry.js';
+import { outlineOf, ThinnedPoints } from './geometry/pointOutline.js';
+import { normaliseGeometry } from './geometry/repair.js';
+import { representativePoint } from './geometry/representativePoint.js';
+import type { Hierarchy } from './hierarchy.js';
+import { derivedCityKey, sourceKey, stableId } from './ids.js';
+import type { AreaRecord, Parents } from './records.js';
+import { normaliseText } from './text.js';
+
+/** Groups of one name closer than this (in degrees, about 3-5 km) are one place split by a border. */
+const SAME_PLACE_DEGREES = 0.05;
+
+interface Group {
+  id: string;
+  key: string;
+  nameKey: string;
+  name: string;
+  parents: ParentIds;
+  parentId: string;
+  count: number;
+  bbox: BoundingBox;
+  points: ThinnedPoints;
+}
+
+/** What the addresses of a folded group must now say. */
+export type CityRemap = Map<string, ParentIds>;
+
+export interface DerivedCityResult {
+  records: AreaRecord[];
+  remap: CityRemap;
+}
+
+function near(a: BoundingBox, b: BoundingBox): boolean {
+  return (
+    a.min_lon - SAME_PLACE_DEGREES <= b.max_lon &&
+    b.min_lon - SAME_PLACE_DEGREES <= a.max_lon &&
+    a.min_lat - SAME_PLACE_DEGREES <= b.max_lat &&
+    b.min_lat - SAME_PLACE_DEGREES <= a.max_lat
+  );
+}
+
+function padded(b: BoundingBox): BoundingBox {
+  const d = 0.001;
+  return { min_lon: b.min_lon - d, min_lat: b.min_lat - d, max_lon: b.max_lon + d, max_lat: b.max_lat + d };
+}
+
+function widen(into: BoundingBox, b: BoundingBox): void {
+  into.min_lon = Math.min(into.min_lon, b.min_lon);
+  into.min_lat = Math.min(into.min_lat, b.min_lat);
+  into.max_lon = Math.max(into.max_lon, b.max_lon);
+  into.max_lat = Math.max(into.max_lat, b.max_lat);
+}
+
+/**
+ * Pure: the groups of one name clustered into places. Largest groups first, so each place's first
+ * group with a municipality is the one holding most of its addresses: that group's id and parents
+ * become the city's.
+ */
+export function clusterGroups<G extends { count: number; bbox: BoundingBox; parents: ParentIds }>(
+  groups: G[],
+): { owner: G; members: G[] }[] {
+  const sorted = [...groups].sort((a, b) => b.count - a.count);
+  const places: { owner: G; members: G[]; bbox: BoundingBox }[] = [];
+  for (const g of sorted) {
+    const place = places.find((p) => near(p.bbox, g.bbox));
+    if (!place) {
+      places.push({ owner: g, members: [g], bbox: { ...g.bbox } });
+      continue;
+    }
+    place.members.push(g);
+    widen(place.bbox, g.bbox);
+    if (!place.owner.parents.municipality_id && g.parents.municipality_id) place.owner = g;
+  }
+  return places.map(({ owner, members }) => ({ owner, members }));
+}
+
+export class DerivedCities {
+  private readonly groups = new Map<string, Group>();
+
+  constructor(private readonly hierarchy: Hierarchy) {}
+
+  /** Sets parents.city_id when it is still empty and the address names a city; false when it cannot. */
+  assign(cityName: string, location: GeoPoint, parents: Parents): boolean {
+    if (parents.city_id) return true;
+    const nameKey = normaliseText(cityName);
+    if (!nameKey) return false;
+    const parentId = parents.municipality_id || parents.province_id || parents.country_id;
+    const parentKey = parentId ? (this.hierarchy.area(parentId)?.sourceKey ?? '') : '';
+    const key = derivedCityKey(nameKey, parentKey);
+    let group = this.groups.get(key);
+    if (!group) {
+      group = {
+        id: stableId('cities', key),
+        key,
+        nameKey,
+        name: cityName,
+        parents: {
+          country_id: parents.country_id,
+          province_id: parents.province_id,
+          municipality_id: parents.municipality_id,
+          city_id: '',
+        },
+        parentId,
+        count: 0,
+        bbox: { min_lon: Infinity, min_lat: Infinity, max_lon: -Infinity, max_lat: -Infinity },
+        points: new ThinnedPoints(),
+      };
+      this.groups.set(key, group);
+    }
+    group.count++;
+    const b = group.bbox;
+    widen(b, { min_lon: location.lon, min_lat: location.lat, max_lon: location.lon, max_lat: location.lat });
+    group.points.add(location.lon, location.lat);
+    parents.city_id = group.id;
+    return true;
+  }
+
+  /** Groups seen so far (before they are folded into cities). */
+  get size(): number {
+    return this.groups.size;
+  }
+
+  finish(): DerivedCityResult {
+    const byName = new Map<string, Group[]>();
+    for (const g of this.groups.values()) {
+      const list = byName.get(g.nameKey);
+      if (list) list.push(g);
+      else byName.set(g.nameKey, [g]);
+    }
+    const records: AreaRecord[] = [];
+    const remap: CityRemap = new Map();
+    for (const groups of byName.values()) {
+      for (const { owner, members } of clusterGroups(groups)) {
+        const points = new ThinnedPoints();
+        for (const m of members) {
+          for (const [lon, lat] of m.points.points()) points.add(lon, lat);
+          if (m !== owner) remap.set(m.id, { ...owner.parents, city_id: owner.id });
+        }
+        const record = this.record(owner, points);
+        if (record) records.push(record);
+      }
+    }
+    return { records, remap };
+  }
+
+  private record(owner: Group, points: ThinnedPoints): AreaRecord | undefined {
+    const outline = outlineOf(points);
+    const repaired = outline ? normaliseGeometry(outline) : undefined;
+    // Addresses already point at this id, so the city must exist: the box is the last resort.
+    const fixed = repaired?.ok ? repaired : normaliseGeometry(bboxPolygon(padded(owner.bbox)));
+    if (!fixed.ok) return undefined;
+    const country = owner.parents.country_id ? this.hierarchy.area(owner.parents.country_id) : undefined;
+    return {
+      level: 'cities',
+      key: owner.key,
+      id: owner.id,
+      sourceKey: sourceKey('cities', owner.key),
+      name: owner.name,
+      localIdentifier: '',
+      countryCode: country?.countryCode ?? '',
+      countryCode3: country?.countryCode3 ?? '',
+      geometry: fixed.geometry,
+      bbox: bboxOf(fixed.geometry),
+      centroid: representativePoint(fixed.geometry),
+      parents: owner.parents,
+      parentId: owner.parentId,
+      repairs: fixed.repairs,
+    };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Moves the addresses of folded derived-city groups (derivedCities.ts) to the city they were folded
+ * into, with that city's parent chain. `_update_by_query` is not used: it lives in Elasticsearch's
+ * reindex module, which not every distribution (the local launcher's among them) ships. The
+ * addresses are found over a point in time and updated with partial-document bulk updates.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { ParentIds } from '../../src/elasticsearch/documents.js';
+import type { CityRemap } from '../derivedCities.js';
+
+const PAGE = 5000;
+const IDS_PER_QUERY = 1000;
+
+export async function remapAddressCities(
+  client: Client,
+  index: string,
+  remap: CityRemap,
+  checkAbort: () => void,
+): Promise<number> {
+  if (!remap.size) return 0;
+  await client.indices.refresh({ index });
+  const groups = [...remap.keys()];
+  let moved = 0;
+  for (let i = 0; i < groups.length; i += IDS_PER_QUERY) {
+    const ids = groups.slice(i, i + IDS_PER_QUERY);
+    const pit = await client.openPointInTime({ index, keep_alive: '2m' });
+    let pitId = pit.id;
+    let after: unknown[] | undefined;
+    try {
+      for (;;) {
+        checkAbort();
+        const page = await client.search<{ city_id: string }>({
+          size: PAGE,
+          query: { terms: { city_id: ids } },
+          _source: ['city_id'],
+          pit: { id: pitId, keep_alive: '2m' },
+          sort: [{ _shard_doc: 'asc' }],
+          ...(after ? { search_after: after as never } : {}),
+        });
+        pitId = page.pit_id ?? pitId;
+        const hits = page.hits.hits;
+        if (!hits.length) break;
+        const operations = hits.flatMap((h) => {
+          const target = remap.get(h._source?.city_id ?? '') as ParentIds;
+          return [{ update: { _index: index, _id: h._id as string } }, { doc: target }];
+        });
+        const result = await client.bulk({ operations, refresh: false });
+        if (result.errors) {
+          const first = result.items.find((item) => item.update?.error)?.update?.error;
+          throw new Error(`moving addresses to their derived city failed: ${JSON.stringify(first)}`);
+        }
+        moved += hits.length;
+        after = hits[hits.length - 1]?.sort;
+      }
+    } finally {
+      await client.closePointInTime({ id: pitId }).catch(() => {});
+    }
+  }
+  return moved;
+}
