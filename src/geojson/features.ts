@@ -4,6 +4,7 @@
 import type { Feature, Geometry, Point } from 'geojson';
 import type { AddressDoc, AreaDoc, BuildingDoc, GeoPoint } from '../elasticsearch/documents.js';
 import { addressRecord } from '../records/addressRecords.js';
+import { simplifyShape } from './simplify.js';
 
 export type GeometryMode = 'shape' | 'centroid';
 
@@ -28,11 +29,14 @@ export function areaProperties(doc: AreaDoc): Record<string, unknown> {
   };
 }
 
-export function areaFeature(doc: AreaDoc, mode: GeometryMode): Feature<Geometry> {
+/** `simplifyMetres` applies to shapes only (the query schemas refuse it with centroids). */
+export function areaFeature(doc: AreaDoc, mode: GeometryMode, simplifyMetres?: number): Feature<Geometry> {
+  let geometry = mode === 'centroid' ? pointOf(doc.centroid) : doc.geometry;
+  if (mode === 'shape' && simplifyMetres) geometry = simplifyShape(geometry, simplifyMetres, doc.centroid.lat);
   return {
     type: 'Feature',
     id: doc.id,
-    geometry: mode === 'centroid' ? pointOf(doc.centroid) : doc.geometry,
+    geometry,
     properties: areaProperties(doc),
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalidRequest } from './errors.js';
+import { ApiError, invalidRequest } from './errors.js';
 
 export function parseWith<S extends z.ZodType>(
   schema: S,
@@ -9,4 +9,14 @@ export function parseWith<S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (!result.success) throw invalidRequest(result.error, where);
   return result.data;
+}
+
+/** Query parameters: each at most once (`name=a&name=b` has no single meaning), then the schema. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, string | string[] | undefined>) {
+  const repeated = Object.keys(query).filter((key) => Array.isArray(query[key]));
+  if (repeated.length > 0) {
+    const details = repeated.map((key) => ({ path: `query.${key}`, message: 'parameter given more than once' }));
+    throw new ApiError(400, 'invalid_request', 'Invalid request query', details);
+  }
+  return parseWith(schema, query, 'query');
 }

@@ -15,9 +15,11 @@ import {
   areaSource,
   BUILDING_SORT,
   byIdQuery,
+  countryByCodeQuery,
   type ParentRef,
   suburbBuildingsQuery,
 } from '../search/areaQueries.js';
+import type { Viewport } from '../search/viewport.js';
 import { type DocPages, existsAndFirstPage, type PageOptions, pagesOfDocs, searchAllPages } from './paging.js';
 
 export class AreaRepository {
@@ -60,6 +62,24 @@ export class AreaRepository {
   }
 
   /**
+   * The id of the country with this ISO 3166-1 alpha-2 code, or undefined. Ids are derived from the source's
+   * own key, so they do not change between generations: remembered for the life of the process.
+   */
+  countryIdOf(code: string): Promise<string | undefined> {
+    let id = this.countryIds.get(code);
+    if (!id) {
+      id = this.searcher
+        .search<Pick<AreaDoc, 'id'>>(this.areas, { query: countryByCodeQuery(code), size: 1, _source: ['id'] })
+        .then((res) => res.hits.hits[0]?._source?.id);
+      this.countryIds.set(code, id);
+      id.catch(() => this.countryIds.delete(code));
+    }
+    return id;
+  }
+
+  private readonly countryIds = new Map<string, Promise<string | undefined>>();
+
+  /**
    * Children of a parent area, with the parent's existence checked in the same round trip (batched), so an
    * unknown parent is a 404 and a parent without children is an empty list.
    */
@@ -73,10 +93,14 @@ export class AreaRepository {
     return this.childPages<AreaDoc>(byIdQuery(parent.id, parent.level), parent.level, options);
   }
 
-  async suburbBuildings(suburbId: string, withGeometry: boolean): Promise<DocPages<BuildingDoc>> {
+  async suburbBuildings(
+    suburbId: string,
+    viewport: Viewport | undefined,
+    withGeometry: boolean,
+  ): Promise<DocPages<BuildingDoc>> {
     const options: PageOptions = {
       index: this.buildings,
-      query: suburbBuildingsQuery(suburbId),
+      query: suburbBuildingsQuery(suburbId, viewport),
       sort: BUILDING_SORT,
       source: areaSource(withGeometry),
       pageSize: AREA_PAGE_SIZE,

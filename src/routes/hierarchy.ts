@@ -1,13 +1,23 @@
 import type Router from '@koa/router';
 import type { Feature } from 'geojson';
 import type { Context } from 'koa';
-import type { AreaDoc, AreaLevel } from '../elasticsearch/documents.js';
+import type { AreaDoc, AreaLevel, IndexKind } from '../elasticsearch/documents.js';
 import { areaFeature, buildingFeature, featureCollection } from '../geojson/features.js';
 import { streamFeatureCollection } from '../geojson/streamCollection.js';
-import { parseWith } from '../http/validate.js';
+import { respondCached } from '../http/conditional.js';
+import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
+import { parseQuery, parseWith } from '../http/validate.js';
 import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from '../records/areaRecords.js';
 import type { DocPages } from '../repository/paging.js';
-import { CountryFilterQuery, GeometryQuery, IdParam, NameFilterQuery } from '../schemas/requests.js';
+import {
+  AreaListQuery,
+  BoundaryListQuery,
+  BoundaryQuery,
+  BuildingListQuery,
+  CountryBoundaryListQuery,
+  CountryListQuery,
+  IdParam,
+} from '../schemas/requests.js';
 import type { RouteDeps } from './context.js';
 
 async function* mapPages<T>(pages: AsyncIterable<T[]>, toFeature: (doc: T) => Feature) {
@@ -31,42 +41,65 @@ async function sendFeatures<T>(ctx: Context, pages: DocPages<T>, toFeature: (doc
     yield first.value;
     yield* pages;
   }
-  ctx.type = 'application/geo+json';
+  ctx.type = geojsonMediaType(ctx);
   ctx.body = streamFeatureCollection(mapPages(all(), toFeature));
 }
 
-export function registerHierarchyRoutes(router: Router, { areas }: RouteDeps): void {
+const AREAS: IndexKind[] = ['areas'];
+/** A suburb's buildings also read the areas index (the suburb's existence check). */
+const BUILDINGS: IndexKind[] = ['areas', 'buildings'];
+
+export function registerHierarchyRoutes(router: Router, { areas, generations, bodies }: RouteDeps): void {
+  /** Every hierarchy answer is conditional on the generations it reads (see src/http/conditional.ts). */
+  const cached = async (ctx: Context, kinds: IndexKind[], mediaType: string, build: () => Promise<void>) =>
+    respondCached(ctx, { generations: await generations.of(kinds), mediaType, bodies }, build);
+
   const single = (level: AreaLevel) => async (ctx: Context) => {
     const { id } = parseWith(IdParam, ctx.params, 'path');
-    const { geometry } = parseWith(GeometryQuery, ctx.query, 'query');
-    const doc = await areas.get(level, id, geometry === 'shape');
-    ctx.type = 'application/geo+json';
-    ctx.body = featureCollection([areaFeature(doc, geometry)]);
+    const { geometry, simplify } = parseQuery(BoundaryQuery, ctx.query);
+    const mediaType = geojsonMediaType(ctx);
+    await cached(ctx, AREAS, mediaType, async () => {
+      const doc = await areas.get(level, id, geometry === 'shape');
+      ctx.type = mediaType;
+      ctx.body = featureCollection([areaFeature(doc, geometry, simplify)]);
+    });
   };
 
   const childList =
     <R>(parentLevel: AreaLevel, childLevel: AreaLevel, record: (d: AreaDoc) => R) =>
     async (ctx: Context) => {
       const { id } = parseWith(IdParam, ctx.params, 'path');
-      const { name } = parseWith(NameFilterQuery, ctx.query, 'query');
-      ctx.body = await collect(await areas.children({ level: parentLevel, id }, childLevel, { name }, false), record);
+      const { name, bbox } = parseQuery(AreaListQuery, ctx.query);
+      await cached(ctx, AREAS, JSON_TYPE, async () => {
+        const pages = await areas.children({ level: parentLevel, id }, childLevel, { name, viewport: bbox }, false);
+        ctx.body = await collect(pages, record);
+      });
     };
 
   const childGeojson = (parentLevel: AreaLevel, childLevel: AreaLevel) => async (ctx: Context) => {
     const { id } = parseWith(IdParam, ctx.params, 'path');
-    const { name, geometry } = parseWith(NameFilterQuery, ctx.query, 'query');
-    const pages = await areas.children({ level: parentLevel, id }, childLevel, { name }, geometry === 'shape');
-    await sendFeatures(ctx, pages, (doc) => areaFeature(doc, geometry));
+    const { name, bbox, geometry, simplify } = parseQuery(BoundaryListQuery, ctx.query);
+    await cached(ctx, AREAS, geojsonMediaType(ctx), async () => {
+      const filter = { name, viewport: bbox };
+      const pages = await areas.children({ level: parentLevel, id }, childLevel, filter, geometry === 'shape');
+      await sendFeatures(ctx, pages, (doc) => areaFeature(doc, geometry, simplify));
+    });
   };
 
   router.get('/countries', async (ctx) => {
-    const { name, country_code } = parseWith(CountryFilterQuery, ctx.query, 'query');
-    ctx.body = await collect(areas.list('country', { name, countryCode: country_code }, false), countryRecord);
+    const { name, country_code, bbox } = parseQuery(CountryListQuery, ctx.query);
+    await cached(ctx, AREAS, JSON_TYPE, async () => {
+      const filter = { name, countryCode: country_code, viewport: bbox };
+      ctx.body = await collect(areas.list('country', filter, false), countryRecord);
+    });
   });
   router.get('/countries/geojson', async (ctx) => {
-    const { name, country_code, geometry } = parseWith(CountryFilterQuery, ctx.query, 'query');
-    const pages = areas.list('country', { name, countryCode: country_code }, geometry === 'shape');
-    await sendFeatures(ctx, pages, (doc) => areaFeature(doc, geometry));
+    const { name, country_code, bbox, geometry, simplify } = parseQuery(CountryBoundaryListQuery, ctx.query);
+    await cached(ctx, AREAS, geojsonMediaType(ctx), async () => {
+      const filter = { name, countryCode: country_code, viewport: bbox };
+      const pages = areas.list('country', filter, geometry === 'shape');
+      await sendFeatures(ctx, pages, (doc) => areaFeature(doc, geometry, simplify));
+    });
   });
   router.get('/countries/:id/geojson', single('country'));
   router.get('/countries/:id/provinces', childList('country', 'province', provinceRecord));
@@ -75,15 +108,19 @@ export function registerHierarchyRoutes(router: Router, { areas }: RouteDeps): v
   router.get('/provinces/:id/municipalities', childList('province', 'municipality', municipalityRecord));
   router.get('/provinces/:id/municipalities/geojson', childGeojson('province', 'municipality'));
   router.get('/cities', async (ctx) => {
-    const { name } = parseWith(NameFilterQuery, ctx.query, 'query');
-    ctx.body = await collect(areas.list('city', { name }, false), cityRecord);
+    const { name, bbox } = parseQuery(AreaListQuery, ctx.query);
+    await cached(ctx, AREAS, JSON_TYPE, async () => {
+      ctx.body = await collect(areas.list('city', { name, viewport: bbox }, false), cityRecord);
+    });
   });
   router.get('/cities/:id/geojson', single('city'));
   router.get('/cities/:id/suburbs/geojson', childGeojson('city', 'suburb'));
   router.get('/suburbs/:id/buildings/geojson', async (ctx) => {
     const { id } = parseWith(IdParam, ctx.params, 'path');
-    const { geometry } = parseWith(GeometryQuery, ctx.query, 'query');
-    const pages = await areas.suburbBuildings(id, geometry === 'shape');
-    await sendFeatures(ctx, pages, (doc) => buildingFeature(doc, geometry));
+    const { geometry, bbox } = parseQuery(BuildingListQuery, ctx.query);
+    await cached(ctx, BUILDINGS, geojsonMediaType(ctx), async () => {
+      const pages = await areas.suburbBuildings(id, bbox, geometry === 'shape');
+      await sendFeatures(ctx, pages, (doc) => buildingFeature(doc, geometry));
+    });
   });
 }

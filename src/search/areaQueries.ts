@@ -5,10 +5,12 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { type AreaLevel, PARENT_ID_FIELD } from '../elasticsearch/documents.js';
 import { normaliseText } from '../text/normalise.js';
+import { type Viewport, viewportClause } from './viewport.js';
 
 export interface AreaFilter {
   name?: string | undefined;
   countryCode?: string | undefined;
+  viewport?: Viewport | undefined;
 }
 
 /** Lists come back by name; the id is unique, so paging with search_after never skips or repeats. */
@@ -26,6 +28,17 @@ export function byIdQuery(id: string, level?: AreaLevel): estypes.QueryDslQueryC
   const filter: estypes.QueryDslQueryContainer[] = [{ term: { id } }];
   if (level) filter.push({ term: { level } });
   return { bool: { filter } };
+}
+
+/** Areas in the country with this ISO 3166-1 alpha-2 or alpha-3 code (any case). */
+function countryCodeTerm(code: string): estypes.QueryDslQueryContainer {
+  const upper = code.toUpperCase();
+  return { term: { [upper.length === 3 ? 'country_code3' : 'country_code']: upper } };
+}
+
+/** The country with this ISO 3166-1 code. */
+export function countryByCodeQuery(code: string): estypes.QueryDslQueryContainer {
+  return { bool: { filter: [{ term: { level: 'country' } }, countryCodeTerm(code)] } };
 }
 
 /** A name filter matches a name that equals it or whose words start with it, ignoring case and accents. */
@@ -51,14 +64,14 @@ export function areaQuery(level: AreaLevel, filter: AreaFilter, parent?: ParentR
   if (parent) clauses.push({ term: { [PARENT_ID_FIELD[parent.level]]: parent.id } });
   const nameClause = filter.name ? nameFilterClause(filter.name) : undefined;
   if (nameClause) clauses.push(nameClause);
-  if (filter.countryCode) {
-    const code = filter.countryCode.toUpperCase();
-    clauses.push({ term: { [code.length === 3 ? 'country_code3' : 'country_code']: code } });
-  }
+  if (filter.countryCode) clauses.push(countryCodeTerm(filter.countryCode));
+  if (filter.viewport) clauses.push(...viewportClause(filter.viewport));
   return { bool: { filter: clauses } } satisfies estypes.QueryDslQueryContainer;
 }
 
-/** Every building of one suburb. */
-export function suburbBuildingsQuery(suburbId: string): estypes.QueryDslQueryContainer {
-  return { bool: { filter: [{ term: { [PARENT_ID_FIELD.suburb]: suburbId } }] } };
+/** Every building of one suburb, or those whose footprint's envelope intersects the viewport. */
+export function suburbBuildingsQuery(suburbId: string, viewport?: Viewport): estypes.QueryDslQueryContainer {
+  const clauses: estypes.QueryDslQueryContainer[] = [{ term: { [PARENT_ID_FIELD.suburb]: suburbId } }];
+  if (viewport) clauses.push(...viewportClause(viewport));
+  return { bool: { filter: clauses } };
 }

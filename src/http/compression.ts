@@ -1,0 +1,38 @@
+/**
+ * gzip and brotli, negotiated from Accept-Encoding, for every answer over COMPRESS_THRESHOLD_BYTES. A
+ * streamed FeatureCollection has no length up front and is always compressed (it is never small).
+ */
+import compress from 'koa-compress';
+import { Readable, Stream, Writable } from 'node:stream';
+import { constants } from 'node:zlib';
+import type { Context, Next } from 'koa';
+
+/** Below about one packet the headers and the compressor's CPU cost more than the bytes saved. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+export function compression() {
+  const compressing = compress({
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    // Quality 4 is brotli's speed/size sweet spot for dynamic bodies (11, the default, costs ~10x the CPU).
+    br: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+    gzip: { level: 6 },
+    deflate: false,
+    // Only what we negotiate and test; zstd needs Node 22.15+.
+    zstd: false,
+  });
+  return async (ctx: Context, next: Next) => {
+    let source: unknown;
+    await compressing(ctx, async () => {
+      await next();
+      source = ctx.body;
+    });
+    // koa-compress feeds the compressor with .pipe(), which does not pass a failure on: a streamed collection
+    // failing after its first page would leave the compressed answer hanging open. Pass it on, so Koa's
+    // pipeline to the socket fails and the connection is closed (see abortStartedResponse).
+    const compressed = ctx.body;
+    const destroyable = compressed instanceof Readable || compressed instanceof Writable;
+    if (source instanceof Stream && destroyable && compressed !== source) {
+      source.once('error', (error) => compressed.destroy(error));
+    }
+  };
+}
