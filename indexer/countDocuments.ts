@@ -16,4 +16,13 @@ export async function countDocuments(ctx: RunContext): Promise<void> {
   addresses.count = (await client.count({ index: ctx.index('addresses') })).count;
   // Duplicates of one full address share an _id, so Elasticsearch kept one: the merges are the difference.
   addresses.merged = addresses.indexed - addresses.count;
+  const streets = await client.search({
+    index: ctx.index('streets'),
+    size: 0,
+    track_total_hits: true,
+    aggs: { addresses: { sum: { field: 'address_count' } } },
+  });
+  const total = streets.hits.total;
+  ctx.streets.count = typeof total === 'number' ? total : (total?.value ?? 0);
+  ctx.streets.addressCountSum = (streets.aggregations?.addresses as { value?: number } | undefined)?.value ?? 0;
 }

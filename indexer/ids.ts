@@ -36,3 +36,12 @@ export function addressKey(p: AddressKeyParts): string {
 export function derivedCityKey(nameKey: string, parentSourceKey: string): string {
   return `${nameKey}@${parentSourceKey}`;
 }
+
+/** A street of the streets index: one per street key and city key (not a dataset level, so its own scheme). */
+export function streetSourceKey(streetKey: string, cityKey: string): string {
+  return `streets:${streetKey}|${cityKey}`;
+}
+
+export function streetId(streetKey: string, cityKey: string): string {
+  return uuidv5(streetSourceKey(streetKey, cityKey), ID_NAMESPACE);
+}

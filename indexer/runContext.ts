@@ -16,7 +16,7 @@ import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
 import { readSource, type SourceItem } from './sources/index.js';
-import { compactLevel, emptyLevels, type SourceSummary } from './summary.js';
+import { compactLevel, emptyLevels, emptyStreets, type SourceSummary } from './summary.js';
 import { matchesFilters } from './transform/fields.js';
 
 export interface RunSetup {
@@ -40,6 +40,8 @@ export interface ReadRecord {
 
 export class RunContext {
   readonly levels = emptyLevels();
+  /** The streets index, built from the addresses (indexer/levelLoaders/streets.ts). */
+  readonly streets = emptyStreets();
   readonly hierarchy = new Hierarchy();
   readonly lookups = new LookupTables();
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */

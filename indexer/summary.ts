@@ -4,6 +4,7 @@
  */
 import type { IndexKind } from '../src/elasticsearch/documents.js';
 import { LEVELS, type LevelName, type ParentLevelName } from './levels.js';
+import type { GeometryRepairs } from './geometry/repair.js';
 import type { RejectReason } from './rejectReasons.js';
 
 export interface SourceSummary {
@@ -27,7 +28,22 @@ export interface LevelSummary {
   unassigned: Partial<Record<ParentLevelName, number>>;
   /** Documents of this level in the new index after refresh: indexed − merged. */
   count: number;
+  /** Indexed records whose geometry needed a repair (indexer/geometry/repair.ts), per kind of repair. */
+  geometryRepairs: GeometryRepairCounts;
   sources: SourceSummary[];
+}
+
+export interface GeometryRepairCounts {
+  repaired: number;
+  antimeridianSplit: number;
+  rewound: number;
+}
+
+export function countRepairs(s: LevelSummary, repairs: GeometryRepairs | undefined): void {
+  if (!repairs) return;
+  if (repairs.repaired) s.geometryRepairs.repaired++;
+  if (repairs.antimeridianSplit) s.geometryRepairs.antimeridianSplit++;
+  if (repairs.rewound) s.geometryRepairs.rewound++;
 }
 
 export interface RunSummary {
@@ -40,6 +56,8 @@ export interface RunSummary {
   previousGeneration: string | null;
   pruned: string[];
   levels: Record<LevelName, LevelSummary>;
+  /** The streets index (built from the addresses, not a dataset level). */
+  streets: StreetsSummary;
   rejects: { path: string | null; count: number; byReason: Partial<Record<RejectReason, number>> };
   problems: string[];
   durationMs: number;
@@ -57,12 +75,50 @@ export function emptyLevel(): LevelSummary {
     rejectReasons: {},
     unassigned: {},
     count: 0,
+    geometryRepairs: { repaired: 0, antimeridianSplit: 0, rewound: 0 },
     sources: [],
   };
 }
 
 export function emptyLevels(): Record<LevelName, LevelSummary> {
   return Object.fromEntries(LEVELS.map((l) => [l, emptyLevel()])) as Record<LevelName, LevelSummary>;
+}
+
+/** The streets index: built from the accepted addresses, so every count is derived and must reconcile. */
+export interface StreetsSummary {
+  /** Street+city records accumulated from the addresses (one document each). */
+  built: number;
+  /** Written without error (Elasticsearch refusing one is a bug, not a reject: the run fails). */
+  indexed: number;
+  /** Documents in the new index after refresh: = built. */
+  count: number;
+  /** Addresses counted into a street while loading: = addresses sent to Elasticsearch. */
+  addresses: number;
+  /** Sum of `address_count` over the new index: = addresses. */
+  addressCountSum: number;
+}
+
+export function emptyStreets(): StreetsSummary {
+  return { built: 0, indexed: 0, count: 0, addresses: 0, addressCountSum: 0 };
+}
+
+/**
+ * Pure: the streets index holds one document per street built, and every address sent to the addresses index
+ * (indexed, merged into a duplicate or refused by Elasticsearch) is counted in exactly one of them.
+ */
+export function verifyStreets(s: StreetsSummary, addresses: LevelSummary): string[] {
+  const problems: string[] = [];
+  if (s.indexed !== s.built) problems.push(`streets: indexed ${s.indexed} != built ${s.built}`);
+  if (s.count !== s.built) problems.push(`streets: _count ${s.count} != built ${s.built}`);
+  if (s.addressCountSum !== s.addresses) {
+    problems.push(`streets: sum of address_count ${s.addressCountSum} != addresses counted ${s.addresses}`);
+  }
+  const sent = addresses.indexed + (addresses.rejectReasons.elasticsearch_error ?? 0);
+  if (s.addresses !== sent) {
+    problems.push(`streets: addresses counted ${s.addresses} != addresses sent ${sent}`);
+  }
+  if (addresses.indexed > 0 && s.built === 0) problems.push('streets: none built from the addresses');
+  return problems;
 }
 
 /** Pure: the checks that decide whether a generation may go live. */
@@ -89,5 +145,12 @@ export function verifyLevels(levels: Record<LevelName, LevelSummary>, maxRejectR
 
 /** The counts of a level worth a log line (without its per-source detail). */
 export function compactLevel(s: LevelSummary) {
-  return { read: s.read, indexed: s.indexed, merged: s.merged, rejected: s.rejected, unassigned: s.unassigned };
+  return {
+    read: s.read,
+    indexed: s.indexed,
+    merged: s.merged,
+    rejected: s.rejected,
+    unassigned: s.unassigned,
+    geometryRepairs: s.geometryRepairs,
+  };
 }

@@ -1,14 +1,4 @@
-/** Seeded PRNG (mulberry32): the same seed draws the same queries, so runs compare. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../indexer/seededRandom.js';
 
 /** One edit (substitution, deletion, insertion or transposition) after the first letter, as people mistype. */
 export function withOneTypo(word: string, random: () => number): string {

@@ -1,22 +1,28 @@
 /**
  * Streams the addresses into their index, each joined to its parents on the way; the cities derived
- * from their city names (where the manifest asks for it) are loaded once the stream has ended.
+ * from their city names (where the manifest asks for it) are loaded once the stream has ended, then the
+ * streets accumulated on the way (indexer/streets.ts).
  */
 import type { AddressDoc } from '../../src/elasticsearch/documents.js';
 import type { LoadItem } from '../bulkLoader.js';
-import { DerivedCities } from '../hierarchy.js';
+import { type CityRemap, DerivedCities } from '../derivedCities.js';
 import { ancestorLevels } from '../levels.js';
 import { mergePriority } from '../mergePriority.js';
 import { emptyAllParents } from '../records.js';
 import { arrayItems, type RunContext } from '../runContext.js';
 import { addressFromRecord } from '../transform/address.js';
+import { countRepairs } from '../summary.js';
 import { toAreaDoc } from '../transform/area.js';
+import { remapAddressCities } from './cityRemap.js';
+import { StreetAccumulator } from '../streets.js';
+import { loadStreets } from './streets.js';
 
 export async function loadAddresses(ctx: RunContext): Promise<void> {
   const sources = ctx.manifest.levels.addresses ?? [];
   const deriveCities = (ctx.manifest.levels.cities ?? []).some((c) => c.format === 'derived');
   const derived = deriveCities ? new DerivedCities(ctx.hierarchy) : undefined;
   if (!sources.length) return;
+  const streets = new StreetAccumulator();
   ctx.initUnassigned('addresses');
   const s = ctx.levels.addresses;
   const levels = ancestorLevels('addresses');
@@ -40,6 +46,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         doc.city_id = parents.city_id;
         doc.suburb_id = parents.suburb_id;
         doc.building_id = parents.building_id;
+        streets.add(doc);
         yield { id: doc.id, doc, origin, position: item.position, version: mergePriority(parents, sequence++) };
       }
     }
@@ -49,11 +56,13 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.addressMs = Date.now() - addressStart;
   s.indexed = result.sent - result.failed;
   ctx.logLoaded('addresses');
-  if (derived) await loadDerivedCities(ctx, derived);
+  const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
+  await loadStreets(ctx, streets, remap);
 }
 
-async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promise<void> {
-  const cities = derived.records();
+/** Loads the derived cities and moves the addresses of folded groups; returns that move for the streets. */
+async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promise<CityRemap> {
+  const { records: cities, remap } = derived.finish();
   const c = ctx.levels.cities;
   ctx.initUnassigned('cities');
   for (const city of cities) {
@@ -61,6 +70,7 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
       'cities',
       ctx.hierarchy.unassigned(ancestorLevels('cities'), { ...emptyAllParents(), ...city.parents }),
     );
+    countRepairs(c, city.repairs);
   }
   c.read = cities.length;
   const { summary, origin } = ctx.addSource('cities', 'derived from addresses');
@@ -73,5 +83,7 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
     false,
   );
   c.indexed = r.sent - r.failed;
-  ctx.logLoaded('cities', { derived: true });
+  const moved = await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort());
+  ctx.logLoaded('cities', { derived: true, foldedGroups: remap.size, movedAddresses: moved });
+  return remap;
 }

@@ -9,19 +9,13 @@ import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkLoad, type LoadItem } from '../../indexer/bulkLoader.js';
-import {
-  aliasesExist,
-  createGenerationIndex,
-  deleteIndexes,
-  listGenerations,
-  liveGeneration,
-  rollback,
-} from '../../indexer/generations.js';
-import { stableId } from '../../indexer/ids.js';
+import { aliasesExist, listGenerations, liveGeneration, rollback } from '../../indexer/generations.js';
+import { createGenerationIndex, deleteIndexes } from '../../indexer/generationIndexes.js';
+import { stableId, streetId as stableStreetId } from '../../indexer/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/errors.js';
 import { runIndexing } from '../../indexer/run.js';
 import type { RunSummary } from '../../indexer/summary.js';
-import { INDEX_KINDS } from '../../src/elasticsearch/documents.js';
+import { INDEX_KINDS, type StreetDoc } from '../../src/elasticsearch/documents.js';
 import { aliasName } from '../../src/elasticsearch/indexNames.js';
 import { createTestClient, testElasticsearchUrl, uniqueIndexPrefix } from '../support/elasticsearch.js';
 
@@ -93,11 +87,57 @@ describe('indexing the sample manifest', () => {
       provinces: 0,
       countries: 0,
     });
+    // One street document per street key and city key; every address read counted in one of them.
+    expect(first.streets).toMatchObject({ indexed: first.streets.built, count: first.streets.built });
+    expect(first.streets.built).toBeGreaterThan(100);
+    expect(first.streets).toMatchObject({ addresses: 8917, addressCountSum: 8917 });
     expect(first.rejects).toEqual({ path: null, count: 0, byReason: {} });
     expect(first.aliasesSwapped).toBe(true);
     expect(first.previousGeneration).toBeNull();
     expect(await aliasesExist(client, prefix)).toBe(true);
     expect(await aliasesExist(client, `${prefix}none-`)).toBe(false);
+  });
+
+  it('builds the streets index: one document per street and city, sized, placed and joined', async () => {
+    const streets = await client.search<StreetDoc>({
+      index: `${prefix}streets`,
+      size: 10_000,
+      query: { match_all: {} },
+    });
+    const docs = streets.hits.hits.map((h) => h._source as StreetDoc);
+    expect(docs).toHaveLength(first.streets.built);
+    const keys = new Set(docs.map((d) => `${d.street_key}|${d.city_key}`));
+    expect(keys.size).toBe(docs.length);
+    // The distinct street+city pairs of the addresses index, exactly.
+    const pairs = await client.search({
+      index: `${prefix}addresses`,
+      size: 0,
+      aggs: {
+        pairs: {
+          composite: {
+            size: 10_000,
+            sources: [{ s: { terms: { field: 'street_key' } } }, { c: { terms: { field: 'city_key' } } }],
+          },
+        },
+      },
+    });
+    const buckets = (pairs.aggregations?.pairs as { buckets: { key: { s: string; c: string } }[] }).buckets;
+    expect(new Set(buckets.map((b) => `${b.key.s}|${b.key.c}`))).toEqual(keys);
+    const waals = docs.find((d) => d.street_key === 'vanderwaalsweg');
+    expect(waals).toMatchObject({
+      id: stableStreetId('vanderwaalsweg', 'delft'),
+      streetname: 'Van der Waalsweg',
+      city: 'Delft',
+      street_words: ['van der waalsweg', 'der waalsweg', 'waalsweg'],
+      municipality_id: stableId('municipalities', 'GM0503'),
+      city_id: stableId('cities', '2138'),
+    });
+    expect(waals?.address_count).toBe(
+      await countWhere({
+        bool: { filter: [{ term: { street_key: 'vanderwaalsweg' } }, { term: { city_key: 'delft' } }] },
+      }),
+    );
+    expect(waals?.points).toContainEqual(waals?.location);
   });
 
   it('restores the mapping file settings after loading', async () => {
@@ -171,6 +211,7 @@ describe('indexing the sample manifest', () => {
       areas: await ids(`${prefix}areas`),
       buildings: await ids(`${prefix}buildings`),
       addresses: await ids(`${prefix}addresses`),
+      streets: await ids(`${prefix}streets`),
     };
     const failures: string[] = [];
     let polls = 0;
@@ -178,15 +219,17 @@ describe('indexing the sample manifest', () => {
     const reader = (async () => {
       while (polling) {
         try {
-          const [search, areaCount, buildingCount] = await Promise.all([
+          const [search, areaCount, buildingCount, streetCount] = await Promise.all([
             client.search({ index: `${prefix}addresses`, size: 1, query: { term: { street_key: 'mekelweg' } } }),
             client.count({ index: `${prefix}areas` }),
             client.count({ index: `${prefix}buildings` }),
+            client.count({ index: `${prefix}streets` }),
           ]);
           const total = typeof search.hits.total === 'number' ? search.hits.total : search.hits.total?.value;
           if (!total) failures.push('empty address search');
           if (areaCount.count !== 602) failures.push(`areas count ${areaCount.count}`);
           if (buildingCount.count !== 3478) failures.push(`buildings count ${buildingCount.count}`);
+          if (streetCount.count !== first.streets.built) failures.push(`streets count ${streetCount.count}`);
         } catch (error) {
           failures.push((error as Error).message);
         }
@@ -217,6 +260,8 @@ describe('indexing the sample manifest', () => {
     expect(await ids(`${prefix}areas`)).toEqual(before.areas);
     expect(await ids(`${prefix}buildings`)).toEqual(before.buildings);
     expect(await ids(`${prefix}addresses`)).toEqual(before.addresses);
+    expect(await ids(`${prefix}streets`)).toEqual(before.streets);
+    expect(second.streets).toEqual(first.streets);
     // The previous generation is kept for rollback.
     const generations = await listGenerations(client, prefix);
     expect(generations.map((g) => [g.generation, g.live, g.complete])).toEqual([
@@ -224,6 +269,7 @@ describe('indexing the sample manifest', () => {
       [first.generation, false, true],
     ]);
     expect(generations[1]?.indexes.addresses?.documents).toBe(8885);
+    expect(generations[1]?.indexes.streets).toMatchObject({ documents: first.streets.built, complete: true });
   });
 
   it('rolls back to the previous generation atomically', async () => {
@@ -236,6 +282,27 @@ describe('indexing the sample manifest', () => {
       expect(Object.keys(res)).toEqual([`${aliasName(prefix, kind)}-${first.generation}`]);
     }
     await expect(rollback(client, prefix)).rejects.toThrow(/no complete generation older/);
+  });
+
+  it('requires every kind: a deployment without the streets alias counts as not indexed', async () => {
+    const other = `${prefix}partial-`;
+    const generation = '20200101000000000';
+    const created: string[] = [];
+    try {
+      for (const kind of INDEX_KINDS.filter((k) => k !== 'streets')) {
+        const index = `${aliasName(other, kind)}-${generation}`;
+        await createGenerationIndex(client, index, kind);
+        created.push(index);
+        await client.indices.updateAliases({ actions: [{ add: { index, alias: aliasName(other, kind) } }] });
+      }
+      expect(await aliasesExist(client, other)).toBe(false);
+      expect(await liveGeneration(client, other)).toBe(generation);
+      const [g] = await listGenerations(client, other);
+      expect(g).toMatchObject({ generation, complete: false, live: true });
+      expect(g?.indexes.streets).toBeUndefined();
+    } finally {
+      await deleteIndexes(client, created);
+    }
   });
 
   it('an aborted run deletes its own indexes and leaves the aliases alone', async () => {

@@ -1,0 +1,151 @@
+/**
+ * The streets index: one document per street key and city key, accumulated while the addresses stream (one small
+ * record per street and city: its spellings, a count, the sum of its points and a fixed-size sample of them) and
+ * written after them. Type-ahead (GET /autocomplete) searches it instead of grouping addresses per keystroke.
+ * Pure apart from the seeded sampling, which is deterministic for a given input order.
+ */
+import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../src/elasticsearch/documents.js';
+import { normaliseStreet, wordTails } from '../src/text/normalise.js';
+import { seededRandom } from './seededRandom.js';
+import { streetId, streetSourceKey } from './ids.js';
+
+/** Address points kept per street (reservoir sample): distance ranking uses the nearest of them. */
+export const STREET_SAMPLE_POINTS = 16;
+
+/**
+ * Keywords for type-ahead on a street name: its normalised words (abbreviations expanded, as in street_text) and
+ * every tail of them (nameTokens() of the areas, over normaliseStreet), so one `prefix` query on the typed words
+ * joined by spaces matches a prefix of the name or of any later word (`van der wa`, `waalsw` -> Van der Waalsweg).
+ * The name glued (`vandermo`) is `street_key`, queried directly.
+ */
+export function streetWordTokens(streetname: string): string[] {
+  return wordTails(normaliseStreet(streetname));
+}
+
+interface StreetRecord {
+  streetKey: string;
+  cityKey: string;
+  /** `streetname \u0000 city` -> addresses spelt that way. */
+  spellings: Map<string, number>;
+  count: number;
+  sumLat: number;
+  sumLon: number;
+  /** lat, lon pairs: the reservoir sample. */
+  points: number[];
+  parents: ParentIds;
+}
+
+export class StreetAccumulator {
+  private readonly streets = new Map<string, StreetRecord>();
+  private readonly random = seededRandom(0x5eed);
+  /** Addresses counted into a street. */
+  addresses = 0;
+
+  get size(): number {
+    return this.streets.size;
+  }
+
+  add(doc: Pick<AddressDoc, 'streetname' | 'street_key' | 'city' | 'city_key' | 'location' | keyof ParentIds>): void {
+    const key = `${doc.street_key}|${doc.city_key}`;
+    let s = this.streets.get(key);
+    if (!s) {
+      s = {
+        streetKey: doc.street_key,
+        cityKey: doc.city_key,
+        spellings: new Map(),
+        count: 0,
+        sumLat: 0,
+        sumLon: 0,
+        points: [],
+        parents: {
+          country_id: doc.country_id,
+          province_id: doc.province_id,
+          municipality_id: doc.municipality_id,
+          city_id: doc.city_id,
+        },
+      };
+      this.streets.set(key, s);
+    } else {
+      // The first address found decides; a parent it lacked is taken from a later one.
+      const p = s.parents;
+      if (!p.country_id) p.country_id = doc.country_id;
+      if (!p.province_id) p.province_id = doc.province_id;
+      if (!p.municipality_id) p.municipality_id = doc.municipality_id;
+      if (!p.city_id) p.city_id = doc.city_id;
+    }
+    const spelling = `${doc.streetname}\u0000${doc.city}`;
+    s.spellings.set(spelling, (s.spellings.get(spelling) ?? 0) + 1);
+    s.count++;
+    this.addresses++;
+    const { lat, lon } = doc.location;
+    s.sumLat += lat;
+    s.sumLon += lon;
+    if (s.count <= STREET_SAMPLE_POINTS) {
+      s.points.push(lat, lon);
+    } else {
+      const slot = Math.floor(this.random() * s.count);
+      if (slot < STREET_SAMPLE_POINTS) {
+        s.points[2 * slot] = lat;
+        s.points[2 * slot + 1] = lon;
+      }
+    }
+  }
+
+  /**
+   * The documents, in key order. `remap` (old city id -> new parent chain) moves streets of folded derived-city
+   * groups along with their addresses (indexer/levelLoaders/cityRemap.ts).
+   */
+  finish(remap?: ReadonlyMap<string, ParentIds>): StreetDoc[] {
+    const out: StreetDoc[] = [];
+    const keys = [...this.streets.keys()].sort();
+    for (const key of keys) {
+      const s = this.streets.get(key) as StreetRecord;
+      let best = '';
+      let bestCount = 0;
+      const words = new Set<string>();
+      for (const [spelling, n] of s.spellings) {
+        if (n > bestCount) {
+          best = spelling;
+          bestCount = n;
+        }
+        for (const w of streetWordTokens(spelling.slice(0, spelling.indexOf('\u0000')))) words.add(w);
+      }
+      const [streetname = '', city = ''] = best.split('\u0000');
+      const parents = (s.parents.city_id && remap?.get(s.parents.city_id)) || s.parents;
+      const points: GeoPoint[] = [];
+      for (let i = 0; i < s.points.length; i += 2) points.push({ lat: s.points[i]!, lon: s.points[i + 1]! });
+      out.push({
+        id: streetId(s.streetKey, s.cityKey),
+        source_key: streetSourceKey(s.streetKey, s.cityKey),
+        streetname,
+        street_key: s.streetKey,
+        street_words: [...words],
+        city,
+        city_key: s.cityKey,
+        address_count: s.count,
+        location: nearestTo({ lat: s.sumLat / s.count, lon: s.sumLon / s.count }, points),
+        points,
+        country_id: parents.country_id,
+        province_id: parents.province_id,
+        municipality_id: parents.municipality_id,
+        city_id: parents.city_id,
+      });
+    }
+    return out;
+  }
+}
+
+/** The point nearest `to` (equirectangular: the points of one street are close together). */
+export function nearestTo(to: GeoPoint, points: readonly GeoPoint[]): GeoPoint {
+  const cos = Math.cos((to.lat * Math.PI) / 180);
+  let best = points[0] ?? to;
+  let bestD = Infinity;
+  for (const p of points) {
+    const d = (p.lat - to.lat) ** 2 + ((p.lon - to.lon) * cos) ** 2;
+    if (d < bestD) {
+      best = p;
+      bestD = d;
+    }
+  }
+  return best;
+}

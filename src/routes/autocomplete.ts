@@ -1,0 +1,13 @@
+import type Router from '@koa/router';
+import { parseQuery } from '../http/validate.js';
+import { autocompleteRecord } from '../records/autocompleteRecords.js';
+import { AutocompleteQueryParams } from '../schemas/requests.js';
+import { parseAutocompleteQuery } from '../search/autocompleteQuery.js';
+import type { RouteDeps } from './context.js';
+
+export function registerAutocompleteRoutes(router: Router, deps: RouteDeps): void {
+  router.get('/autocomplete', async (ctx) => {
+    const q = parseAutocompleteQuery(parseQuery(AutocompleteQueryParams, ctx.query));
+    ctx.body = q ? (await deps.autocomplete.suggest(q)).map(autocompleteRecord) : [];
+  });
+}

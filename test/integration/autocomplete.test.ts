@@ -1,0 +1,113 @@
+/**
+ * GET /autocomplete against the Delft sample indexed by the real indexer. "Van der Mondestraat" is not in the
+ * sample: Van der Waalsweg plays its part (a street whose name has several words).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AutocompleteResponse, ErrorResponse } from '../../src/schemas/responses.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+async function suggest(query: string) {
+  const res = await api.call('GET', `/autocomplete?${query}`);
+  expect(res.status, res.text.slice(0, 300)).toBe(200);
+  return AutocompleteResponse.parse(res.body);
+}
+const q = (text: string, extra = '') => suggest(`q=${encodeURIComponent(text)}${extra}`);
+
+describe('GET /autocomplete', () => {
+  it('finds a street by the prefix of its first word', async () => {
+    const out = await q('Mek');
+    expect(out[0]).toMatchObject({ type: 'street', streetname: 'Mekelweg', city: 'Delft', number: '', postcode: '' });
+    expect(out[0]?.id).toBeUndefined();
+    expect(out[0]?.latitude).toBeGreaterThan(51.9);
+  });
+
+  it('finds a street by several words, the last unfinished', async () => {
+    const out = await q('van der wa');
+    expect(out[0]).toMatchObject({ type: 'street', streetname: 'Van der Waalsweg' });
+  });
+
+  it('finds a street by the prefix of a later word', async () => {
+    const out = await q('waalsw');
+    expect(out.map((s) => s.streetname)).toContain('Van der Waalsweg');
+  });
+
+  it('lists the addresses of the street once a number is typed', async () => {
+    const out = await q('Mekelweg 8');
+    expect(out.length).toBeGreaterThan(0);
+    expect(out[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8', city: 'Delft' });
+    expect(out[0]?.id).toBeTruthy();
+    const suffixed = await q('Rotterdamseweg 139 a');
+    expect(suffixed.length).toBeGreaterThan(1);
+    for (const s of suffixed) expect(s).toMatchObject({ streetname: 'Rotterdamseweg', number: '139' });
+    expect(suffixed.every((s) => s.suffix.startsWith('A'))).toBe(true);
+  });
+
+  it('puts the full "street number city" address first', async () => {
+    const out = await q('Mekelweg 8 Delft');
+    expect(out[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8', suffix: '', city: 'Delft' });
+  });
+
+  it('completes postcodes by prefix', async () => {
+    const out = await q('2628');
+    expect(out.length).toBe(10);
+    for (const s of out) expect(s).toMatchObject({ type: 'postcode', city: 'Delft' });
+    expect(out.every((s) => s.postcode.startsWith('2628'))).toBe(true);
+    const narrower = await q('2628 c', '&size=5');
+    expect(narrower.length).toBe(5);
+    expect(narrower.every((s) => s.postcode.startsWith('2628C'))).toBe(true);
+    expect(new Set(narrower.map((s) => s.postcode)).size).toBe(5);
+  });
+
+  it('tolerates one typo from four letters on', async () => {
+    expect((await q('Mekelwge'))[0]).toMatchObject({ streetname: 'Mekelweg' });
+    expect((await q('Rotteramseweg'))[0]).toMatchObject({ streetname: 'Rotterdamseweg' });
+    expect((await q('Mekelwge 8'))[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8' });
+  });
+
+  it('ranks equal matches by nearness to lat/lon', async () => {
+    // Streets whose name starts with "van": one match quality, so only nearness and size order them.
+    const plain = (await q('van', '&size=20')).filter((s) => s.type === 'street' && /^van /i.test(s.streetname));
+    expect(plain.length).toBeGreaterThan(3);
+    const far = plain[plain.length - 1]!;
+    const focused = await q('van', `&size=20&lat=${far.latitude}&lon=${far.longitude}`);
+    expect(focused[0]).toMatchObject({ streetname: far.streetname });
+    expect(plain[0]!.streetname).not.toBe(far.streetname);
+  });
+
+  it('honours size', async () => {
+    expect((await q('s', '&size=3')).length).toBe(3);
+  });
+
+  it('refuses bad parameters with 400', async () => {
+    for (const query of [
+      '',
+      'q=',
+      'q=--',
+      'q=mek&size=0',
+      'q=mek&size=21',
+      'q=mek&lat=52',
+      'q=mek&lat=95&lon=4',
+      'q=mek&nmae=x',
+      'q=mek&q=mel',
+      `q=${'x'.repeat(101)}`,
+    ]) {
+      const res = await api.call('GET', `/autocomplete?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(ErrorResponse.parse(res.body).error.code).toBe('invalid_request');
+    }
+  });
+
+  it('answers 401 without a key', async () => {
+    const res = await fetch(`${api.url}/autocomplete?q=mek`);
+    expect(res.status).toBe(401);
+  });
+});
