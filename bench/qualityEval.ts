@@ -65,19 +65,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { aliasesExist } from '../indexer/generations.js';
 import { runIndexing } from '../indexer/run.js';
 import { createApp } from '../src/app.js';
-import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../src/config/service.js';
+import { loadConfig, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { aliasName } from '../src/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 import { CLASSES, type ClassName, type ClassSpec, classRng, type EvalQuery } from './eval/classes.js';
 import { type Addr, firstPass, SmallestK, TruthGroups } from './eval/corpus.js';
 import { StreetKeyIndex } from './eval/distance.js';
+import { evalDataset, SHARED_EVAL_OPTIONS } from './eval/evalArgs.js';
 import { hash32 } from './eval/rng.js';
 import {
   type ClassSummary,
@@ -91,11 +92,7 @@ import {
 
 const { values: args } = parseArgs({
   options: {
-    manifest: { type: 'string', default: 'datasets/sample.json' },
-    sample: { type: 'string' },
-    seed: { type: 'string', default: '1' },
-    concurrency: { type: 'string', default: '8' },
-    prefix: { type: 'string' },
+    ...SHARED_EVAL_OPTIONS,
     reindex: { type: 'boolean', default: false },
     'allow-stale': { type: 'boolean', default: false },
     classes: { type: 'string' },
@@ -104,11 +101,7 @@ const { values: args } = parseArgs({
 });
 
 const log = (msg: string) => process.stderr.write(`[eval] ${msg}\n`);
-const manifestPath = resolve(args.manifest);
-const manifestName = basename(manifestPath).replace(/\.json$/, '');
-const prefix =
-  args.prefix ??
-  (manifestName === 'sample' ? 'eval-sample-' : manifestName === 'bulk' ? 'bulk-' : `eval-${manifestName}-`);
+const { manifestPath, manifestName, prefix } = evalDataset(args.manifest, args.prefix);
 const seed = args.seed;
 const concurrency = Math.max(1, Number(args.concurrency));
 const failuresKept = Number(args.failures);
@@ -203,12 +196,7 @@ async function main(): Promise<void> {
     // ---------------------------------------------------------------- run through the real API
     const key = randomBytes(16).toString('hex');
     const app = createApp({
-      config: {
-        apiKeyDigests: [sha256Hex(key)],
-        bodyLimitBytes: 16 * 1024,
-        esBatchMax: DEFAULT_ES_BATCH_MAX,
-        indexPrefix: prefix,
-      },
+      config: { ...loadConfig({}), apiKeyDigests: [sha256Hex(key)], corsOrigins: [], indexPrefix: prefix },
       client: createElasticsearchClient({ url: es.url, requestTimeoutMs: 30_000 }),
       logger: pino({ level: 'silent' }),
     });

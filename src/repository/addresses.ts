@@ -15,6 +15,7 @@ import {
   exactForwardRequest,
   exactLookupRequest,
   exactStreetFilter,
+  FORWARD_WINDOW,
   forwardAmbiguity,
   fuzzyEditStages,
   fuzzyForwardRequest,
@@ -131,49 +132,69 @@ export class AddressRepository {
    * street whose number exists, the common case, never needs it.
    */
   async forward(q: StreetQuery): Promise<ForwardAnswer | undefined> {
-    const tier = await this.forwardTier(q);
-    return tier ? { doc: tier.doc, ...describeMatch(q, tier) } : undefined;
+    return (await this.candidates(q, FORWARD_WINDOW))[0];
   }
 
-  private async forwardTier(q: StreetQuery): Promise<TierMatch | undefined> {
+  /**
+   * Up to `size` graded answers, best first, from the first tier that answers (free text and batch rank
+   * several readings and candidates; the nearest-number tiers answer one address).
+   */
+  async candidates(q: StreetQuery, size: number): Promise<ForwardAnswer[]> {
+    const tiers = await this.forwardTiers(q, size);
+    return tiers.map((tier) => ({ doc: tier.doc, ...describeMatch(q, tier) }));
+  }
+
+  private async forwardTiers(q: StreetQuery, size: number): Promise<TierMatch[]> {
     const index = this.addresses;
-    const exact = await this.searcher.search<ForwardHit>(index, exactForwardRequest(q));
-    const exactDoc = exact.hits.hits[0]?._source;
-    if (exactDoc) {
-      const ambiguous = forwardAmbiguity(q, exact.hits.hits);
-      return { doc: exactDoc, street: 'exact', number: 'exact', reading: readingOf(q, exactDoc), ambiguous };
+    const exact = await this.searcher.search<ForwardHit>(index, exactForwardRequest(q, size));
+    if (exact.hits.hits.length > 0) {
+      return tierMatches(exact.hits.hits, (doc, i) => ({
+        doc,
+        street: 'exact',
+        number: 'exact',
+        reading: readingOf(q, doc),
+        ambiguous: forwardAmbiguity(q, exact.hits.hits, i),
+      }));
     }
-    if (!q.streetKey) return undefined;
+    if (!q.streetKey) return [];
 
     const [firstEdits, widerEdits] = fuzzyEditStages(q.streetKey);
     const [below, above, fuzzy] = await searchEach<ForwardHit>(
       this.searcher,
       index,
-      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q, firstEdits)],
+      [...nearestNumberRequests(q, exactStreetFilter(q)), fuzzyForwardRequest(q, firstEdits, size)],
       'fuzzy',
     );
     const nearestExact = nearest(q.houseNumber, below?.hits.hits[0]?._source, above?.hits.hits[0]?._source);
     // The street was named right and exists: its nearest number, flagged with a low confidence, beats a
     // look-alike street that has the number (measured: "Dokterstraat 77" must not become "Donkerstraat 77").
     if (nearestExact) {
-      return {
-        doc: nearestExact,
-        street: 'exact',
-        number: 'nearest',
-        reading: readingOf(q, nearestExact),
-        ambiguous: false,
-      };
+      return [
+        {
+          doc: nearestExact,
+          street: 'exact',
+          number: 'nearest',
+          reading: readingOf(q, nearestExact),
+          ambiguous: false,
+        },
+      ];
     }
-    const fuzzyHits = await this.widenedFuzzy(fuzzy?.hits.hits ?? [], widerEdits, (e) => fuzzyForwardRequest(q, e));
-    const fuzzyDoc = fuzzyHits[0]?._source;
-    if (fuzzyDoc) {
-      const ambiguous = forwardAmbiguity(q, fuzzyHits);
-      return { doc: fuzzyDoc, street: 'fuzzy', number: 'exact', reading: 'primary', ambiguous };
+    const fuzzyHits = await this.widenedFuzzy(fuzzy?.hits.hits ?? [], widerEdits, (e) =>
+      fuzzyForwardRequest(q, e, size),
+    );
+    if (fuzzyHits.length > 0) {
+      return tierMatches(fuzzyHits, (doc, i) => ({
+        doc,
+        street: 'fuzzy',
+        number: 'exact',
+        reading: 'primary',
+        ambiguous: forwardAmbiguity(q, fuzzyHits, i),
+      }));
     }
 
     const probe = await this.searcher.search<ForwardHit>(index, fuzzyStreetProbeRequest(q), 'fuzzy');
     const fuzzyKey = probe.hits.hits[0]?._source?.street_key;
-    if (!fuzzyKey) return undefined;
+    if (!fuzzyKey) return [];
     const [b, a] = await searchEach<ForwardHit>(
       this.searcher,
       index,
@@ -181,8 +202,8 @@ export class AddressRepository {
     );
     const nearestFuzzy = nearest(q.houseNumber, b?.hits.hits[0]?._source, a?.hits.hits[0]?._source);
     return nearestFuzzy
-      ? { doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', reading: 'primary', ambiguous: false }
-      : undefined;
+      ? [{ doc: nearestFuzzy, street: 'fuzzy', number: 'nearest', reading: 'primary', ambiguous: false }]
+      : [];
   }
 
   /** The first edit stage's fuzzy hits, or the wider stage's when the first found nothing (see fuzzyEditStages). */
@@ -202,6 +223,13 @@ function bestReading(q: StreetQuery, hits: LookupHit[]): LookupHit[] {
   const keyed = hits as (LookupHit & { street_key?: string })[];
   const best = [q.streetKey, ...q.streetKeyAlternatives].find((key) => keyed.some((h) => h.street_key === key));
   return keyed.filter((h) => h.street_key === best).map(({ street_key: _drop, ...doc }) => doc);
+}
+
+function tierMatches(
+  hits: estypes.SearchHit<ForwardHit>[],
+  match: (doc: ForwardHit, at: number) => TierMatch,
+): TierMatch[] {
+  return hits.flatMap((hit, i) => (hit._source ? [match(hit._source, i)] : []));
 }
 
 /** Which reading of the exactly-named street the hit has: the primary key, or an alternative reading. */

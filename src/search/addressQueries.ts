@@ -76,6 +76,7 @@ function primaryReading(q: StreetQuery): estypes.QueryDslQueryContainer[] {
 function narrowing(q: StreetQuery, { postcodeAsFilter }: { postcodeAsFilter: boolean }) {
   const filters: estypes.QueryDslQueryContainer[] = [];
   if (q.cityKey) filters.push(term('city_key', q.cityKey));
+  if (q.countryId) filters.push(term('country_id', q.countryId));
   if (q.postcodeKey && postcodeAsFilter) filters.push(term('postcode_key', q.postcodeKey));
   return filters;
 }
@@ -187,7 +188,7 @@ function forwardSort(q: StreetQuery): estypes.SortCombinations[] {
 }
 
 /** Tier 1 of /geocode/forward: exact street key (or postcode) and number; suffix and postcode rank. */
-export function exactForwardRequest(q: StreetQuery): estypes.SearchRequest {
+export function exactForwardRequest(q: StreetQuery, size = FORWARD_WINDOW): estypes.SearchRequest {
   const filter: estypes.QueryDslQueryContainer[] = [
     term('house_number', q.houseNumber),
     ...narrowing(q, { postcodeAsFilter: !q.streetKey }),
@@ -196,15 +197,14 @@ export function exactForwardRequest(q: StreetQuery): estypes.SearchRequest {
   return {
     query: { bool: { filter, should: [...primaryReading(q), ...forwardRanking(q)] } },
     sort: forwardSort(q),
-    // The runner-up tells whether an equally good answer exists elsewhere (see forwardAmbiguity).
-    size: 2,
+    size,
     _source: FORWARD_SOURCE,
     track_total_hits: false,
   };
 }
 
 /** Tier 2 of /geocode/forward: fuzzy street and the exact number. */
-export function fuzzyForwardRequest(q: StreetQuery, maxEdits?: number): estypes.SearchRequest {
+export function fuzzyForwardRequest(q: StreetQuery, maxEdits?: number, size = FORWARD_WINDOW): estypes.SearchRequest {
   return {
     query: {
       bool: {
@@ -214,7 +214,7 @@ export function fuzzyForwardRequest(q: StreetQuery, maxEdits?: number): estypes.
       },
     },
     sort: forwardSort(q),
-    size: 2,
+    size,
     _source: FORWARD_SOURCE,
     track_total_hits: false,
   };
@@ -237,20 +237,29 @@ export function fuzzyStreetProbeRequest(q: StreetQuery): estypes.SearchRequest {
   };
 }
 
+/** Forward answers one address; the runner-up tells whether an equally good answer exists elsewhere. */
+export const FORWARD_WINDOW = 2;
+
 /**
- * Whether the best forward hit has an equally good runner-up in another city or on another street: a bare
+ * Whether the best forward hit (or the hit `at`) has an equally good runner-up in another city or on another street: a bare
  * street + number that exists in several places, asked without city, postcode or focus. The hits must come
  * from a request sorted by _score first (exact or fuzzy forward request).
  */
 export function forwardAmbiguity<T extends { city: string; street_key: string }>(
   q: StreetQuery,
   hits: estypes.SearchHit<T>[],
+  at = 0,
 ): boolean {
   if (q.cityKey || q.postcodeKey || q.focus) return false;
-  const [first, second] = hits;
-  if (!first?._source || !second?._source) return false;
-  if (first.sort?.[0] !== second.sort?.[0]) return false;
-  return first._source.city !== second._source.city || first._source.street_key !== second._source.street_key;
+  const hit = hits[at];
+  if (!hit?._source) return false;
+  return hits.some(
+    (other, i) =>
+      i !== at &&
+      other._source !== undefined &&
+      other.sort?.[0] === hit.sort?.[0] &&
+      (other._source.city !== hit._source!.city || other._source.street_key !== hit._source!.street_key),
+  );
 }
 
 /**

@@ -48,6 +48,18 @@ export interface MatchGrade {
   match: MatchCodes;
 }
 
+/**
+ * Free text: how the city words were read. A city read through a typo is a little less certain; words that
+ * name no known city were ignored (not used as a filter), as an ignored postcode is.
+ */
+export const FREE_TEXT_CITY_FACTOR = { exact: 1, none: 1, fuzzy: 0.95, ignored: 0.9 } as const;
+
+/** A grade with the free-text reading's own uncertainty folded in. */
+export function gradeReading(grade: MatchGrade, city: keyof typeof FREE_TEXT_CITY_FACTOR): MatchGrade {
+  const factor = FREE_TEXT_CITY_FACTOR[city];
+  return factor === 1 ? grade : { ...grade, confidence: Math.round(grade.confidence * factor * 1000) / 1000 };
+}
+
 const NORMALIZED_CONFIDENCE = 0.97;
 /** The street matched under another reading of an ambiguous abbreviation ("Cuypln" as Cuyplaan). */
 const ALTERNATIVE_READING_CONFIDENCE = 0.93;

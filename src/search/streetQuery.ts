@@ -32,6 +32,8 @@ export interface StreetQuery {
   postcodeKey: string | undefined;
   cityKey: string | undefined;
   focus: { lat: number; lon: number } | undefined;
+  /** Only addresses of this country (the id of its area document): free text's `country`. */
+  countryId?: string | undefined;
 }
 
 /** At most this many alternative readings go into one exact-tier request. */
@@ -40,7 +42,7 @@ const MAX_ALTERNATIVES = 6;
 /** @throws InvalidQueryError when `number` holds no house number. */
 export function parseStreetQuery(input: StreetQueryInput): StreetQuery {
   const number = parseHouseNumber(input.number);
-  if (!number) throw new InvalidQueryError('body.number', `"${input.number}" is not a house number`);
+  if (!number) throw new InvalidQueryError('number', `"${input.number}" is not a house number`);
   let suffix = number.letter || number.addition ? suffixKey(number) : undefined;
   if (input.suffix) suffix = suffixKey(parseSuffix(input.suffix));
   const streetRaw = input.streetname ?? '';

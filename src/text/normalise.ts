@@ -271,7 +271,11 @@ export function streetKeyReadings(input: string): StreetKeyReadings {
  * prefix query on them matches a filter that is a prefix of the name or of any later word.
  */
 export function nameTokens(input: string): string[] {
-  const text = normaliseText(input);
+  return wordTails(normaliseText(input));
+}
+
+/** A normalised text and every tail of its words ("van der waalsweg", "der waalsweg", "waalsweg"). */
+export function wordTails(text: string): string[] {
   if (text === '') return [];
   const result = [text];
   let from = text.indexOf(' ');

@@ -43,7 +43,7 @@ describe('parseStreetQuery', () => {
   it('reports an unparsable number with its field path', () => {
     expect(() => parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toThrow(InvalidQueryError);
     expect(() => parseStreetQuery({ streetname: 'Mekelweg', number: 'abc' })).toThrow(
-      expect.objectContaining({ path: 'body.number' }),
+      expect.objectContaining({ field: 'number' }),
     );
   });
 });

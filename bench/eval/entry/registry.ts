@@ -1,0 +1,11 @@
+/** The entry-point evaluations `npm run eval:entry` runs, in this order (`--only name,...` picks some). */
+import { evaluateAutocomplete } from './autocomplete.js';
+import type { EntryEvaluator } from './context.js';
+import { evaluateFreeText } from './freeText.js';
+import { evaluateReverse } from './reverse.js';
+
+export const ENTRY_EVALUATIONS: Record<string, EntryEvaluator> = {
+  search: evaluateFreeText,
+  reverse: evaluateReverse,
+  autocomplete: evaluateAutocomplete,
+};

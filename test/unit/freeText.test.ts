@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { mergeReadings, readFreeText } from '../../src/search/freeText.js';
+import { KnownCities } from '../../src/search/knownCities.js';
+
+const cities = new KnownCities([
+  'delft',
+  'brussel',
+  'den haag',
+  's gravenhage',
+  'bergen op zoom',
+  'rotterdam',
+  'lelystad',
+  'almere',
+  '2e exloermond',
+]);
+const read = (text: string, countries?: ('NL' | 'BE')[]) =>
+  readFreeText(text, { cities, ...(countries ? { countries } : {}) }).map((r) => ({ ...r.query, how: r.city }));
+
+describe('readFreeText', () => {
+  it.each([
+    ['Mekelweg 8, 2628 CD Delft', { streetname: 'Mekelweg', number: '8', postcode: '2628 CD', city: 'delft' }],
+    ['mekelweg 8 2628cd delft', { streetname: 'mekelweg', number: '8', postcode: '2628cd', city: 'delft' }],
+    ['Delft, Mekelweg 8', { streetname: 'Mekelweg', number: '8', city: 'delft' }],
+    ['2628CD 8a', { number: '8a', postcode: '2628CD' }],
+    ['Rotterdamseweg 139A-1 Delft', { streetname: 'Rotterdamseweg', number: '139A-1', city: 'delft' }],
+    ['Wetstraat 16 1000 Brussel', { streetname: 'Wetstraat', number: '16', postcode: '1000', city: 'brussel' }],
+    ['1000 Brussel, Wetstraat 16', { streetname: 'Wetstraat', number: '16', postcode: '1000', city: 'brussel' }],
+    ['MEKELWEG 8 DELFT', { streetname: 'MEKELWEG', number: '8', city: 'delft' }],
+    ['Mekelweg 8 a Delft', { streetname: 'Mekelweg', number: '8 a', city: 'delft' }],
+    ['Mekelweg 12 hs', { streetname: 'Mekelweg', number: '12 hs' }],
+    ['Rotterdamseweg 139 A-1 Delft', { streetname: 'Rotterdamseweg', number: '139 A-1', city: 'delft' }],
+    ['Kogge 03 2, 8242 AM Lelystad', { streetname: 'Kogge', number: '03 2', postcode: '8242 AM', city: 'lelystad' }],
+    ['Markerkant 13 120 Almere', { streetname: 'Markerkant', number: '13 120', city: 'almere' }],
+    ['2e Exloërmond, Noorderdiep 2', { streetname: 'Noorderdiep', number: '2', city: '2e exloermond' }],
+    ['1e Jan Steenstraat 12 Delft', { streetname: '1e Jan Steenstraat', number: '12', city: 'delft' }],
+    ['Oude Delft 1, Delft, Nederland', { streetname: 'Oude Delft', number: '1', city: 'delft' }],
+    ['Lange Voorhout 1 Den Haag', { streetname: 'Lange Voorhout', number: '1', city: 'den haag' }],
+    ['Mekelweg 8 Dleft', { streetname: 'Mekelweg', number: '8', city: 'delft' }],
+    ['Wetstraat 1000', { streetname: 'Wetstraat', number: '1000' }],
+  ])('%j', (text, expected) => {
+    expect(read(text)[0]).toMatchObject(expected);
+    // Nothing the text does not say is invented.
+    for (const key of ['streetname', 'postcode', 'city'] as const) {
+      if (!(key in expected)) expect(read(text)[0]).not.toHaveProperty(key);
+    }
+  });
+
+  it('says how the city was read', () => {
+    expect(read('Mekelweg 8 Delft')[0]?.how).toBe('exact');
+    expect(read('Mekelweg 8 Dleft')[0]?.how).toBe('fuzzy');
+    expect(read('Mekelweg 8')[0]?.how).toBe('none');
+    // Unknown words after the number are not a filter that would empty the answer.
+    expect(read('Mekelweg 8 Atlantis')[0]).toMatchObject({ how: 'ignored' });
+    expect(read('Mekelweg 8 Atlantis')[0]).not.toHaveProperty('city');
+  });
+
+  it('tries both readings of a leading city without a comma, the whole street first', () => {
+    expect(read('Delft Mekelweg 8')).toEqual([
+      { streetname: 'Delft Mekelweg', number: '8', how: 'none' },
+      { streetname: 'Mekelweg', number: '8', city: 'delft', how: 'exact' },
+    ]);
+    expect(read('Bergen op Zoom Kerkstraat 1').map((r) => r.streetname)).toContain('Kerkstraat');
+  });
+
+  it('also reads a number-named street ("Kogge 03 2": Kogge 03, number 2)', () => {
+    expect(read('Kogge 03 2 Lelystad')).toEqual([
+      { streetname: 'Kogge', number: '03 2', city: 'lelystad', how: 'exact' },
+      { streetname: 'Kogge 03', number: '2', city: 'lelystad', how: 'exact' },
+    ]);
+  });
+
+  it('reads a street written after the number', () => {
+    expect(read('8 Mekelweg Delft')).toContainEqual({
+      streetname: 'Mekelweg',
+      number: '8',
+      city: 'delft',
+      how: 'exact',
+    });
+  });
+
+  it('keeps to the asked countries’ postcode shapes', () => {
+    expect(read('Wetstraat 16 1000 Brussel', ['NL'])[0]).not.toHaveProperty('postcode');
+    expect(read('Mekelweg 8 2628CD', ['BE'])[0]).not.toHaveProperty('postcode');
+  });
+
+  it('returns nothing without a house number, or with neither street nor postcode', () => {
+    expect(read('Mekelweg Delft')).toEqual([]);
+    expect(read('')).toEqual([]);
+    expect(read('8')).toEqual([]);
+  });
+});
+
+describe('KnownCities', () => {
+  it('matches a name exactly after normalisation, or within one or two edits by length', () => {
+    expect(cities.match(["'s-Gravenhage"])).toEqual({ key: 's gravenhage', distance: 0 });
+    expect(cities.match(['Dleft'])).toEqual({ key: 'delft', distance: 1 });
+    expect(cities.match(['Rotterdma'])).toEqual({ key: 'rotterdam', distance: 1 });
+    expect(cities.match(['Rottrdma'])).toEqual({ key: 'rotterdam', distance: 2 });
+    // Short names tolerate no typo; the first letter is never guessed.
+    expect(cities.match(['Ulk'])).toBeUndefined();
+    expect(cities.match(['Telft'])).toBeUndefined();
+    expect(cities.startsWith('Den')).toBe(true);
+    expect(cities.startsWith('Haag')).toBe(false);
+  });
+});
+
+describe('mergeReadings', () => {
+  const answer = (id: string, confidence: number) => ({ doc: { id }, confidence });
+  it('orders by confidence, keeps each address once and at most `size`', () => {
+    const merged = mergeReadings(
+      [
+        [answer('a', 0.9), answer('b', 0.5)],
+        [answer('c', 1), answer('a', 0.9), answer('d', 0.5)],
+      ],
+      3,
+    );
+    expect(merged.map((m) => m.doc.id)).toEqual(['c', 'a', 'b']);
+  });
+});
