@@ -4,9 +4,9 @@
  * npm run index -- rollback [--prefix P]
  * npm run index -- status [--prefix P]
  *
- * ELASTICSEARCH_URL (default http://127.0.0.1:9200), INDEX_PREFIX and LOG_LEVEL come from the
- * environment (src/config/indexer.ts); INDEXER_BULK_CONCURRENCY and INDEXER_BULK_FLUSH_BYTES override
- * the bulk tuning.
+ * ELASTICSEARCH_URL (default http://127.0.0.1:9200; several nodes comma-separated), INDEX_PREFIX, INDEX_SHARDS,
+ * INDEX_REPLICAS and LOG_LEVEL come from the environment (src/config/indexer.ts); INDEXER_BULK_CONCURRENCY and
+ * INDEXER_BULK_FLUSH_BYTES override the bulk tuning.
  * The summary is printed to stdout as JSON; logs and progress go to stderr.
  */
 import { parseArgs } from 'node:util';
@@ -23,7 +23,7 @@ const USAGE = `usage:
   npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty]
   npm run index -- rollback [--prefix P]
   npm run index -- status [--prefix P]
-environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200), INDEX_PREFIX`;
+environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200; several comma-separated), INDEX_PREFIX, INDEX_SHARDS, INDEX_REPLICAS`;
 
 export interface CliArgs {
   command: 'index' | 'rollback' | 'status';
@@ -144,6 +144,7 @@ async function main(): Promise<number> {
       progress: args.progress,
       log,
       tuning: tuningFromConfig(config),
+      layout: { shards: config.indexShards, replicas: config.indexReplicas },
     });
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return 0;

@@ -1,5 +1,6 @@
 /**
- * One indexing run: manifest in, a new generation of all three indexes out, verified, then made
+ * One indexing run: manifest in, a new generation of all four indexes (areas, buildings, addresses and the
+ * streets built from the addresses) out, verified, then made
  * live with one atomic alias swap. Anything that goes wrong before the swap deletes this run's own
  * indexes and leaves the aliases alone.
  */
@@ -10,17 +11,17 @@ import { INDEX_KINDS, type IndexKind } from '../src/elasticsearch/documents.js';
 import type { BulkTuning } from './bulkLoader.js';
 import { countDocuments } from './countDocuments.js';
 import { IndexingError } from './errors.js';
+import { liveGeneration, prune, swapAliases } from './generations.js';
 import {
   assertAliasNamesFree,
+  assertLayoutFits,
   createGenerationIndex,
   deleteIndexes,
   finishGenerationIndex,
-  liveGeneration,
+  type IndexLayout,
   markComplete,
   newGeneration,
-  prune,
-  swapAliases,
-} from './generations.js';
+} from './generationIndexes.js';
 import { loadAddresses } from './levelLoaders/addresses.js';
 import { loadAreaLevel } from './levelLoaders/areas.js';
 import { loadBuildings } from './levelLoaders/buildings.js';
@@ -31,7 +32,7 @@ import { createProgress, type ProgressMode } from './progress.js';
 import { RejectsWriter } from './rejects.js';
 import { RunContext } from './runContext.js';
 import { watchAbort } from './runAbort.js';
-import { compactLevel, type RunSummary, verifyLevels } from './summary.js';
+import { compactLevel, type RunSummary, verifyLevels, verifyStreets } from './summary.js';
 
 export interface RunOptions {
   client: Client;
@@ -50,6 +51,8 @@ export interface RunOptions {
   /** Catch SIGINT/SIGTERM while the run is in progress and abort cleanly (default true). */
   handleSignals?: boolean;
   tuning?: Partial<BulkTuning>;
+  /** Shards and replicas of the new indexes (INDEX_SHARDS, INDEX_REPLICAS); unset: the mapping files'. */
+  layout?: IndexLayout;
 }
 
 export async function runIndexing(options: RunOptions): Promise<RunSummary> {
@@ -63,6 +66,7 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
 
   const { path: manifestPath, manifest } = await loadManifest(options.manifestPath);
   await assertAliasNamesFree(client, prefix);
+  await assertLayoutFits(client, options.layout);
   const previousGeneration = (await liveGeneration(client, prefix)) ?? null;
 
   const generation = newGeneration();
@@ -96,6 +100,7 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
       previousGeneration,
       pruned,
       levels: run.levels,
+      streets: run.streets,
       rejects: { path: rejects.written ? rejectsPath : null, count: rejects.count, byReason: { ...rejects.byReason } },
       problems,
       durationMs: Date.now() - started,
@@ -108,7 +113,7 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
     log.info({ generation, prefix, manifest: manifestPath }, 'indexing started');
     for (const kind of INDEX_KINDS) {
       const index = run.index(kind);
-      await createGenerationIndex(client, index, kind);
+      await createGenerationIndex(client, index, kind, options.layout);
       created.push(index);
     }
     for (const level of AREA_LEVELS) await loadAreaLevel(run, level);
@@ -119,7 +124,7 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
 
     for (const kind of INDEX_KINDS) {
       if (signal.aborted) throw signal.reason;
-      await finishGenerationIndex(client, run.index(kind), kind);
+      await finishGenerationIndex(client, run.index(kind), kind, options.layout);
     }
     await countDocuments(run);
     log.info(
@@ -127,10 +132,11 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
         levels: Object.fromEntries(
           LEVELS.map((l) => [l, { ...compactLevel(run.levels[l]), count: run.levels[l].count }]),
         ),
+        streets: run.streets,
       },
       'documents counted',
     );
-    const problems = verifyLevels(run.levels, maxRejectRatio);
+    const problems = [...verifyLevels(run.levels, maxRejectRatio), ...verifyStreets(run.streets, run.levels.addresses)];
     if (problems.length) {
       throw new IndexingError(
         `generation ${generation} failed verification:\n  ${problems.join('\n  ')}`,
@@ -143,7 +149,9 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
       const documents =
         kind === 'areas'
           ? AREA_LEVELS.reduce((n, l) => n + run.levels[l].count, 0)
-          : run.levels[kind === 'buildings' ? 'buildings' : 'addresses'].count;
+          : kind === 'streets'
+            ? run.streets.count
+            : run.levels[kind === 'buildings' ? 'buildings' : 'addresses'].count;
       await markComplete(client, run.index(kind), kind, { generation, completedAt, manifest: manifestPath, documents });
     }
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.

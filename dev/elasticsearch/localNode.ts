@@ -188,32 +188,37 @@ async function chownTree(path: string, account: Account): Promise<void> {
 async function writeConfig(
   home: string,
   configDir: string,
-  settings: Record<string, string | number | boolean>,
+  settings: Record<string, string | number | boolean | readonly string[]>,
   heap: string,
 ) {
   await mkdir(join(configDir, 'jvm.options.d'), { recursive: true });
   for (const file of ['jvm.options', 'log4j2.properties']) {
     await copyFile(join(home, 'config', file), join(configDir, file));
   }
+  // JSON strings and arrays are valid YAML scalars and flow sequences.
   const yaml = Object.entries(settings)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? JSON.stringify(value) : value}`)
+    .map(
+      ([key, value]) =>
+        `${key}: ${typeof value === 'object' || typeof value === 'string' ? JSON.stringify(value) : value}`,
+    )
     .join('\n');
   await writeFile(join(configDir, 'elasticsearch.yml'), `${yaml}\n`);
   await writeFile(join(configDir, 'jvm.options.d', 'heap.options'), `-Xms${heap}\n-Xmx${heap}\n`);
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number, outputTail: () => string) {
+async function waitUntilReady(
+  url: string,
+  query: string,
+  exited: () => string | undefined,
+  timeoutMs: number,
+  outputTail: () => string,
+) {
   const deadline = Date.now() + timeoutMs;
-  let exited: number | null = null;
-  child.once('exit', (code) => {
-    exited = code ?? -1;
-  });
   while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`Elasticsearch exited with ${exited} during start-up:\n${outputTail()}`);
+    const exit = exited();
+    if (exit !== undefined) throw new Error(`Elasticsearch exited with ${exit} during start-up:\n${outputTail()}`);
     try {
-      const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=1s`, {
-        signal: AbortSignal.timeout(2000),
-      });
+      const res = await fetch(`${url}/_cluster/health?${query}&timeout=1s`, { signal: AbortSignal.timeout(3000) });
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -224,118 +229,327 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 }
 
 export async function fetchElasticsearchVersion(url: string): Promise<string> {
-  const res = await fetch(`${url}/_nodes/_local?filter_path=nodes.*.version`, {
+  // A multi-node ELASTICSEARCH_URL: ask the first node.
+  const first = url.split(',')[0]?.trim() ?? url;
+  const res = await fetch(`${first}/_nodes/_local?filter_path=nodes.*.version`, {
     signal: AbortSignal.timeout(5000),
   });
   const body = (await res.json()) as { nodes?: Record<string, { version?: string }> };
   return Object.values(body.nodes ?? {})[0]?.version ?? 'unknown';
 }
 
-/** Starts a node; resolves once the cluster is yellow or green. Always call stop() (tests, start-up failures). */
-export async function startLocalNode(options: LocalNodeOptions = {}): Promise<LocalNode> {
+/** One node of a local cluster: a process that can be stopped, killed, frozen and started again on its data. */
+export interface ClusterNode {
+  name: string;
+  url: string;
+  httpPort: number;
+  transportPort: number;
+  /** The process group leader while running. */
+  readonly pid: number | undefined;
+  readonly running: boolean;
+  readonly frozen: boolean;
+  /** (Re)starts on the same ports and data; resolves when the node answers and sees the whole cluster. */
+  start(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 20 s; resolves when the process has exited. */
+  stop(): Promise<void>;
+  /** SIGKILL to the process group (the CLI and the server JVM); resolves when it has exited. */
+  kill(): Promise<void>;
+  /** SIGSTOP: the process stays, its sockets stay open, nothing answers (a GC pause or a hung VM). */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
+}
+
+export interface LocalCluster {
+  /** Every node's URL, comma-separated: what ELASTICSEARCH_URL takes. */
+  url: string;
+  urls: string[];
+  nodes: ClusterNode[];
+  version: string;
+  javaHome: string;
+  startupMs: number;
+  /** Waits for the cluster (asked through any answering node) to reach a status; false on timeout. */
+  waitForStatus(status: 'green' | 'yellow', timeoutMs: number): Promise<boolean>;
+  /** Stops every node and removes the run directory. */
+  stop(): Promise<void>;
+}
+
+export interface LocalClusterOptions extends LocalNodeOptions {
+  /** Nodes (default 1: a `discovery.type: single-node` node). */
+  nodes?: number;
+}
+
+/**
+ * Starts one or more nodes on loopback, each its own JVM, heap, ports and data directory, in one cluster.
+ * Three or more nodes are all master-eligible (one may go without losing the quorum). Of two nodes only the
+ * first is master-eligible (a two-node voting configuration holds one node anyway): stop the second one.
+ * Resolves once every node has joined and the cluster is yellow or green. Always call stop().
+ */
+export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
   const log = options.log ?? (() => {});
+  const count = options.nodes ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > 9) throw new Error('nodes must be between 1 and 9');
   const started = Date.now();
   const settings: LauncherSettings = options.settings ?? loadDevelopmentConfig().launcher;
   const { version, jdk } = chooseDistribution(findJdks(settings.javaHomes), options.version ?? settings.version);
   const zip = resolveDistributionZip(version, settings.mavenRepository, log);
   const home = await unpackDistribution(zip, version, settings.installDir);
+  const heap = options.heap ?? settings.heap ?? '512m';
+  const account = process.getuid?.() === 0 ? ensureAccount(settings.runAsUser) : undefined;
 
   const runDir = await mkdtemp(join(tmpdir(), 'geocoder-es-run-'));
-  const configDir = join(runDir, 'config');
-  const dataDir = options.dataDir ?? join(runDir, 'data');
-  const logsDir = join(runDir, 'logs');
-  await mkdir(dataDir, { recursive: true });
-  await mkdir(logsDir, { recursive: true });
-  const [httpPort, transportPort] = [await freePort(), await freePort()];
-  await writeConfig(
-    home,
-    configDir,
-    {
-      'cluster.name': 'geocoder-local',
-      'node.name': 'local',
-      'discovery.type': 'single-node',
-      'network.host': '127.0.0.1',
-      'http.port': httpPort,
-      'transport.port': transportPort,
-      'path.data': dataDir,
-      'path.logs': logsDir,
-      'xpack.security.enabled': false,
-      // Shared CI disks can be nearly full; the watermark would otherwise make new indexes read-only.
-      'cluster.routing.allocation.disk.threshold_enabled': false,
-    },
-    options.heap ?? settings.heap ?? '512m',
-  );
+  const ports: { http: number; transport: number }[] = [];
+  for (let i = 0; i < count; i++) ports.push({ http: await freePort(), transport: await freePort() });
+  const names = ports.map((_, i) => (count === 1 ? 'local' : `node-${i}`));
+  const masters = count === 1 ? [] : count === 2 ? [names[0] as string] : names;
 
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: runDir,
-    ES_JAVA_HOME: jdk.home,
-    ES_PATH_CONF: configDir,
-    ES_TMPDIR: join(runDir, 'tmp'),
-    LANG: 'C.UTF-8',
-  };
-  await mkdir(join(runDir, 'tmp'), { recursive: true });
-  const command = join(home, 'bin', 'elasticsearch');
-  let argv = [command];
-  if (process.getuid?.() === 0) {
-    const account = ensureAccount(settings.runAsUser);
-    await chownTree(runDir, account);
-    if (options.dataDir) await chownTree(dataDir, account);
-    await chmod(runDir, 0o755);
-    argv = ['setpriv', `--reuid=${account.uid}`, `--regid=${account.gid}`, '--init-groups', '--', command];
+  const nodes: NodeHandle[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = names[i] as string;
+    const nodeDir = count === 1 ? runDir : join(runDir, name);
+    const dataDir = count === 1 && options.dataDir ? options.dataDir : join(nodeDir, 'data');
+    await mkdir(dataDir, { recursive: true });
+    await mkdir(join(nodeDir, 'logs'), { recursive: true });
+    await mkdir(join(nodeDir, 'tmp'), { recursive: true });
+    const { http, transport } = ports[i] as { http: number; transport: number };
+    const discovery: Record<string, string | readonly string[]> =
+      count === 1
+        ? { 'discovery.type': 'single-node' }
+        : {
+            'discovery.seed_hosts': ports.map((p) => `127.0.0.1:${p.transport}`),
+            'cluster.initial_master_nodes': masters,
+            'node.roles': masters.includes(name) ? ['master', 'data', 'ingest'] : ['data', 'ingest'],
+          };
+    await writeConfig(
+      home,
+      join(nodeDir, 'config'),
+      {
+        'cluster.name': count === 1 ? 'geocoder-local' : `geocoder-local-${process.pid}-${ports[0]?.http}`,
+        'node.name': name,
+        ...discovery,
+        'network.host': '127.0.0.1',
+        'http.port': http,
+        'transport.port': transport,
+        'path.data': dataDir,
+        'path.logs': join(nodeDir, 'logs'),
+        'xpack.security.enabled': false,
+        // Shared CI disks can be nearly full; the watermark would otherwise make new indexes read-only.
+        'cluster.routing.allocation.disk.threshold_enabled': false,
+      },
+      heap,
+    );
+    if (account) {
+      await chownTree(nodeDir, account);
+      if (dataDir !== join(nodeDir, 'data')) await chownTree(dataDir, account);
+    }
+    nodes.push(
+      new NodeHandle({
+        name,
+        nodeDir,
+        home,
+        javaHome: jdk.home,
+        account,
+        httpPort: http,
+        transportPort: transport,
+        count,
+        log,
+      }),
+    );
   }
-  log(`starting Elasticsearch ${version} with Java ${jdk.major} (${jdk.home}) on 127.0.0.1:${httpPort}`);
+  if (account) await chmod(runDir, 0o755);
 
-  const outputFile = createWriteStream(join(runDir, 'console.log'));
-  const tail: string[] = [];
-  const child = spawn(argv[0] as string, argv.slice(1), {
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const remember = (chunk: Buffer) => {
-    outputFile.write(chunk);
-    tail.push(chunk.toString('utf8'));
-    if (tail.length > 40) tail.shift();
+  const stopAll = async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await rm(runDir, { recursive: true, force: true });
   };
-  child.stdout?.on('data', remember);
-  child.stderr?.on('data', remember);
+  log(
+    `starting ${count === 1 ? 'Elasticsearch' : `a ${count}-node cluster of Elasticsearch`} ${version} with Java ${jdk.major} (${jdk.home}) on ${nodes.map((n) => `127.0.0.1:${n.httpPort}`).join(', ')}`,
+  );
+  try {
+    await Promise.all(nodes.map((n) => n.start(options.startupTimeoutMs ?? 180_000)));
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  const urls = nodes.map((n) => n.url);
+  const startupMs = Date.now() - started;
+  log(`Elasticsearch ${version} ready at ${urls.join(',')} after ${startupMs} ms`);
+  return {
+    url: urls.join(','),
+    urls,
+    nodes,
+    version: await fetchElasticsearchVersion(urls[0] as string),
+    javaHome: jdk.home,
+    startupMs,
+    waitForStatus: (status, timeoutMs) => waitForClusterStatus(nodes, status, timeoutMs),
+    stop: stopAll,
+  };
+}
 
-  let stopped = false;
-  const killGroup = (signal: NodeJS.Signals) => {
+async function waitForClusterStatus(nodes: ClusterNode[], status: 'green' | 'yellow', timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const node of nodes) {
+      if (!node.running || node.frozen) continue;
+      try {
+        const res = await fetch(`${node.url}/_cluster/health?wait_for_status=${status}&timeout=2s`, {
+          signal: AbortSignal.timeout(4000),
+        });
+        if (res.ok) return true;
+      } catch {
+        // try the next node
+      }
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+class NodeHandle implements ClusterNode {
+  readonly name: string;
+  readonly url: string;
+  readonly httpPort: number;
+  readonly transportPort: number;
+  private child: ChildProcess | undefined;
+  private exit: string | undefined;
+  private isFrozen = false;
+  private readonly tail: string[] = [];
+  private readonly onExit = () => this.signal('SIGKILL');
+
+  constructor(
+    private readonly spec: {
+      name: string;
+      nodeDir: string;
+      home: string;
+      javaHome: string;
+      account: Account | undefined;
+      httpPort: number;
+      transportPort: number;
+      count: number;
+      log: (m: string) => void;
+    },
+  ) {
+    this.name = spec.name;
+    this.httpPort = spec.httpPort;
+    this.transportPort = spec.transportPort;
+    this.url = `http://127.0.0.1:${spec.httpPort}`;
+  }
+
+  get pid() {
+    return this.running ? this.child?.pid : undefined;
+  }
+
+  get running() {
+    return this.child !== undefined && this.exit === undefined;
+  }
+
+  get frozen() {
+    return this.running && this.isFrozen;
+  }
+
+  async start(timeoutMs = 180_000): Promise<void> {
+    if (this.running) return;
+    const { nodeDir, home, javaHome, account } = this.spec;
+    const command = join(home, 'bin', 'elasticsearch');
+    const argv = account
+      ? ['setpriv', `--reuid=${account.uid}`, `--regid=${account.gid}`, '--init-groups', '--', command]
+      : [command];
+    const output = createWriteStream(join(nodeDir, 'console.log'), { flags: 'a' });
+    const child = spawn(argv[0] as string, argv.slice(1), {
+      env: {
+        PATH: process.env.PATH,
+        HOME: nodeDir,
+        ES_JAVA_HOME: javaHome,
+        ES_PATH_CONF: join(nodeDir, 'config'),
+        ES_TMPDIR: join(nodeDir, 'tmp'),
+        LANG: 'C.UTF-8',
+      },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    this.exit = undefined;
+    this.isFrozen = false;
+    this.tail.length = 0;
+    const remember = (chunk: Buffer) => {
+      output.write(chunk);
+      this.tail.push(chunk.toString('utf8'));
+      if (this.tail.length > 40) this.tail.shift();
+    };
+    child.stdout?.on('data', remember);
+    child.stderr?.on('data', remember);
+    child.once('exit', (code, signal) => {
+      this.exit = String(code ?? signal ?? -1);
+      output.end();
+      process.off('exit', this.onExit);
+    });
+    // A crashed or interrupted parent must not leave a JVM behind.
+    process.on('exit', this.onExit);
+    // The node answers and sees every node of the cluster (a restarted node has rejoined).
+    const query = this.spec.count === 1 ? 'wait_for_status=yellow' : `wait_for_nodes=${this.spec.count}`;
     try {
-      if (child.pid) process.kill(-child.pid, signal);
+      await waitUntilReady(
+        this.url,
+        query,
+        () => this.exit,
+        timeoutMs,
+        () => this.tail.join(''),
+      );
+    } catch (error) {
+      await this.kill();
+      throw error;
+    }
+  }
+
+  private signal(signal: NodeJS.Signals) {
+    try {
+      if (this.child?.pid) process.kill(-this.child.pid, signal);
     } catch {
       // already gone
     }
-  };
-  // A crashed or interrupted parent must not leave a JVM behind.
-  const onExit = () => killGroup('SIGKILL');
-  process.on('exit', onExit);
-
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    process.off('exit', onExit);
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      killGroup('SIGTERM');
-      const timer = setTimeout(() => killGroup('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    outputFile.end();
-    await rm(runDir, { recursive: true, force: true });
-  };
-
-  const url = `http://127.0.0.1:${httpPort}`;
-  try {
-    await waitUntilReady(url, child, options.startupTimeoutMs ?? 180_000, () => tail.join(''));
-  } catch (error) {
-    await stop();
-    throw error;
   }
-  const startupMs = Date.now() - started;
-  log(`Elasticsearch ${version} ready at ${url} after ${startupMs} ms`);
-  return { url, version: await fetchElasticsearchVersion(url), javaHome: jdk.home, startupMs, stop };
+
+  private async exited(signal: NodeJS.Signals, graceMs: number): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (this.isFrozen && signal !== 'SIGKILL') this.thaw();
+    this.signal(signal);
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    await done;
+    clearTimeout(timer);
+    this.isFrozen = false;
+  }
+
+  stop(): Promise<void> {
+    return this.exited('SIGTERM', 20_000);
+  }
+
+  kill(): Promise<void> {
+    return this.exited('SIGKILL', 0);
+  }
+
+  freeze(): void {
+    if (!this.running) return;
+    this.signal('SIGSTOP');
+    this.isFrozen = true;
+  }
+
+  thaw(): void {
+    if (!this.running) return;
+    this.signal('SIGCONT');
+    this.isFrozen = false;
+  }
+}
+
+/** Starts a node; resolves once the cluster is yellow or green. Always call stop() (tests, start-up failures). */
+export async function startLocalNode(options: LocalNodeOptions = {}): Promise<LocalNode> {
+  const cluster = await startLocalCluster({ ...options, nodes: 1 });
+  return {
+    url: cluster.url,
+    version: cluster.version,
+    javaHome: cluster.javaHome,
+    startupMs: cluster.startupMs,
+    stop: cluster.stop,
+  };
 }

@@ -1,6 +1,6 @@
 /** The indexer CLI's environment, parsed once with the rules the service uses. */
 import { z } from 'zod';
-import { elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
+import { elasticsearchUrl, indexPrefix, indexReplicas, indexShards, logLevel, parseEnv, positiveInt } from './rules.js';
 
 export const IndexerEnvSchema = z.object({
   ELASTICSEARCH_URL: elasticsearchUrl.default('http://127.0.0.1:9200'),
@@ -9,6 +9,10 @@ export const IndexerEnvSchema = z.object({
   LOG_LEVEL: logLevel.optional(),
   INDEXER_BULK_CONCURRENCY: positiveInt.optional(),
   INDEXER_BULK_FLUSH_BYTES: positiveInt.optional(),
+  /** Primary shards of each new generation index (default: the mapping file's, 1). */
+  INDEX_SHARDS: indexShards.optional(),
+  /** Replicas of each new generation index once loaded (unset: the mapping's auto_expand_replicas 0-1). */
+  INDEX_REPLICAS: indexReplicas.optional(),
 });
 
 export interface IndexerConfig {
@@ -18,6 +22,9 @@ export interface IndexerConfig {
   /** Bulk tuning overrides for benchmarks and unusual clusters; unset means the measured defaults. */
   bulkConcurrency: number | undefined;
   bulkFlushBytes: number | undefined;
+  /** Shards and replicas of new generations; undefined keeps what the mapping files say. */
+  indexShards: number | undefined;
+  indexReplicas: number | undefined;
 }
 
 export function loadIndexerConfig(source: NodeJS.ProcessEnv = process.env): IndexerConfig {
@@ -28,5 +35,7 @@ export function loadIndexerConfig(source: NodeJS.ProcessEnv = process.env): Inde
     logLevel: env.LOG_LEVEL,
     bulkConcurrency: env.INDEXER_BULK_CONCURRENCY,
     bulkFlushBytes: env.INDEXER_BULK_FLUSH_BYTES,
+    indexShards: env.INDEX_SHARDS,
+    indexReplicas: env.INDEX_REPLICAS,
   };
 }

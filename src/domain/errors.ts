@@ -20,9 +20,17 @@ export class BackendUnavailableError extends Error {
 /** A request that passed the schema but cannot be read as a query (e.g. a house number without digits). */
 export class InvalidQueryError extends Error {
   constructor(
-    readonly path: string,
+    /** The request field that cannot be read, as the contract names it ("number"). */
+    readonly field: string,
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** Too much Elasticsearch work already in flight and waiting: refused at once so the client can back off. */
+export class OverloadedError extends Error {
+  constructor() {
+    super('The service is overloaded; retry later');
   }
 }

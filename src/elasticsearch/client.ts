@@ -1,22 +1,108 @@
-import { Client } from '@elastic/elasticsearch';
+import { Client, ClusterConnectionPool, errors, SniffingTransport } from '@elastic/elasticsearch';
+import { splitElasticsearchUrls } from '../config/rules.js';
+import { ElasticsearchGuard } from './circuitBreaker.js';
 
-export interface ElasticsearchClientOptions {
-  url: string;
-  /** Per-request timeout; the API turns a timeout into 503 rather than holding the client connection. */
+/** Circuit breaker and load shedding defaults (src/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */
+export const DEFAULT_GUARD = { breakerFailures: 5, breakerProbeMs: 1000, maxInFlight: 256, maxQueued: 1024 };
+
+export interface ElasticsearchClientOptions extends Partial<typeof DEFAULT_GUARD> {
+  /** One node's URL, several comma-separated (ELASTICSEARCH_URL), or a list. */
+  url: string | readonly string[];
+  /**
+   * Per-request timeout, bounding the whole request including its retry; the API turns a timeout into 503
+   * rather than holding the client connection.
+   */
   requestTimeoutMs: number;
+  /** Further attempts on another node after a connection failure or a 502/503/504 (default 1). */
   maxRetries?: number;
 }
 
-/** One keep-alive client per process: connection reuse matters more than anything else on the hot path. */
+const guards = new WeakMap<Client, ElasticsearchGuard>();
+
+/** The guard installed in a client made here (for /metrics and the health answer). */
+export function guardOf(client: Client): ElasticsearchGuard | undefined {
+  return guards.get(client);
+}
+
+/**
+ * Dead nodes are left out and pinged back in (resurrection); the library's 60 s base doubling to 32 min would keep
+ * a restarted node idle for many minutes after a burst of failures, so: 5 s doubling to at most 40 s.
+ */
+class ResurrectingPool extends ClusterConnectionPool {
+  constructor(options: ConstructorParameters<typeof ClusterConnectionPool>[0]) {
+    super({ ...options, resurrectStrategy: 'ping', pingTimeout: 1000 });
+    this.resurrectTimeout = 5_000;
+    this.resurrectTimeoutCutoff = 3;
+  }
+}
+
+/**
+ * One keep-alive client per process: connection reuse matters more than anything else on the hot path.
+ *
+ * Several nodes: requests go round-robin to the living ones; a node that fails (connection refused or reset,
+ * 502/503/504, a timeout) is left out and pinged back in later. A timed-out attempt is not retried (its time is
+ * spent); a refused or reset one is, on another node, and one deadline covers every attempt. No sniffing: the
+ * configured list is the truth (behind a load balancer, in containers or in the cloud the nodes' publish addresses
+ * are often unreachable from the client, and a sniff would replace reachable URLs with those).
+ */
 export function createElasticsearchClient(options: ElasticsearchClientOptions): Client {
   // The transport's OpenTelemetry middleware runs on every request even with no tracer installed; this
   // service does not trace, so it is off unless the operator turns it on (the client reads only this variable).
   process.env.OTEL_ELASTICSEARCH_ENABLED ??= 'false';
-  return new Client({
-    node: options.url,
-    requestTimeout: options.requestTimeoutMs,
-    maxRetries: options.maxRetries ?? 0,
+  const settings = { ...DEFAULT_GUARD, ...options };
+  const timeoutMs = options.requestTimeoutMs;
+  let transport: GuardedTransport | undefined;
+  const guard = new ElasticsearchGuard({
+    failureThreshold: settings.breakerFailures,
+    probeIntervalMs: settings.breakerProbeMs,
+    maxInFlight: settings.maxInFlight,
+    maxQueued: settings.maxQueued,
+    probe: () => transport?.unguarded({ method: 'GET', path: '/' }) ?? Promise.resolve(),
+  });
+
+  class GuardedTransport extends SniffingTransport {
+    constructor(...args: ConstructorParameters<typeof SniffingTransport>) {
+      super(...args);
+      transport = this;
+    }
+
+    override request(...args: any[]): any {
+      return guard.run(() => this.bounded(args[0], args[1]));
+    }
+
+    unguarded(params: Parameters<SniffingTransport['request']>[0]) {
+      return super.request(params);
+    }
+
+    /**
+     * The per-attempt timeout alone would let a connection failure plus its retry take up to twice the timeout:
+     * one deadline (an abort signal) covers every attempt, and its expiry is reported as the timeout it is.
+     */
+    private async bounded(params: any, requestOptions: any = {}): Promise<any> {
+      if (requestOptions.signal) return super.request(params, requestOptions);
+      const bound = typeof requestOptions.requestTimeout === 'number' ? requestOptions.requestTimeout : timeoutMs;
+      const signal = AbortSignal.timeout(bound);
+      try {
+        return await super.request(params, { ...requestOptions, signal });
+      } catch (error) {
+        if (error instanceof errors.RequestAbortedError && signal.aborted) {
+          throw new errors.TimeoutError(`Request timed out after ${bound} ms (all attempts)`, error.meta);
+        }
+        throw error;
+      }
+    }
+  }
+
+  const client = new Client({
+    nodes: typeof options.url === 'string' ? splitElasticsearchUrls(options.url) : [...options.url],
+    requestTimeout: timeoutMs,
+    maxRetries: options.maxRetries ?? 1,
     compression: false,
     sniffOnStart: false,
+    sniffOnConnectionFault: false,
+    ConnectionPool: ResurrectingPool,
+    Transport: GuardedTransport,
   });
+  guards.set(client, guard);
+  return client;
 }

@@ -5,6 +5,7 @@
  */
 import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
 import { BackendUnavailableError } from '../domain/errors.js';
+import { isUnreachable } from './circuitBreaker.js';
 
 /** An Elasticsearch answer that means "overloaded or without our indexes", for a request or one msearch item. */
 export function isUnavailableAnswer(status: number, errorType: string | undefined): boolean {
@@ -12,13 +13,7 @@ export function isUnavailableAnswer(status: number, errorType: string | undefine
 }
 
 function isBackendUnavailable(error: unknown): boolean {
-  if (
-    error instanceof esErrors.ConnectionError ||
-    error instanceof esErrors.TimeoutError ||
-    error instanceof esErrors.NoLivingConnectionsError
-  ) {
-    return true;
-  }
+  if (isUnreachable(error)) return true;
   if (error instanceof esErrors.ResponseError) {
     return isUnavailableAnswer(error.statusCode ?? 0, error.body?.error?.type);
   }

@@ -31,14 +31,21 @@ export class SearchBatcher implements Searcher {
   private readonly queues: Record<Lane, Pending[]> = { exact: [], fuzzy: [] };
   private scheduled = false;
 
-  /** @param maxBatch searches per `_msearch`: bounds how long a fast search can wait behind slow ones in one batch. */
+  /**
+   * @param maxBatch searches per `_msearch`: bounds how long a fast search can wait behind slow ones in one batch.
+   * @param observeBatch told the number of searches of every round trip it sends (for /metrics).
+   */
   constructor(
     private readonly client: Client,
     private readonly maxBatch: number,
+    private readonly observeBatch: (searches: number) => void = () => {},
   ) {}
 
   search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact'): Promise<estypes.SearchResponse<T>> {
-    if (this.maxBatch <= 1) return this.client.search<T>({ ...body, index }).catch(rethrowAsDomainError);
+    if (this.maxBatch <= 1) {
+      this.observeBatch(1);
+      return this.client.search<T>({ ...body, index }).catch(rethrowAsDomainError);
+    }
     return new Promise<estypes.SearchResponse<T>>((resolve, reject) => {
       const queue = this.queues[lane];
       queue.push({ index, body, resolve: resolve as Pending['resolve'], reject });
@@ -58,6 +65,7 @@ export class SearchBatcher implements Searcher {
     const batch = this.queues[lane];
     if (batch.length === 0) return;
     this.queues[lane] = [];
+    this.observeBatch(batch.length);
     if (batch.length === 1) {
       const [only] = batch as [Pending];
       this.client

@@ -2,44 +2,11 @@
  * What clients see when Elasticsearch goes away, hangs, or answers with an internal failure. The cluster is
  * real; a TCP relay between the API and it lets the test cut and restore the connection.
  */
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponse, ForwardResult, Health } from '../../src/schemas/responses.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestClient, testElasticsearchUrl, uniqueIndexPrefix } from '../support/elasticsearch.js';
-
-class Relay {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(
-    private readonly target: URL,
-    private readonly mode: 'forward' | 'blackhole' = 'forward',
-  ) {}
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      this.sockets.add(client);
-      client.on('close', () => this.sockets.delete(client));
-      client.on('error', () => {});
-      if (this.mode === 'blackhole') return;
-      const upstream = connect(Number(this.target.port), this.target.hostname);
-      this.sockets.add(upstream);
-      upstream.on('close', () => this.sockets.delete(upstream));
-      upstream.on('error', () => client.destroy());
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    const address = this.server.address();
-    if (address && typeof address === 'object') this.port = address.port;
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
+import { Relay } from '../support/relay.js';
 
 const forwardBody = { streetname: 'Mekelweg', number: '8' };
 
@@ -50,7 +17,12 @@ describe('Elasticsearch stopped, then back', () => {
   beforeAll(async () => {
     relay = new Relay(new URL(testElasticsearchUrl()));
     await relay.open();
-    api = await startTestApi({ elasticsearchUrl: `http://127.0.0.1:${relay.port}`, requestTimeoutMs: 2000 });
+    api = await startTestApi({
+      elasticsearchUrl: `http://127.0.0.1:${relay.port}`,
+      requestTimeoutMs: 2000,
+      // The answers themselves, not the circuit breaker (test/integration/reliability.test.ts): it stays closed.
+      env: { BREAKER_FAILURES: '1000' },
+    });
   });
 
   afterAll(async () => {

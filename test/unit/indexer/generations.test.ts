@@ -5,7 +5,7 @@ import {
   loadingSettings,
   newGeneration,
   restoredSettings,
-} from '../../../indexer/generations.js';
+} from '../../../indexer/generationIndexes.js';
 import { indexDefinition } from '../../../src/elasticsearch/mappings.js';
 
 describe('generations (pure parts)', () => {

@@ -1,0 +1,491 @@
+/**
+ * `npm run chaos [-- --soak 30] [--rate 200] [--manifest datasets/sample.json] [--short]`
+ *
+ * Reliability at cluster scale, measured (not asserted): a three-node local cluster (dev/elasticsearch/localNode.ts,
+ * one replica per shard), the sample indexed by the real indexer, the API as a child process of src/main.ts (as in
+ * bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding, street lookup, GeoJSON
+ * of a city) while faults are injected in phases:
+ *
+ *   0. baseline: as fast as the API goes for a few seconds, which sets the maximum rate
+ *   1. kill: the elected master SIGKILLed, restarted 10 s later
+ *   2. freeze: a data node SIGSTOPped for 20 s, then SIGCONT
+ *   3. down: every node SIGKILLed, started again 30 s later
+ *   4. reindex: a full indexer run (alias swap) under load, then a second run SIGKILLed half-way
+ *   5. overload: twice the maximum rate
+ *   6. soak: half the maximum rate for --soak minutes (default 2), the API's RSS and heap each minute
+ *
+ * Per phase: requests, non-2xx by status (0 = no answer: a socket error or a client timeout), p50/p99, how long
+ * requests failed after the fault began (disrupted) and after it was removed (recover). Works with or without the
+ * API's circuit breaker and load shedding: it only counts what comes back. Every wait is bounded; loopback only.
+ * --short halves the fault windows (for a quick look). Results also go to bench/results/chaos-<time>.json.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { type LocalCluster, startLocalCluster } from '../dev/elasticsearch/localNode.js';
+import { listGenerations } from '../indexer/generations.js';
+import { deleteIndexes } from '../indexer/generationIndexes.js';
+import { runIndexing } from '../indexer/run.js';
+import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import type { AddressDoc, AreaDoc } from '../src/elasticsearch/documents.js';
+import { aliasName } from '../src/elasticsearch/indexNames.js';
+import { startApiProcess } from './support/apiProcess.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const API_KEY = 'chaos-key';
+const PREFIX = 'chaos-';
+
+const { values: args } = parseArgs({
+  options: {
+    soak: { type: 'string', default: '2' },
+    rate: { type: 'string', default: '200' },
+    nodes: { type: 'string', default: '3' },
+    heap: { type: 'string', default: '512m' },
+    manifest: { type: 'string', default: 'datasets/sample.json' },
+    connections: { type: 'string', default: '64' },
+    short: { type: 'boolean', default: false },
+    /** Comma-separated phase numbers to run (the baseline always runs), e.g. `--only 2,3`. */
+    only: { type: 'string' },
+  },
+});
+const soakMinutes = Number(args.soak);
+const steadyRate = Number(args.rate);
+const connections = Number(args.connections);
+const scale = args.short ? 0.5 : 1;
+const selected = new Set((args.only ?? '1,2,3,4,5,6').split(',').map((p) => p.trim()));
+const log = (m: string) => console.error(`[chaos] ${m}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+interface PhaseRow {
+  phase: string;
+  rate: number | 'max';
+  seconds: number;
+  requests: number;
+  req_per_s: number;
+  non2xx: Record<string, number>;
+  p50_ms: number;
+  p99_ms: number;
+  disrupted_s: number | null;
+  recover_s: number | null;
+  note: string;
+}
+
+interface PhaseControl {
+  started: number;
+  faultAt(): void;
+  faultRemoved(): void;
+  note(text: string): void;
+}
+
+let cluster: LocalCluster | undefined;
+let api: ChildProcess | undefined;
+const children = new Set<ChildProcess>();
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 250): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return true;
+    await sleep(intervalMs);
+  }
+  return false;
+}
+
+async function startApi(esUrl: string, memoryFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const api = await startApiProcess({
+    elasticsearchUrl: esUrl,
+    indexPrefix: PREFIX,
+    apiKey: API_KEY,
+    logLevel: 'warn',
+    imports: ['./bench/support/memoryProbe.ts'],
+    env: { CHAOS_MEMORY_FILE: memoryFile },
+  });
+  children.add(api.process);
+  return { url: api.url, child: api.process };
+}
+
+/** Runs the load at `rate` (undefined: as fast as it goes) until `script` resolves or `maxSeconds` pass. */
+async function phase(
+  name: string,
+  apiUrl: string,
+  requests: RequestSpec[],
+  rate: number | undefined,
+  maxSeconds: number,
+  script: (control: PhaseControl) => Promise<void>,
+  phaseConnections = connections,
+): Promise<PhaseRow> {
+  log(`phase ${name}: ${rate ? `${rate} req/s` : 'max rate'}, at most ${maxSeconds} s`);
+  let next = 0;
+  const bad: number[] = [];
+  const non2xx: Record<string, number> = {};
+  let faultAt: number | undefined;
+  let faultRemoved: number | undefined;
+  const notes: string[] = [];
+  const started = Date.now();
+  // Without a callback autocannon returns its instance (an event emitter with stop()) that is also a promise.
+  const instance: any = autocannon({
+    url: apiUrl,
+    connections: phaseConnections,
+    duration: maxSeconds,
+    timeout: 15,
+    ...(rate ? { overallRate: rate } : {}),
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const r = requests[next++ % requests.length] as RequestSpec;
+          // Fresh headers each time: autocannon writes Content-Length into the headers object it is given, and a
+          // POST's would otherwise stay on the next GET (which then hangs the connection waiting for a body).
+          const headers = { 'x-api-key': API_KEY, ...(r.body ? { 'content-type': 'application/json' } : {}) };
+          return { ...req, method: r.method, path: r.path, body: r.body, headers };
+        },
+      },
+    ],
+  } as autocannon.Options);
+  const failed = (status: string) => {
+    bad.push(Date.now());
+    non2xx[status] = (non2xx[status] ?? 0) + 1;
+  };
+  instance.on('response', (_client: unknown, statusCode: number) => {
+    if (statusCode < 200 || statusCode >= 300) failed(String(statusCode));
+  });
+  const noAnswer = new Map<string, number>();
+  instance.on('reqError', (error: Error) => {
+    failed('0');
+    noAnswer.set(error.message, (noAnswer.get(error.message) ?? 0) + 1);
+  });
+  const control: PhaseControl = {
+    started,
+    faultAt: () => {
+      faultAt ??= Date.now();
+    },
+    faultRemoved: () => {
+      faultRemoved = Date.now();
+    },
+    note: (text) => {
+      notes.push(text);
+      log(`  ${text}`);
+    },
+  };
+  const scripted = script(control).then(
+    () => instance.stop(),
+    (error) => {
+      control.note(`script failed: ${(error as Error).message}`);
+      instance.stop();
+    },
+  );
+  const result = (await instance) as autocannon.Result;
+  await scripted;
+  if (noAnswer.size) notes.push(`no answer: ${[...noAnswer].map(([m, n]) => `${m} (${n})`).join(', ')}`);
+  const last = bad.length ? Math.max(...bad) : undefined;
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  const row: PhaseRow = {
+    phase: name,
+    rate: rate ?? 'max',
+    seconds,
+    requests: result.requests.total,
+    req_per_s: Math.round(result.requests.total / seconds),
+    non2xx,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    disrupted_s:
+      faultAt === undefined ? null : last === undefined || last < faultAt ? 0 : Math.round((last - faultAt) / 100) / 10,
+    recover_s:
+      faultRemoved === undefined
+        ? null
+        : last === undefined || last < faultRemoved
+          ? 0
+          : Math.round((last - faultRemoved) / 100) / 10,
+    note: notes.join('; '),
+  };
+  log(`  ${JSON.stringify(row)}`);
+  return row;
+}
+
+async function masterName(url: string): Promise<string | undefined> {
+  const res = await fetch(`${url}/_cat/master?format=json`, { signal: AbortSignal.timeout(5000) });
+  return ((await res.json()) as { node?: string }[])[0]?.node;
+}
+
+function runIndexer(
+  esUrl: string,
+  manifest: string,
+): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; ms: number }> } {
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'indexer/cli.ts', '--manifest', manifest, '--prefix', PREFIX, '--progress', 'none'],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ELASTICSEARCH_URL: esUrl, INDEX_REPLICAS: '1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
+  children.add(child);
+  const done = new Promise<{ code: number | null; signal: string | null; ms: number }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal, ms: Date.now() - started });
+    }),
+  );
+  return { child, done };
+}
+
+function printTable(rows: PhaseRow[]) {
+  const header = [
+    'phase',
+    'rate',
+    's',
+    'requests',
+    'req/s',
+    'non-2xx by status',
+    'p50 ms',
+    'p99 ms',
+    'disrupted s',
+    'recover s',
+  ];
+  const lines = rows.map((r) => [
+    r.phase,
+    String(r.rate),
+    String(r.seconds),
+    String(r.requests),
+    String(r.req_per_s),
+    Object.entries(r.non2xx)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ') || '-',
+    String(r.p50_ms),
+    String(r.p99_ms),
+    r.disrupted_s === null ? '-' : String(r.disrupted_s),
+    r.recover_s === null ? '-' : String(r.recover_s),
+  ]);
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => ' --- ').join('|')}|`);
+  for (const line of lines) console.log(`| ${line.join(' | ')} |`);
+  for (const r of rows) if (r.note) console.log(`- ${r.phase}: ${r.note}`);
+}
+
+async function main() {
+  const memoryFile = join(tmpdir(), `geocoder-chaos-memory-${process.pid}.jsonl`);
+  rmSync(memoryFile, { force: true });
+  const manifest = resolve(repoRoot, args.manifest);
+  cluster = await startLocalCluster({ nodes: Number(args.nodes), heap: args.heap, log });
+  const c = cluster;
+  const admin = createElasticsearchClient({ url: c.url, requestTimeoutMs: 120_000 });
+  log(`indexing ${args.manifest} with one replica`);
+  await runIndexing({
+    client: admin,
+    manifestPath: manifest,
+    indexPrefix: PREFIX,
+    progress: 'none',
+    layout: { replicas: 1 },
+  });
+
+  const addresses = (
+    await admin.search<AddressDoc>({
+      index: aliasName(PREFIX, 'addresses'),
+      size: 200,
+      query: { function_score: { query: { match_all: {} }, functions: [{ random_score: { seed: 42, field: 'id' } }] } },
+      _source: ['streetname', 'number', 'suffix'],
+    })
+  ).hits.hits.map((h) => h._source as AddressDoc);
+  const cities = (
+    await admin.search<AreaDoc>({
+      index: aliasName(PREFIX, 'areas'),
+      size: 20,
+      query: { term: { level: 'city' } },
+      _source: ['id'],
+    })
+  ).hits.hits.map((h) => (h._source as AreaDoc).id);
+  const requests: RequestSpec[] = [];
+  for (const [i, a] of addresses.entries()) {
+    const body = JSON.stringify({ streetname: a.streetname, number: `${a.number}${a.suffix ? ` ${a.suffix}` : ''}` });
+    requests.push({ method: 'POST', path: '/geocode/forward', body });
+    requests.push({ method: 'POST', path: '/lookup/street', body });
+    const city = cities[i % Math.max(cities.length, 1)];
+    if (city) requests.push({ method: 'GET', path: `/cities/${city}/geojson` });
+  }
+  log(`${requests.length} requests: forward, lookup and city GeoJSON`);
+
+  const started = await startApi(c.url, memoryFile);
+  api = started.child;
+  const apiUrl = started.url;
+  const rows: PhaseRow[] = [];
+
+  // 0. The maximum rate this machine serves (the API, three JVMs and the load generator share two cores).
+  const baseline = await phase(
+    '0 baseline (max)',
+    apiUrl,
+    requests,
+    undefined,
+    10,
+    async () => void (await sleep(10_000)),
+    32,
+  );
+  rows.push(baseline);
+  const maxRate = Math.max(baseline.req_per_s, 1);
+  // A steady load above what the machine serves would make every phase an overload: cap it at 70 % of the maximum.
+  const rate = Math.min(steadyRate, Math.max(1, Math.round(maxRate * 0.7)));
+  if (rate < steadyRate) log(`the maximum is ${maxRate} req/s: steady load ${rate} req/s instead of ${steadyRate}`);
+
+  // 1. The elected master SIGKILLed, restarted after 10 s.
+  if (selected.has('1'))
+    rows.push(
+      await phase('1 kill master + restart', apiUrl, requests, rate, 120, async (ctl) => {
+        await sleep(5_000);
+        const name = await masterName(c.urls[0] as string).catch(() => undefined);
+        const node = c.nodes.find((n) => n.name === name) ?? (c.nodes[c.nodes.length - 1] as (typeof c.nodes)[number]);
+        ctl.faultAt();
+        await node.kill();
+        ctl.note(`SIGKILLed ${node.name} (master: ${name ?? '?'})`);
+        await sleep(10_000 * scale);
+        const t = Date.now();
+        await node.start();
+        ctl.faultRemoved();
+        ctl.note(`${node.name} rejoined after ${Math.round((Date.now() - t) / 1000)} s`);
+        const green = Date.now();
+        ctl.note(
+          `green ${(await c.waitForStatus('green', 60_000)) ? `after ${Math.round((Date.now() - green) / 1000)} s` : 'not within 60 s'}`,
+        );
+        await sleep(5_000);
+      }),
+    );
+
+  // 2. A data node frozen (SIGSTOP) for 20 s: its sockets stay open and nothing answers.
+  if (selected.has('2'))
+    rows.push(
+      await phase('2 freeze node 20 s', apiUrl, requests, rate, 90, async (ctl) => {
+        await sleep(5_000);
+        // The node other than the master that holds the most shard copies of the live indexes.
+        const master = await masterName(c.urls[0] as string).catch(() => undefined);
+        const shards = (await admin.cat.shards({ index: `${PREFIX}*`, format: 'json' })) as { node?: string }[];
+        const copies = (name: string) => shards.filter((s) => s.node === name).length;
+        const node = c.nodes
+          .filter((n) => n.name !== master)
+          .sort((a, b) => copies(b.name) - copies(a.name))[0] as (typeof c.nodes)[number];
+        ctl.note(`${node.name} holds ${copies(node.name)} of ${shards.length} shard copies`);
+        ctl.faultAt();
+        node.freeze();
+        ctl.note(`froze ${node.name}`);
+        await sleep(20_000 * scale);
+        node.thaw();
+        ctl.faultRemoved();
+        const green = Date.now();
+        ctl.note(
+          `green ${(await c.waitForStatus('green', 60_000)) ? `after ${Math.round((Date.now() - green) / 1000)} s` : 'not within 60 s'}`,
+        );
+        await sleep(10_000);
+      }),
+    );
+
+  // 3. The whole cluster SIGKILLed, started again after 30 s (same data directories).
+  if (selected.has('3'))
+    rows.push(
+      await phase('3 cluster down 30 s', apiUrl, requests, rate, 240, async (ctl) => {
+        await sleep(5_000);
+        ctl.faultAt();
+        await Promise.all(c.nodes.map((n) => n.kill()));
+        await sleep(30_000 * scale);
+        const t = Date.now();
+        await Promise.all(c.nodes.map((n) => n.start()));
+        ctl.faultRemoved();
+        ctl.note(`nodes back after ${Math.round((Date.now() - t) / 1000)} s`);
+        const ok = await waitFor(async () => (await fetch(`${apiUrl}/health`)).ok, 120_000, 500);
+        ctl.note(
+          `API healthy ${ok ? `${Math.round((Date.now() - t) / 1000)} s after the restart began` : 'not within 120 s'}`,
+        );
+        await c.waitForStatus('green', 60_000);
+        await sleep(10_000);
+      }),
+    );
+
+  // 4. A reindex with alias swap under load, then one SIGKILLed half-way.
+  if (selected.has('4'))
+    rows.push(
+      await phase('4 reindex + kill indexer', apiUrl, requests, rate, 600, async (ctl) => {
+        await sleep(3_000);
+        const before = (await listGenerations(admin, PREFIX)).find((g) => g.live)?.generation;
+        ctl.faultAt();
+        const full = await runIndexer(c.url, manifest).done;
+        const after = (await listGenerations(admin, PREFIX)).find((g) => g.live)?.generation;
+        ctl.note(`indexer exit ${full.code} after ${Math.round(full.ms / 1000)} s, live ${before} -> ${after}`);
+        const second = runIndexer(c.url, manifest);
+        await sleep(Math.max(1_000, full.ms / 2));
+        second.child.kill('SIGKILL');
+        const killed = await second.done;
+        ctl.faultRemoved();
+        const generations = await listGenerations(admin, PREFIX);
+        const debris = generations.filter((g) => !g.complete && !g.live);
+        const live = generations.find((g) => g.live)?.generation;
+        ctl.note(
+          `second indexer SIGKILLed after ${Math.round(killed.ms / 1000)} s (${killed.signal}); live still ${live}; ${debris.length} partial generation(s) left (deleted by this script)`,
+        );
+        for (const g of debris)
+          await deleteIndexes(
+            admin,
+            Object.values(g.indexes).map((i) => i.index),
+          );
+        await sleep(5_000);
+      }),
+    );
+
+  // 5. Twice the maximum rate.
+  if (selected.has('5'))
+    rows.push(
+      await phase('5 overload 2x max', apiUrl, requests, maxRate * 2, 15, async () => void (await sleep(15_000)), 256),
+    );
+
+  // 6. Soak at half the maximum rate; the API's RSS and heap each minute.
+  const soakRate = Math.max(1, Math.round(maxRate / 2));
+  const memory: { minute: number; rss_mb: number; heap_used_mb: number }[] = [];
+  const readMemory = () => {
+    const lines = readFileSync(memoryFile, 'utf8').trim().split('\n');
+    const m = JSON.parse(lines[lines.length - 1] as string) as { rss: number; heapUsed: number };
+    return { rss_mb: Math.round(m.rss / 1048576), heap_used_mb: Math.round(m.heapUsed / 1048576) };
+  };
+  if (selected.has('6'))
+    rows.push(
+      await phase(`6 soak ${soakMinutes} min`, apiUrl, requests, soakRate, soakMinutes * 60 + 5, async () => {
+        memory.push({ minute: 0, ...readMemory() });
+        for (let minute = 1; minute <= soakMinutes; minute++) {
+          await sleep(60_000);
+          memory.push({ minute, ...readMemory() });
+          log(`  soak minute ${minute}: ${JSON.stringify(memory[memory.length - 1])}`);
+        }
+      }),
+    );
+
+  printTable(rows);
+  console.log(
+    `\nmaximum rate ${maxRate} req/s; steady ${rate} req/s; soak at ${soakRate} req/s; API memory per minute:`,
+  );
+  console.log(`| minute | RSS MB | heap used MB |\n| --- | --- | --- |`);
+  for (const m of memory) console.log(`| ${m.minute} | ${m.rss_mb} | ${m.heap_used_mb} |`);
+  mkdirSync(join(repoRoot, 'bench', 'results'), { recursive: true });
+  const out = join(repoRoot, 'bench', 'results', `chaos-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ maxRate, steadyRate: rate, soakRate, short: args.short, rows, memory }, null, 2)}\n`,
+  );
+  console.log(`\nwritten to ${out}`);
+  await admin.close();
+}
+
+async function cleanup() {
+  for (const child of children) child.kill('SIGKILL');
+  await cluster?.stop().catch(() => {});
+}
+
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+try {
+  await main();
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,170 @@
+/**
+ * Guards every Elasticsearch request (installed in the client's transport by src/elasticsearch/client.ts), so
+ * the batcher's searches and `_msearch`es, the paging's point-in-time pages and every other call pass it:
+ *
+ * - **Circuit breaker.** After `failureThreshold` consecutive timeouts or connection failures it opens: every
+ *   call fails at once with BackendUnavailableError instead of holding a client for the request timeout. While
+ *   open, a background probe (`probe`, every `probeIntervalMs`) asks Elasticsearch; the first answer closes it.
+ *   Any answer from Elasticsearch, even an error status, counts as "reachable" and resets the count.
+ * - **Load shedding.** At most `maxInFlight` requests to Elasticsearch at once (an `_msearch` counts once) and
+ *   `maxQueued` waiting for a slot; beyond that a call fails at once with OverloadedError.
+ */
+import { errors as esErrors } from '@elastic/elasticsearch';
+import { BackendUnavailableError, OverloadedError } from '../domain/errors.js';
+
+export type BreakerState = 'closed' | 'open';
+
+export interface GuardOptions {
+  failureThreshold: number;
+  probeIntervalMs: number;
+  /** Resolves when Elasticsearch answers; bypasses the guard. */
+  probe: () => Promise<unknown>;
+  maxInFlight: number;
+  maxQueued: number;
+}
+
+export interface GuardStats {
+  breaker: BreakerState;
+  consecutive_failures: number;
+  /** Requests sent to Elasticsearch since start (probes not included). */
+  round_trips: number;
+  in_flight: number;
+  queued: number;
+  /** Calls refused at once because the breaker was open / because the bound was reached. */
+  rejected_open: number;
+  shed: number;
+}
+
+/** Which failures mean "Elasticsearch did not answer" (an error status is an answer). */
+export function isUnreachable(error: unknown): boolean {
+  return (
+    error instanceof esErrors.ConnectionError ||
+    error instanceof esErrors.TimeoutError ||
+    error instanceof esErrors.NoLivingConnectionsError
+  );
+}
+
+export class ElasticsearchGuard {
+  private state: BreakerState = 'closed';
+  private consecutive = 0;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private roundTrips = 0;
+  private rejectedOpen = 0;
+  private shed = 0;
+  private readonly listeners = new Set<(state: BreakerState) => void>();
+
+  constructor(private readonly options: GuardOptions) {}
+
+  get breakerState(): BreakerState {
+    return this.state;
+  }
+
+  stats(): GuardStats {
+    return {
+      breaker: this.state,
+      consecutive_failures: this.consecutive,
+      round_trips: this.roundTrips,
+      in_flight: this.inFlight,
+      queued: this.waiting.length,
+      rejected_open: this.rejectedOpen,
+      shed: this.shed,
+    };
+  }
+
+  /** Called on every change of the breaker's state (for the log). */
+  onStateChange(listener: (state: BreakerState) => void): void {
+    this.listeners.add(listener);
+  }
+
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    this.refuseIfOpen();
+    await this.acquire();
+    // The breaker may have opened while this call waited for a slot.
+    try {
+      this.refuseIfOpen();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    this.roundTrips += 1;
+    try {
+      const result = await call();
+      this.consecutive = 0;
+      return result;
+    } catch (error) {
+      if (isUnreachable(error)) this.recordFailure();
+      else this.consecutive = 0;
+      throw error;
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Stops the probe (the process or the test is ending). */
+  stop(): void {
+    clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+  }
+
+  private refuseIfOpen(): void {
+    if (this.state === 'open') {
+      this.rejectedOpen += 1;
+      throw new BackendUnavailableError('circuit breaker open');
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < this.options.maxInFlight) {
+      this.inFlight += 1;
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.options.maxQueued) {
+      this.shed += 1;
+      return Promise.reject(new OverloadedError());
+    }
+    // The slot is handed over by release(): inFlight stays counted for the waiter.
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight -= 1;
+  }
+
+  private recordFailure(): void {
+    this.consecutive += 1;
+    if (this.state === 'closed' && this.consecutive >= this.options.failureThreshold) {
+      this.setState('open');
+      this.scheduleProbe();
+    }
+  }
+
+  private scheduleProbe(): void {
+    this.probeTimer = setTimeout(() => void this.runProbe(), this.options.probeIntervalMs);
+    // A probe never keeps the process alive on its own.
+    this.probeTimer.unref();
+  }
+
+  private async runProbe(): Promise<void> {
+    try {
+      await this.options.probe();
+    } catch (error) {
+      // An error status is still an answer: Elasticsearch is reachable again.
+      if (isUnreachable(error)) {
+        if (this.probeTimer) this.scheduleProbe();
+        return;
+      }
+    }
+    this.probeTimer = undefined;
+    this.consecutive = 0;
+    this.setState('closed');
+  }
+
+  private setState(state: BreakerState): void {
+    this.state = state;
+    for (const listener of this.listeners) listener(state);
+  }
+}

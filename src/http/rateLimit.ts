@@ -1,0 +1,76 @@
+/**
+ * Per-key rate limit (RATE_LIMIT_RPS, RATE_LIMIT_BURST): a token bucket per key fingerprint, refilled at `rps`
+ * tokens a second up to `burst`. Every keyed answer carries the draft-ietf-httpapi-ratelimit-headers fields
+ * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`: seconds until the bucket is full again); a
+ * request with no token left is 429 `rate_limited` with `Retry-After` (seconds until the next token).
+ */
+import type { Context, Next } from 'koa';
+import { ApiError } from './errors.js';
+
+export interface RateLimit {
+  rps: number;
+  burst: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the bucket is full again. */
+  resetSeconds: number;
+  /** Whole seconds until one token is back (0 when one is there). */
+  retryAfterSeconds: number;
+}
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  /** @param now milliseconds; injected so tests need not wait on the wall clock. */
+  constructor(
+    private readonly limit: RateLimit,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  take(key: string): Decision {
+    const { rps, burst } = this.limit;
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * rps);
+    bucket.at = now;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    // A full bucket is the same as none: only clients that used tokens recently take memory.
+    if (bucket.tokens >= burst) this.buckets.delete(key);
+    else this.buckets.set(key, bucket);
+    return {
+      allowed,
+      limit: burst,
+      remaining: Math.floor(bucket.tokens),
+      resetSeconds: Math.ceil((burst - bucket.tokens) / rps),
+      retryAfterSeconds: allowed ? 0 : Math.ceil((1 - bucket.tokens) / rps),
+    };
+  }
+}
+
+/** After authentication: only keyed requests (`ctx.state.keyFingerprint`) are counted. */
+export function rateLimit(buckets: TokenBuckets, onLimited: () => void = () => {}) {
+  return async (ctx: Context, next: Next) => {
+    const key: string | undefined = ctx.state.keyFingerprint;
+    if (!key) return next();
+    const decision = buckets.take(key);
+    ctx.set('RateLimit-Limit', String(decision.limit));
+    ctx.set('RateLimit-Remaining', String(decision.remaining));
+    ctx.set('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      onLimited();
+      ctx.set('Retry-After', String(decision.retryAfterSeconds));
+      throw new ApiError(429, 'rate_limited', 'Too many requests for this API key; retry later');
+    }
+    return next();
+  };
+}

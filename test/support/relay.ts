@@ -1,0 +1,48 @@
+/**
+ * A TCP relay between the API and the real Elasticsearch, so a test can cut, hang and restore the connection:
+ * `forward` pipes to the target, `blackhole` accepts connections and never answers. The mode applies to
+ * connections accepted after it is set.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export type RelayMode = 'forward' | 'blackhole';
+
+export class Relay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  /** Connections accepted since the relay was made. */
+  accepted = 0;
+
+  constructor(
+    private readonly target: URL,
+    public mode: RelayMode = 'forward',
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async open(): Promise<void> {
+    this.server = createServer((client) => {
+      this.accepted += 1;
+      this.sockets.add(client);
+      client.on('close', () => this.sockets.delete(client));
+      client.on('error', () => {});
+      if (this.mode === 'blackhole') return;
+      const upstream = connect(Number(this.target.port), this.target.hostname);
+      this.sockets.add(upstream);
+      upstream.on('close', () => this.sockets.delete(upstream));
+      upstream.on('error', () => client.destroy());
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
+    const address = this.server.address();
+    if (address && typeof address === 'object') this.port = address.port;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
