@@ -1,14 +1,25 @@
-FROM node:20-bookworm-slim
+# Build stage: TypeScript compiled to dist/ with the dev dependencies (tsc).
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY tsconfig.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY indexer ./indexer
 COPY mappings ./mappings
+RUN npm run build
+
+# Runtime: production dependencies and the compiled code only (no tsx, no dev dependencies).
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The indexer's manifests and the bundled sample (the compose file's one-shot `sample` step loads it).
 COPY datasets ./datasets
 COPY data ./data
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
 USER node
-CMD ["npx", "tsx", "src/main.ts"]
+CMD ["node", "dist/src/main.js"]
