@@ -22,12 +22,15 @@ import { freePort } from '../dev/elasticsearch/localNode.js';
 import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 import { exactForwardRequest, exactLookupRequest } from '../src/search/addressQueries.js';
 import { parseStreetQuery } from '../src/search/streetQuery.js';
+import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { ensureIndexed, scalingManifests } from './support/datasets.js';
 import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
 import { seededRandom, withOneTypo } from './support/random.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'bench-key';
+/** Items per POST /geocode/batch in the batch scenario: the endpoint's maximum. */
+const BATCH_ITEMS = 1000;
 
 const { values: args } = parseArgs({
   options: {
@@ -54,6 +57,12 @@ interface Scenario {
   url: string;
   requests: { method: 'GET' | 'POST'; path: string; body?: string }[];
   headers: Record<string, string>;
+  /** A fixed request rate (a latency target at a given load) instead of as fast as possible. */
+  rate?: number;
+  /** Fewer connections than `--connections` (a batch of 1,000 addresses is itself a load). */
+  connections?: number;
+  /** Report the mean response size on the wire (map scenarios: compressed bytes matter as much as req/s). */
+  wireBytes?: boolean;
 }
 
 interface Row {
@@ -67,6 +76,8 @@ interface Row {
   errors: number;
   non2xx: number;
   rate_limit?: number;
+  /** Mean bytes of a response body on the wire (compressed where the scenario asks for it). */
+  bytes_per_response?: number;
 }
 
 /**
@@ -79,7 +90,7 @@ async function sampleAddresses(client: Client, prefix: string, count: number, se
     index: aliasName(prefix, 'addresses'),
     size: count,
     query: { function_score: { query: { match_all: {} }, functions: [{ random_score: { seed, field: 'id' } }] } },
-    _source: ['id', 'streetname', 'number', 'suffix', 'postcode', 'city'],
+    _source: ['id', 'streetname', 'number', 'suffix', 'postcode', 'city', 'location'],
   });
   return res.hits.hits.map((h) => h._source as AddressDoc);
 }
@@ -139,7 +150,7 @@ function load(scenario: Scenario, seconds: number, rate?: number) {
   let next = 0;
   return autocannon({
     url: scenario.url,
-    connections,
+    connections: scenario.connections ?? connections,
     duration: seconds,
     ...(rate ? { overallRate: rate } : {}),
     headers: scenario.headers,
@@ -168,21 +179,10 @@ async function drive(scenario: Scenario, overallRate?: number, meter?: CpuMeter)
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     ...(overallRate ? { rate_limit: overallRate } : {}),
+    ...(scenario.wireBytes && result.requests.total > 0
+      ? { bytes_per_response: Math.round(result.throughput.total / result.requests.total) }
+      : {}),
   };
-}
-
-async function waitUntilUp(url: string, child: ChildProcess, probe = '/health') {
-  for (let i = 0; i < 120; i++) {
-    try {
-      await fetch(`${url}${probe}`);
-      return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  child.kill();
-  throw new Error(`${url} did not start`);
 }
 
 /** The bare hop (bench/support/passthroughServer.ts) the API's cost is compared with. */
@@ -198,27 +198,8 @@ async function startPassthrough(esUrl: string): Promise<{ url: string; process: 
   return { url, process: child };
 }
 
-async function startApi(esUrl: string, prefix: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ELASTICSEARCH_URL: esUrl,
-      INDEX_PREFIX: prefix,
-      API_KEYS: API_KEY,
-      LOAD_SAMPLE_ON_EMPTY: 'false',
-      LOG_LEVEL: 'info',
-    },
-    // The request log is part of production cost: it is written, to a discarded stdout.
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(url, child);
-  return { url, process: child };
+function startApi(esUrl: string, prefix: string) {
+  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY });
 }
 
 function streetBodies(addresses: AddressDoc[], typo: boolean, random: () => number) {
@@ -234,7 +215,7 @@ function esBodies(bodies: { streetname: string; number: string }[], build: typeo
 }
 
 function printTable(rows: Row[]) {
-  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx', 'rate'];
+  const header = ['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx', 'rate', 'bytes/resp'];
   const lines = rows.map((r) => [
     r.scenario,
     r.target,
@@ -244,6 +225,7 @@ function printTable(rows: Row[]) {
     String(r.errors),
     String(r.non2xx),
     r.rate_limit ? String(r.rate_limit) : 'max',
+    r.bytes_per_response === undefined ? '' : String(r.bytes_per_response),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
@@ -272,6 +254,19 @@ async function main() {
 
     const api = await startApi(es.url, main.prefix);
     children.push(api.process);
+    // The bulk data has no suburbs or buildings: the map scenarios on buildings read the Delft sample.
+    const sample = manifests[0]!;
+    await ensureIndexed(client, sample, (m) => console.error(`[bench] ${m}`));
+    const sampleApi = await startApi(es.url, sample.prefix);
+    children.push(sampleApi.process);
+    const suburbs = (
+      await client.search<AreaDoc>({
+        index: aliasName(sample.prefix, 'areas'),
+        size: 50,
+        query: { term: { level: 'suburb' } },
+        _source: ['id', 'bbox'],
+      })
+    ).hits.hits.map((h) => h._source as AreaDoc);
     const hop = await startPassthrough(es.url);
     children.push(hop.process);
     const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
@@ -352,6 +347,90 @@ async function main() {
         headers: apiHeaders,
         requests: get(cities.map((c) => `/cities/${c.id}/suburbs/geojson`)),
       },
+      // Reverse geocoding: points a few metres (seeded) from drawn addresses; areas come from the in-process index.
+      {
+        name: 'reverse',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(
+          (() => {
+            const jitter = seededRandom(Number(args.seed) + 7);
+            return addresses.map((a) => {
+              const lat = a.location.lat + (jitter() - 0.5) * 8e-5;
+              const lon = a.location.lon + (jitter() - 0.5) * 1.3e-4;
+              return `/reverse?lat=${lat.toFixed(7)}&lon=${lon.toFixed(7)}`;
+            });
+          })(),
+        ),
+      },
+      // Type-ahead: every keystroke of a drawn street name (one to all characters), then the street and number.
+      ...(() => {
+        const keystrokes = addresses.slice(0, 300).flatMap((a) => {
+          const typed = Array.from({ length: a.streetname.length }, (_, i) => a.streetname.slice(0, i + 1));
+          return [...typed.filter((t) => !t.endsWith(' ')), `${a.streetname} ${a.number}`];
+        });
+        const paths = keystrokes.map((t) => `/autocomplete?q=${encodeURIComponent(t)}&size=10`);
+        const scenario = { target: 'api' as const, url: api.url, headers: apiHeaders, requests: get(paths) };
+        return [
+          { ...scenario, name: 'autocomplete keystrokes' },
+          { ...scenario, name: 'autocomplete keystrokes at 500/s', rate: 500 },
+        ];
+      })(),
+      // Map clients: boundaries as a browser asks for them (compressed), whole, simplified, as points, in a viewport.
+      ...[
+        ['countries/geojson', '/countries/geojson'],
+        ['countries/geojson simplify=1000', '/countries/geojson?simplify=1000'],
+        ['countries/geojson geometry=centroid', '/countries/geojson?geometry=centroid'],
+      ].map(([name, path]) => ({
+        name: name!,
+        target: 'api' as const,
+        url: api.url,
+        headers: { ...apiHeaders, 'accept-encoding': 'br, gzip' },
+        wireBytes: true,
+        requests: get([path!]),
+      })),
+      {
+        name: 'suburbs/{id}/buildings/geojson bbox (Delft sample)',
+        target: 'api',
+        url: sampleApi.url,
+        headers: { ...apiHeaders, 'accept-encoding': 'br, gzip' },
+        wireBytes: true,
+        // The south-west quarter of each suburb's envelope: a map zoomed in on part of a neighbourhood.
+        requests: get(
+          suburbs.map((s) => {
+            const { min_lon, min_lat, max_lon, max_lat } = s.bbox;
+            const box = [min_lon, min_lat, (min_lon + max_lon) / 2, (min_lat + max_lat) / 2].map((v) => v.toFixed(6));
+            return `/suburbs/${s.id}/buildings/geojson?bbox=${box.join(',')}`;
+          }),
+        ),
+      },
+      // Free text: drawn addresses as people write them, "street number, postcode city".
+      {
+        name: 'search free text',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(
+          addresses.map(
+            (a) => `/search?q=${encodeURIComponent(`${a.streetname} ${a.number}${a.suffix}, ${a.postcode} ${a.city}`)}`,
+          ),
+        ),
+      },
+      // Batch: 1,000 exact forward bodies per request (addresses/s = req/s x 1,000), from 2 clients.
+      {
+        name: 'geocode/batch 1000 exact',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        connections: 2,
+        requests: post(
+          '/geocode/batch',
+          Array.from({ length: Math.max(1, Math.floor(exactBodies.length / BATCH_ITEMS)) }, (_, i) => ({
+            items: exactBodies.slice(i * BATCH_ITEMS, (i + 1) * BATCH_ITEMS),
+          })),
+        ),
+      },
     ];
 
     // Elasticsearch compiles its search paths on first use; the first scenario must not pay for that.
@@ -363,7 +442,32 @@ async function main() {
     for (const scenario of scenarios) {
       if (only && !only.test(scenario.name)) continue;
       console.error(`[bench] ${scenario.target} ${scenario.name}`);
-      rows.push(await drive(scenario));
+      rows.push(await drive(scenario, scenario.rate));
+    }
+    // Map clients must not starve geocoding: forward geocoding from 6 clients alone, then while 4 more clients
+    // loop /countries/geojson (the heaviest boundary answer).
+    if (!only || only.test('mixed')) {
+      const forward = scenarios.find((s) => s.name === 'geocode/forward exact' && s.target === 'api')!;
+      const countries = scenarios.find((s) => s.name === 'countries/geojson')!;
+      const alone = { ...forward, name: 'mixed: forward exact, 6 clients alone', connections: 6 };
+      console.error(`[bench] api ${alone.name}`);
+      rows.push(await drive(alone));
+      const together = { ...alone, name: 'mixed: forward exact, 6 clients + 4 looping countries/geojson' };
+      console.error(`[bench] api ${together.name}`);
+      const [row, loopers] = await Promise.all([
+        drive(together),
+        load({ ...countries, connections: 4 }, warmup + duration),
+      ]);
+      rows.push(row, {
+        scenario: 'mixed: the 4 clients looping countries/geojson',
+        target: 'api',
+        requests: loopers.requests.total,
+        requests_per_s: Math.round(loopers.requests.average),
+        p50_ms: loopers.latency.p50,
+        p99_ms: loopers.latency.p99,
+        errors: loopers.errors + loopers.timeouts,
+        non2xx: loopers.non2xx,
+      });
     }
     // Tail latency at half of the measured maximum rate, the operating point a capacity plan would pick.
     for (const name of ['lookup/street exact', 'geocode/forward exact']) {
@@ -380,10 +484,29 @@ async function main() {
       if (!hopRow || !esRow) return null;
       return Math.round((hopRow.requests_per_s / esRow.requests_per_s) * 100) / 100;
     };
+    const apiRatio = (name: string, reference: string) => {
+      const row = rows.find((r) => r.scenario === name && r.target === 'api' && !r.rate_limit);
+      const ref = rows.find((r) => r.scenario === reference && r.target === 'api' && !r.rate_limit);
+      return row && ref ? Math.round((row.requests_per_s / ref.requests_per_s) * 100) / 100 : null;
+    };
     const ratios = {
       'lookup/street exact': ratio('lookup/street exact'),
       'geocode/forward exact': ratio('geocode/forward exact'),
       'geocode/forward exact, bare hop': ratio('geocode/forward exact', 'bare hop'),
+      // The entry points against exact forward geocoding, all through the API (issue targets as ratios).
+      'reverse / forward exact': apiRatio('reverse', 'geocode/forward exact'),
+      'search free text / forward exact': apiRatio('search free text', 'geocode/forward exact'),
+      'mixed: forward with 4 boundary loopers / alone': (() => {
+        const alone = rows.find((r) => r.scenario === 'mixed: forward exact, 6 clients alone');
+        const together = rows.find(
+          (r) => r.scenario === 'mixed: forward exact, 6 clients + 4 looping countries/geojson',
+        );
+        return alone && together ? Math.round((together.requests_per_s / alone.requests_per_s) * 100) / 100 : null;
+      })(),
+      'batch addresses per second': (() => {
+        const row = rows.find((r) => r.scenario === 'geocode/batch 1000 exact');
+        return row ? Math.round((row.requests * BATCH_ITEMS) / duration) : null;
+      })(),
     };
 
     // Where the time goes: CPU per request of each process at one fixed rate that none of them saturates.
@@ -436,7 +559,10 @@ async function main() {
     printTable(rows);
     console.log(
       `\nthroughput ratio API/raw: lookup ${ratios['lookup/street exact']}, forward ${ratios['geocode/forward exact']}` +
-        ` (a bare Node hop with no API at all: ${ratios['geocode/forward exact, bare hop']})`,
+        ` (a bare Node hop with no API at all: ${ratios['geocode/forward exact, bare hop']})` +
+        `\nentry points vs exact forward: reverse ${ratios['reverse / forward exact']}, free text ${ratios['search free text / forward exact']};` +
+        ` batch ${ratios['batch addresses per second']} addresses/s` +
+        `\nforward geocoding with 4 clients looping countries/geojson, vs alone: ${ratios['mixed: forward with 4 boundary loopers / alone']}`,
     );
     if (costs.length > 0) {
       console.log(

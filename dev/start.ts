@@ -62,7 +62,11 @@ logger.info(
   { elasticsearch: elasticsearch.kind, version: elasticsearch.version, url: elasticsearch.url },
   'elasticsearch ready',
 );
-const client = createElasticsearchClient({ url: elasticsearch.url, requestTimeoutMs: config.esRequestTimeoutMs });
+const client = createElasticsearchClient({
+  url: elasticsearch.url,
+  requestTimeoutMs: config.esRequestTimeoutMs,
+  ...config.esGuard,
+});
 
 if (!(await aliasesExist(client, config.indexPrefix))) {
   if (development.loadSampleOnEmpty) {

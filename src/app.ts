@@ -3,51 +3,100 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config/service.js';
+import { guardOf } from './elasticsearch/client.js';
 import { SearchBatcher } from './elasticsearch/searchBatcher.js';
 import { apiKeyAuth } from './http/auth.js';
-import { errorEnvelope } from './http/errors.js';
+import { BodyCache } from './http/bodyCache.js';
+import { compression } from './http/compression.js';
+import { corsPolicy } from './http/cors.js';
+import { abortStartedResponse, errorEnvelope } from './http/errors.js';
 import { jsonBody } from './http/jsonBody.js';
+import { KeyStore } from './http/keyStore.js';
+import { METRICS_PATH, Metrics } from './http/metrics.js';
+import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { AddressRepository } from './repository/addresses.js';
 import { AreaRepository } from './repository/areas.js';
+import { CityNameRepository } from './repository/cityNames.js';
+import { FreeTextSearch } from './repository/freeTextSearch.js';
+import { AutocompleteRepository } from './repository/autocomplete.js';
+import { IndexGenerations } from './repository/generations.js';
 import { HealthRepository } from './repository/health.js';
+import { ReverseRepository } from './repository/reverse.js';
 import { registerAddressRoutes } from './routes/addresses.js';
+import { registerAutocompleteRoutes } from './routes/autocomplete.js';
 import type { RouteDeps } from './routes/context.js';
+import { registerGeocodingRoutes } from './routes/geocoding.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerHierarchyRoutes } from './routes/hierarchy.js';
+import { registerReverseRoute } from './routes/reverse.js';
 import { registerStreetRoutes } from './routes/streets.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'apiKeyDigests' | 'bodyLimitBytes' | 'indexPrefix' | 'esBatchMax'>;
+  config: Config;
   client: Client;
   logger: Logger;
+  /** Milliseconds clock of the rate limiter (tests pass a fake one). */
+  now?: () => number;
 }
 
-const OPEN_PATHS = new Set(['/health']);
+/** /metrics has its own access rule (src/http/metrics.ts). */
+const OPEN_PATHS = new Set(['/health', METRICS_PATH]);
 
-export function createApp({ config, client, logger }: AppOptions): Koa {
+export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const app = new Koa();
   app.proxy = true;
   // Errors are answered and logged by our own middleware; Koa's default handler would print stack traces.
   app.silent = true;
+  // Only a body stream's failure gets here (errorEnvelope answers every other): the answer has started.
+  app.on('error', (error: Error, ctx?: Koa.Context) => {
+    if (ctx) abortStartedResponse(ctx, error, logger);
+  });
 
-  const searcher = new SearchBatcher(client, config.esBatchMax);
+  const guard = guardOf(client);
+  guard?.onStateChange((state) => logger.warn({ breaker: state }, `elasticsearch circuit breaker ${state}`));
+  const metrics = new Metrics(() => guard?.stats());
+  const keys = new KeyStore(
+    config.apiKeyDigests,
+    config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
+  ).watch();
+  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch);
+  const addresses = new AddressRepository(client, searcher, config.indexPrefix);
+  const areas = new AreaRepository(client, searcher, config.indexPrefix);
+  const generations = new IndexGenerations(client, config.indexPrefix);
+  const cityNames = new CityNameRepository(client, generations, config.indexPrefix);
   const deps: RouteDeps = {
-    addresses: new AddressRepository(client, searcher, config.indexPrefix),
-    areas: new AreaRepository(client, searcher, config.indexPrefix),
+    addresses,
+    areas,
+    freeText: new FreeTextSearch(addresses, areas, cityNames),
+    autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
     health: new HealthRepository(client, config.indexPrefix),
+    generations,
+    bodies: new BodyCache(config.bodyCacheBytes),
+    reverse: new ReverseRepository(client, searcher, config.indexPrefix, logger),
+    guard: () => guard?.stats(),
     logger,
   };
   const router = new Router();
   registerHealthRoute(router, deps);
   registerStreetRoutes(router, deps);
+  registerGeocodingRoutes(router, deps);
   registerAddressRoutes(router, deps);
   registerHierarchyRoutes(router, deps);
+  registerAutocompleteRoutes(router, deps);
+  registerReverseRoute(router, deps);
+  router.get(METRICS_PATH, metrics.endpoint(config.metricsKeyDigest));
 
   app.use(requestLog(logger));
+  app.use(metrics.middleware());
+  // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
+  app.use(corsPolicy(config.corsOrigins));
+  // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
+  app.use(compression());
   app.use(errorEnvelope);
-  app.use(apiKeyAuth(config.apiKeyDigests, OPEN_PATHS));
-  app.use(jsonBody(config.bodyLimitBytes));
+  app.use(apiKeyAuth(keys, OPEN_PATHS));
+  if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
+  app.use(jsonBody(config.bodyLimitBytes, { '/geocode/batch': config.batchBodyLimitBytes }));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

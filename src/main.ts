@@ -26,7 +26,11 @@ function configOrExit(): Config & { elasticsearchUrl: string } {
 const config = configOrExit();
 const logger = createServiceLogger(config.logLevel);
 if (config.apiKeyDigests.length === 0) logger.warn('no API keys configured: every request but /health gets 401');
-const client = createElasticsearchClient({ url: config.elasticsearchUrl, requestTimeoutMs: config.esRequestTimeoutMs });
+const client = createElasticsearchClient({
+  url: config.elasticsearchUrl,
+  requestTimeoutMs: config.esRequestTimeoutMs,
+  ...config.esGuard,
+});
 const { server } = await listen(config, client, logger);
 onShutdownSignal(logger, async () => {
   server.close();

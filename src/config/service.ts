@@ -5,12 +5,19 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
+import { DEFAULT_GUARD } from '../elasticsearch/client.js';
+import { ConfigError, corsOrigins, elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
 
 export { ConfigError };
 
 /** Measured on bulk data with 16 client connections: batches rarely exceed 8, and 16 bounds head-of-line waits. */
 export const DEFAULT_ES_BATCH_MAX = 16;
+
+/**
+ * Rendered boundary answers kept in memory: the sample's world countries are about 2 MB as JSON and less in
+ * each encoding; 64 MiB holds many such collections (one answer may take at most a quarter).
+ */
+export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -23,7 +30,19 @@ export const EnvSchema = z.object({
   API_KEYS: z.string().optional(),
   API_KEYS_FILE: z.string().optional(),
   BODY_LIMIT_BYTES: positiveInt.default(16 * 1024),
+  /** 1,000 forward bodies of ~150-250 bytes each; room for long names without inviting abuse. */
+  BATCH_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   LOG_LEVEL: logLevel.default('info'),
+  CORS_ORIGINS: corsOrigins.optional(),
+  BODY_CACHE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_BODY_CACHE_BYTES),
+  BREAKER_FAILURES: positiveInt.default(DEFAULT_GUARD.breakerFailures),
+  BREAKER_PROBE_MS: positiveInt.default(DEFAULT_GUARD.breakerProbeMs),
+  MAX_IN_FLIGHT_SEARCHES: positiveInt.default(DEFAULT_GUARD.maxInFlight),
+  MAX_QUEUED_REQUESTS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.maxQueued),
+  /** Requests per second per API key; 0 turns rate limiting off. */
+  RATE_LIMIT_RPS: z.coerce.number().min(0).default(0),
+  RATE_LIMIT_BURST: positiveInt.optional(),
+  METRICS_KEY: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -40,7 +59,23 @@ export interface Config {
   /** sha256 (hex) of every accepted key: plain keys are hashed on load so only digests stay in memory. */
   apiKeyDigests: string[];
   bodyLimitBytes: number;
+  /** Body limit of POST /geocode/batch. */
+  batchBodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
+  /** Browser origins allowed to call the API; `['*']` is any origin, `[]` none. */
+  corsOrigins: readonly string[];
+  /** Bytes of rendered answers kept (src/http/bodyCache.ts); 0 turns the cache off. */
+  bodyCacheBytes: number;
+  /** API_KEYS_FILE, reloaded on SIGHUP and on change (src/http/keyStore.ts); its keys replace the file's part. */
+  apiKeysFile: string | undefined;
+  /** Digests from API_KEYS alone: what stays accepted whatever the file holds. */
+  envKeyDigests: string[];
+  /** Circuit breaker and load shedding around Elasticsearch (src/elasticsearch/circuitBreaker.ts), for the client. */
+  esGuard: typeof DEFAULT_GUARD;
+  /** Token bucket per API key (src/http/rateLimit.ts); undefined: no limit. */
+  rateLimit: { rps: number; burst: number } | undefined;
+  /** sha256 (hex) of METRICS_KEY, which opens GET /metrics from anywhere; loopback needs none. */
+  metricsKeyDigest: string | undefined;
 }
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
@@ -62,27 +97,27 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** Every key of a list as a digest. */
+export function keyDigests(keys: { plain: string[]; digests: string[] }): string[] {
+  return [...keys.digests, ...keys.plain.map(sha256Hex)];
+}
+
+/** The digests of API_KEYS_FILE; throws ConfigError when it cannot be read or holds a bad entry. */
+export function readKeyFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`API_KEYS_FILE cannot be read: ${(error as Error).message}`);
+  }
+  return keyDigests(parseKeyList(text, /\r?\n/));
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parseEnv(EnvSchema, source);
-  const plain: string[] = [];
-  const digests: string[] = [];
-  if (env.API_KEYS) {
-    const keys = parseKeyList(env.API_KEYS, /,/);
-    plain.push(...keys.plain);
-    digests.push(...keys.digests);
-  }
-  if (env.API_KEYS_FILE) {
-    let text: string;
-    try {
-      text = readFileSync(env.API_KEYS_FILE, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`API_KEYS_FILE cannot be read: ${(error as Error).message}`);
-    }
-    const keys = parseKeyList(text, /\r?\n/);
-    plain.push(...keys.plain);
-    digests.push(...keys.digests);
-  }
-  const configured = plain.length + digests.length > 0;
+  const envKeyDigests = env.API_KEYS ? keyDigests(parseKeyList(env.API_KEYS, /,/)) : [];
+  const fileKeyDigests = env.API_KEYS_FILE ? readKeyFile(env.API_KEYS_FILE) : [];
+  const configured = envKeyDigests.length + fileKeyDigests.length > 0;
   if (!configured && env.NODE_ENV === 'production') {
     throw new ConfigError('No API keys configured: set API_KEYS or API_KEYS_FILE');
   }
@@ -94,8 +129,25 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     esRequestTimeoutMs: env.ES_REQUEST_TIMEOUT_MS,
     esBatchMax: env.ES_BATCH_MAX,
     indexPrefix: env.INDEX_PREFIX,
-    apiKeyDigests: [...digests, ...plain.map(sha256Hex)],
+    apiKeyDigests: [...envKeyDigests, ...fileKeyDigests],
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    batchBodyLimitBytes: env.BATCH_BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
+    // Unset: any origin while developing (a map page on localhost just works), none in production.
+    corsOrigins: env.CORS_ORIGINS ?? (env.NODE_ENV === 'production' ? [] : ['*']),
+    bodyCacheBytes: env.BODY_CACHE_BYTES,
+    apiKeysFile: env.API_KEYS_FILE,
+    envKeyDigests,
+    esGuard: {
+      breakerFailures: env.BREAKER_FAILURES,
+      breakerProbeMs: env.BREAKER_PROBE_MS,
+      maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
+      maxQueued: env.MAX_QUEUED_REQUESTS,
+    },
+    rateLimit:
+      env.RATE_LIMIT_RPS > 0
+        ? { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST ?? Math.max(1, Math.ceil(env.RATE_LIMIT_RPS)) }
+        : undefined,
+    metricsKeyDigest: env.METRICS_KEY === undefined ? undefined : sha256Hex(env.METRICS_KEY),
   };
 }

@@ -87,8 +87,31 @@ export interface AddressDoc extends ParentIds {
   building_id: string;
 }
 
-export type IndexKind = 'addresses' | 'buildings' | 'areas';
-export const INDEX_KINDS: readonly IndexKind[] = ['areas', 'buildings', 'addresses'];
+/**
+ * One street in one city, built by the indexer from the addresses (type-ahead reads it instead of grouping
+ * addresses per keystroke). Parent ids are those of the street's addresses (the first one found).
+ */
+export interface StreetDoc extends ParentIds {
+  id: string;
+  /** `streets:<street_key>|<city_key>`: what the stable id was derived from. */
+  source_key: string;
+  /** The most common spelling among the street's addresses. */
+  streetname: string;
+  street_key: string;
+  /** streetWordTokens(streetname) (indexer/streets.ts): every tail of the normalised words; prefix queries on them. */
+  street_words: string[];
+  city: string;
+  city_key: string;
+  /** Addresses of the street in this city (records read; OSM's repeated addresses counted each time). */
+  address_count: number;
+  /** Representative point: the sampled address nearest the street's mean point. */
+  location: GeoPoint;
+  /** Up to 16 sampled address points: distance to the street is the distance to the nearest of them. */
+  points: GeoPoint[];
+}
+
+export type IndexKind = 'addresses' | 'buildings' | 'areas' | 'streets';
+export const INDEX_KINDS: readonly IndexKind[] = ['areas', 'buildings', 'addresses', 'streets'];
 
 /**
  * The field on a child document that holds the id of its parent at this level: one table for the indexer

@@ -1,16 +1,20 @@
 import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
-import { BackendUnavailableError, InvalidQueryError, NotFoundError } from '../domain/errors.js';
+import { BackendUnavailableError, InvalidQueryError, NotFoundError, OverloadedError } from '../domain/errors.js';
 
 export type ErrorCode =
   | 'invalid_request'
   | 'unauthorized'
+  | 'forbidden'
   | 'not_found'
   | 'no_match'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'rate_limited'
   | 'backend_unavailable'
+  | 'overloaded'
   | 'internal_error';
 
 export interface ErrorDetail {
@@ -29,12 +33,29 @@ export class ApiError extends Error {
   }
 }
 
-export function invalidRequest(error: ZodError, where: 'body' | 'query' | 'path'): ApiError {
-  const details = error.issues.map((issue) => ({
-    path: [where, ...issue.path.map(String)].join('.'),
-    message: issue.message,
-  }));
+/** `at`: where inside `where` the validated value sits (a batch item: ['items', 3]). */
+export function invalidRequest(
+  error: ZodError,
+  where: 'body' | 'query' | 'path',
+  at: readonly (string | number)[] = [],
+): ApiError {
+  const pathOf = (path: readonly PropertyKey[]) => [where, ...at, ...path].map(String).join('.');
+  const details = error.issues.flatMap((issue) =>
+    // One detail per unknown key, at its own path, so a client sees which parameter or field to fix.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          path: pathOf([...issue.path, key]),
+          message: `unknown ${where === 'body' ? 'field' : 'parameter'}`,
+        }))
+      : [{ path: pathOf(issue.path), message: issue.message }],
+  );
   return new ApiError(400, 'invalid_request', `Invalid request ${where}`, details);
+}
+
+/** A body field that passed the schema but cannot be read (a house number without digits). */
+export function unreadableField(error: InvalidQueryError, at: readonly (string | number)[] = []): ApiError {
+  const path = ['body', ...at, error.field].map(String).join('.');
+  return new ApiError(400, 'invalid_request', 'Invalid request body', [{ path, message: error.message }]);
 }
 
 /** The one place where what went wrong becomes a status: domain errors by kind, anything else a 500. */
@@ -42,9 +63,8 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof NotFoundError) return new ApiError(404, 'not_found', error.message);
   if (error instanceof BackendUnavailableError) return new ApiError(503, 'backend_unavailable', error.message);
-  if (error instanceof InvalidQueryError) {
-    return new ApiError(400, 'invalid_request', 'Invalid request body', [{ path: error.path, message: error.message }]);
-  }
+  if (error instanceof OverloadedError) return new ApiError(503, 'overloaded', error.message);
+  if (error instanceof InvalidQueryError) return unreadableField(error);
   return new ApiError(500, 'internal_error', 'Internal server error');
 }
 
@@ -56,6 +76,20 @@ export function errorBody(error: ApiError) {
       ...(error.details ? { details: error.details } : {}),
     },
   };
+}
+
+/**
+ * A failure after the status line went out (a streamed collection whose later page failed): the status cannot
+ * change any more, and ending the body normally would hand the client a truncated document under a 200. The
+ * connection is destroyed instead, so every client sees an error (an incomplete chunked body), and the failure
+ * is logged with the request's id (the request line itself already said 200).
+ */
+export function abortStartedResponse(ctx: Context, error: unknown, logger: Pick<Logger, 'error'>): void {
+  logger.error(
+    { request_id: ctx.state.requestId, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null, err: error },
+    'response failed after the status line: connection closed',
+  );
+  ctx.res.destroy();
 }
 
 /** Every failure leaves as the JSON error envelope; internals go to the log, never to the client. */

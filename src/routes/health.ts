@@ -7,7 +7,11 @@ import type { RouteDeps } from './context.js';
  * "not_loaded" while Elasticsearch answers but an index is missing (the API could only answer 503), 503
  * "unavailable" while it does not answer.
  */
-export function registerHealthRoute(router: Router, { health, logger }: RouteDeps): void {
+export function registerHealthRoute(router: Router, { health, logger, bodies, guard }: RouteDeps): void {
+  const guardState = () => {
+    const stats = guard();
+    return { breaker: stats?.breaker ?? 'closed', in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 };
+  };
   router.get('/health', async (ctx) => {
     try {
       const state = await health.check();
@@ -17,6 +21,8 @@ export function registerHealthRoute(router: Router, { health, logger }: RouteDep
         status: loaded ? 'ok' : 'not_loaded',
         elasticsearch: { version: state.version, cluster_status: state.clusterStatus },
         indexes: state.indexes,
+        body_cache: bodies.stats(),
+        guard: guardState(),
       };
     } catch (error) {
       logger.warn({ err: error }, 'health check failed');
@@ -25,6 +31,8 @@ export function registerHealthRoute(router: Router, { health, logger }: RouteDep
         status: 'unavailable',
         elasticsearch: { version: 'unknown', cluster_status: 'unreachable' },
         indexes: NO_INDEXES,
+        body_cache: bodies.stats(),
+        guard: guardState(),
       };
     }
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseViewport } from '../search/viewport.js';
 
 const text = (max: number) => z.string().trim().max(max);
 
@@ -29,17 +30,142 @@ export type StreetQueryBody = z.infer<typeof StreetQueryBody>;
 
 export const IdParam = z.object({ id: z.string().min(1).max(128) });
 
-export const NameFilterQuery = z.object({
-  name: text(100).optional(),
-  geometry: z.enum(['shape', 'centroid']).default('shape'),
-});
+/**
+ * Query schemas are strict like the bodies: a misspelt parameter (`?nmae=`) or `name[]=` is a 400 naming it
+ * rather than a silently unfiltered list. Repeated parameters are refused before these run (http/validate.ts).
+ */
+const geometry = z.enum(['shape', 'centroid']).default('shape');
 
-export const CountryFilterQuery = NameFilterQuery.extend({
+/** A filter that normalises to nothing (`*`, `-`) would match every name: refused rather than ignored. */
+const nameFilter = text(100)
+  .regex(/[\p{L}\p{N}]/u, 'name needs at least one letter or digit')
+  .optional();
+
+const bbox = z
+  .string()
+  .transform((value, ctx) => {
+    const parsed = parseViewport(value);
+    if ('error' in parsed) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed;
+  })
+  .optional()
+  .describe('Viewport minLon,minLat,maxLon,maxLat: only what intersects it');
+
+/** Metres; a bound keeps a typo (`simplify=5000000`) from turning every boundary into a triangle. */
+export const MAX_SIMPLIFY_METRES = 100_000;
+const simplify = z.coerce
+  .number()
+  .positive()
+  .max(MAX_SIMPLIFY_METRES)
+  .optional()
+  .describe('Douglas-Peucker tolerance in metres, shapes only');
+
+const shapesOnly = (q: { geometry: string; simplify?: number | undefined }) =>
+  q.simplify === undefined || q.geometry === 'shape';
+const SHAPES_ONLY = { message: 'simplify applies to geometry=shape only', path: ['simplify'] };
+
+/** JSON lists of areas. */
+export const AreaListQuery = z.object({ name: nameFilter, bbox }).strict();
+export const CountryListQuery = AreaListQuery.extend({
   country_code: z
     .string()
     .trim()
     .regex(/^[A-Za-z]{2,3}$/, 'ISO 3166-1 alpha-2 or alpha-3 code')
     .optional(),
-});
+}).strict();
 
-export const GeometryQuery = z.object({ geometry: z.enum(['shape', 'centroid']).default('shape') });
+/** Boundary collections: the list filters plus the shape options. */
+const shapeOptions = { geometry, simplify };
+export const BoundaryListQuery = AreaListQuery.extend(shapeOptions).strict().refine(shapesOnly, SHAPES_ONLY);
+export const CountryBoundaryListQuery = CountryListQuery.extend(shapeOptions).strict().refine(shapesOnly, SHAPES_ONLY);
+
+/** A suburb's buildings: footprints are not simplified, and have no name. */
+export const BuildingListQuery = z.object({ geometry, bbox }).strict();
+
+/** One boundary. */
+export const BoundaryQuery = z.object(shapeOptions).strict().refine(shapesOnly, SHAPES_ONLY);
+
+export const NoQuery = z.object({}).strict();
+
+/** GET /reverse. Numbers in plain decimal notation only: `lat=` or `lat=1e1` is refused, not read as 0 or 10. */
+export const MAX_REVERSE_RADIUS_METRES = 5000;
+export const MAX_REVERSE_SIZE = 50;
+const decimal = z
+  .string({ error: (issue) => (issue.input === undefined ? 'required' : 'expected a decimal number') })
+  .trim()
+  .regex(/^-?(\d+(\.\d*)?|\.\d+)$/, 'expected a decimal number')
+  .transform(Number);
+export const ReverseQuery = z
+  .object({
+    lat: decimal.pipe(z.number().min(-90).max(90)).describe('Latitude, WGS84'),
+    lon: decimal.pipe(z.number().min(-180).max(180)).describe('Longitude, WGS84'),
+    size: z
+      .string()
+      .regex(/^\d+$/, 'expected a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(MAX_REVERSE_SIZE))
+      .default(1)
+      .describe('Most addresses returned, nearest first'),
+    radius: decimal
+      .pipe(z.number().positive().max(MAX_REVERSE_RADIUS_METRES))
+      .default(200)
+      .describe('Metres around the point in which addresses are looked for'),
+  })
+  .strict();
+
+/** GET /autocomplete: the text typed so far, how many suggestions, an optional focus (the map's centre). */
+export const AutocompleteQueryParams = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit'),
+    size: z.coerce.number().int().min(1).max(20).default(10),
+    lat: z.coerce.number().min(-90).max(90).optional(),
+    lon: z.coerce.number().min(-180).max(180).optional(),
+  })
+  .strict()
+  .refine((b) => (b.lat === undefined) === (b.lon === undefined), {
+    message: 'lat and lon go together',
+    path: ['lat'],
+  });
+export type AutocompleteQueryParams = z.infer<typeof AutocompleteQueryParams>;
+
+/** GET /search: free text, best first, with an optional focus and country. */
+export const MAX_SEARCH_SIZE = 50;
+export const SearchQueryParams = z
+  .object({
+    q: text(200)
+      .min(1)
+      .regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit')
+      .describe('An address as people write it: "Mekelweg 8, 2628 CD Delft", "delft, mekelweg 8", "2628CD 8a"'),
+    size: decimal.pipe(z.number().int().min(1).max(MAX_SEARCH_SIZE)).default(10).describe('Most results, best first'),
+    lat: decimal.pipe(z.number().min(-90).max(90)).optional().describe('Focus: ranks equal candidates by distance'),
+    lon: decimal.pipe(z.number().min(-180).max(180)).optional(),
+    country: z
+      .enum(['NL', 'BE', 'nl', 'be'])
+      .transform((c) => c.toUpperCase() as 'NL' | 'BE')
+      .optional(),
+  })
+  .strict()
+  .refine((b) => (b.lat === undefined) === (b.lon === undefined), {
+    message: 'lat and lon go together',
+    path: ['lat'],
+  });
+
+/** POST /geocode/batch: forward bodies, each validated on its own so one bad item fails only itself. */
+export const MAX_BATCH_ITEMS = 1000;
+export const BatchBody = z
+  .object({
+    items: z
+      .array(z.unknown())
+      .min(1)
+      .max(MAX_BATCH_ITEMS)
+      .describe(`Up to ${MAX_BATCH_ITEMS} POST /geocode/forward bodies; answered in the same order`),
+  })
+  .strict();

@@ -93,6 +93,10 @@ export const Health = z.object({
     cluster_status: z.string(),
   }),
   indexes: z.record(z.string(), z.object({ alias: z.string(), index: z.string(), documents: z.number() }).nullable()),
+  /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES). */
+  body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }),
+  /** The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS). */
+  guard: z.object({ breaker: z.enum(['closed', 'open']), in_flight: z.number().int(), queued: z.number().int() }),
 });
 
 export const ErrorResponse = z.object({
@@ -102,3 +106,42 @@ export const ErrorResponse = z.object({
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   }),
 });
+
+/** GET /reverse: the nearest addresses with their distance, and the areas whose polygons contain the point. */
+export const ReverseAddress = Address.extend({ ...Coordinates, distance_m: z.number().min(0) });
+export const AreaRef = z.object({ id: z.string(), name: z.string(), local_identifier: z.string() });
+export const ReverseResponse = z.object({
+  addresses: z.array(ReverseAddress),
+  areas: z.object({
+    country: AreaRef.nullable(),
+    province: AreaRef.nullable(),
+    municipality: AreaRef.nullable(),
+    city: AreaRef.nullable(),
+    suburb: AreaRef.nullable(),
+    building: AreaRef.nullable(),
+  }),
+});
+
+/** GET /autocomplete: streets, addresses, postcodes and cities for type-ahead; `id` on addresses only. */
+export const AutocompleteSuggestion = z.object({
+  type: z.enum(['street', 'address', 'postcode', 'city']),
+  label: z.string(),
+  id: z.string().optional(),
+  streetname: z.string(),
+  number: z.string(),
+  suffix: z.string(),
+  postcode: z.string(),
+  city: z.string(),
+  ...Coordinates,
+});
+export const AutocompleteResponse = z.array(AutocompleteSuggestion);
+
+/** GET /search: forward answers, best first. */
+export const SearchResponse = z.array(ForwardResult);
+
+/** POST /geocode/batch: one entry per item, in input order; a bad item answers its own error. */
+export const BatchItemResult = z.union([
+  z.object({ status: z.literal(200), result: ForwardResult }),
+  z.object({ status: z.union([z.literal(400), z.literal(404)]), error: ErrorResponse.shape.error }),
+]);
+export const BatchResponse = z.object({ results: z.array(BatchItemResult) });

@@ -9,7 +9,7 @@ import type { Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config/service.js';
+import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
@@ -26,9 +26,9 @@ beforeAll(async () => {
   counting = countingRoundTrips(client);
   const app = createApp({
     config: {
+      ...loadConfig({}),
       apiKeyDigests: [sha256Hex(KEY)],
-      bodyLimitBytes: 16 * 1024,
-      esBatchMax: DEFAULT_ES_BATCH_MAX,
+      corsOrigins: [],
       indexPrefix: inject('samplePrefix'),
     },
     client: counting.client,

@@ -1,17 +1,19 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@elastic/elasticsearch';
+import type Koa from 'koa';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { DEFAULT_ES_BATCH_MAX, sha256Hex } from '../../src/config/service.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { loadConfig, sha256Hex } from '../../src/config/service.js';
+import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
 export interface TestApi {
   url: string;
   client: Client;
+  app: Koa;
   call(
     method: string,
     path: string,
@@ -29,21 +31,41 @@ export interface TestResponse {
 
 /** The real Koa app on an ephemeral port, reading the sample indexes loaded once by the global setup. */
 export async function startTestApi(
-  options: { elasticsearchUrl?: string; indexPrefix?: string; requestTimeoutMs?: number } = {},
+  options: {
+    elasticsearchUrl?: string;
+    indexPrefix?: string;
+    requestTimeoutMs?: number;
+    corsOrigins?: string[];
+    bodyCacheBytes?: number;
+    /** Service variables (BREAKER_FAILURES, RATE_LIMIT_RPS, API_KEYS_FILE...), read as a deployment would. */
+    env?: NodeJS.ProcessEnv;
+    /** The rate limiter's clock, in milliseconds. */
+    now?: () => number;
+    /** Receives every log line (parsed JSON) at level info and above, for tests that check what is logged. */
+    logSink?: (line: { msg: string; [key: string]: unknown }) => void;
+  } = {},
 ): Promise<TestApi> {
+  const config = loadConfig(options.env ?? {});
   const client = createElasticsearchClient({
     url: options.elasticsearchUrl ?? inject('elasticsearchUrl'),
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+    ...config.esGuard,
   });
   const app = createApp({
+    // The defaults a deployment gets, with the test's key (besides any the env names), origins and indexes.
     config: {
-      apiKeyDigests: [sha256Hex(TEST_API_KEY)],
-      bodyLimitBytes: 16 * 1024,
-      esBatchMax: DEFAULT_ES_BATCH_MAX,
+      ...config,
+      apiKeyDigests: [sha256Hex(TEST_API_KEY), ...config.apiKeyDigests],
+      envKeyDigests: [sha256Hex(TEST_API_KEY), ...config.envKeyDigests],
+      corsOrigins: options.corsOrigins ?? ['*'],
+      ...(options.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: options.bodyCacheBytes }),
       indexPrefix: options.indexPrefix ?? inject('samplePrefix'),
     },
     client,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logSink
+      ? pino({ level: 'info' }, { write: (line: string) => options.logSink!(JSON.parse(line)) })
+      : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...(options.now ? { now: options.now } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -52,6 +74,7 @@ export async function startTestApi(
   return {
     url,
     client,
+    app,
     async call(method, path, { body, rawBody, headers } = {}) {
       const res = await fetch(`${url}${path}`, {
         method,
@@ -74,6 +97,7 @@ export async function startTestApi(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      guardOf(client)?.stop();
       await client.close();
     },
   };
