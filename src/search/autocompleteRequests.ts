@@ -104,15 +104,21 @@ function fuzzyWordsClause(words: readonly string[]): Query {
           return i === last ? { prefix: { street_text: word } } : { term: { street_text: word } };
         }
         if (i < last) return { fuzzy: { street_text: { value: word, fuzziness: 1, prefix_length: 1 } } };
-        return { regexp: { street_text: { value: fuzzyPrefixRegexp(word), flags: 'NONE' } } };
+        const regexp = fuzzyPrefixRegexp(word);
+        if (regexp.length > MAX_REGEX_LENGTH) return { prefix: { street_text: word } };
+        return { regexp: { street_text: { value: regexp, flags: 'NONE' } } };
       }),
     },
   };
 }
 
 /** Whether a fuzzy round may help: some word is long enough to carry a typo. */
+/** Elasticsearch's default `index.max_regex_length`: a longer expression is refused (found by the bench: 500s). */
+export const MAX_REGEX_LENGTH = 1000;
+
+/** Whether a typo round can help (a word long enough) and can be asked (its expression fits). */
 export function mayBeTypo(words: readonly string[]): boolean {
-  return words.some((w) => w.length >= FUZZY_MIN_LENGTH);
+  return words.some((w) => w.length >= FUZZY_MIN_LENGTH) && fuzzyPhraseRegexp(words) !== undefined;
 }
 
 const distanceSort = (focus: Focus): estypes.SortCombinations => ({
@@ -170,14 +176,23 @@ export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest
  * One typo per word from FUZZY_MIN_LENGTH letters on (first letter fixed), the words in the order typed: one
  * regular expression over the street_words tails (finished words whole, the last as a prefix).
  */
-export function fuzzyPhraseRegexp(words: readonly string[]): string {
+export function fuzzyPhraseRegexp(words: readonly string[]): string | undefined {
   const last = words.length - 1;
-  return words
-    .map((word, i) => {
-      if (i === last) return word.length < FUZZY_MIN_LENGTH ? `${escapeRegexp(word)}.*` : fuzzyPrefixRegexp(word);
-      return word.length < FUZZY_MIN_LENGTH ? escapeRegexp(word) : fuzzyWordRegexp(word);
-    })
-    .join(' ');
+  const build = (typosBeforeLast: boolean) =>
+    words
+      .map((word, i) => {
+        if (i === last) return word.length < FUZZY_MIN_LENGTH ? `${escapeRegexp(word)}.*` : fuzzyPrefixRegexp(word);
+        const fuzzy = typosBeforeLast && word.length >= FUZZY_MIN_LENGTH;
+        return fuzzy ? fuzzyWordRegexp(word) : escapeRegexp(word);
+      })
+      .join(' ');
+  // The expression grows with the square of a word's length: long input keeps the typo in its last word only,
+  // and input too long even for that gets no typo round (a refused expression would fail the request).
+  for (const typosBeforeLast of [true, false]) {
+    const regexp = build(typosBeforeLast);
+    if (regexp.length <= MAX_REGEX_LENGTH) return regexp;
+  }
+  return undefined;
 }
 
 /** Streets one typo away (only asked when the exact request found too little). */
@@ -188,7 +203,11 @@ export function fuzzyStreetRequest(q: StreetPrefixQuery): estypes.SearchRequest 
     _source: streetSource(q),
     query: {
       bool: {
-        filter: [{ regexp: { street_words: { value: fuzzyPhraseRegexp(q.words), flags: 'NONE' } } }, ...focusFilter(q)],
+        // Asked only when mayBeTypo(): the expression fits.
+        filter: [
+          { regexp: { street_words: { value: fuzzyPhraseRegexp(q.words) ?? '', flags: 'NONE' } } },
+          ...focusFilter(q),
+        ],
       },
     },
     sort: streetSort(q, false),

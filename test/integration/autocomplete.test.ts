@@ -106,6 +106,17 @@ describe('GET /autocomplete', () => {
     }
   });
 
+  it('answers long input with a typo instead of failing (the typo expression stays within the Elasticsearch limit)', async () => {
+    for (const text of [
+      'Rotterdamsewgxyzabcdefghij',
+      'Professor Jonkerstraatweggetje',
+      'Mekelweg Rotterdamsewegstraatje 8',
+    ]) {
+      const res = await api.call('GET', `/autocomplete?q=${encodeURIComponent(text)}`);
+      expect(res.status, text).toBe(200);
+    }
+  });
+
   it('answers 401 without a key', async () => {
     const res = await fetch(`${api.url}/autocomplete?q=mek`);
     expect(res.status).toBe(401);
