@@ -174,6 +174,3 @@ export class Hierarchy {
     };
   }
 }
-
-// Derived cities live in their own module; re-exported for the callers that know them from here.
-export { DerivedCities } from './derivedCities.js';
