@@ -64,7 +64,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
   const areas = new AreaRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
-  const cityNames = new CityNameRepository(client, generations, config.indexPrefix);
+  const cityNames = new CityNameRepository(client, generations);
   const deps: RouteDeps = {
     addresses,
     areas,
@@ -73,7 +73,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
     health: new HealthRepository(client, config.indexPrefix),
     generations,
     bodies: new BodyCache(config.bodyCacheBytes),
-    reverse: new ReverseRepository(client, searcher, config.indexPrefix, logger),
+    reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
     guard: () => guard?.stats(),
     logger,
   };

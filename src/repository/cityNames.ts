@@ -5,37 +5,28 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { elasticsearchCall } from '../elasticsearch/failures.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
 import { KnownCities } from '../search/knownCities.js';
-import type { IndexGenerations } from './generations.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from './generations.js';
 
 const PAGE = 5000;
 
 export class CityNameRepository {
-  private cached: { generation: string; cities: Promise<KnownCities> } | undefined;
+  private readonly cities: GenerationCache<KnownCities>;
 
   constructor(
     private readonly client: Client,
-    private readonly generations: IndexGenerations,
-    private readonly indexPrefix: string,
-  ) {}
+    generations: IndexGenerations,
+  ) {
+    this.cities = new GenerationCache(generations, 'addresses', (generation) => this.load(generation));
+  }
 
-  async known(): Promise<KnownCities> {
-    const [generation] = (await this.generations.of(['addresses'])) as [string];
-    if (this.cached?.generation !== generation) {
-      const cities = this.load(generation);
-      this.cached = { generation, cities };
-      // A failed load is not kept: the next request tries again.
-      cities.catch(() => {
-        if (this.cached?.cities === cities) this.cached = undefined;
-      });
-    }
-    return this.cached.cities;
+  known(): Promise<KnownCities> {
+    return this.cities.get();
   }
 
   private async load(generation: string): Promise<KnownCities> {
     // The concrete generation, not the alias: the names and the cache key must describe the same index.
-    const index = generation.includes('+') ? aliasName(this.indexPrefix, 'addresses') : generation;
+    const index = concreteIndexes(generation);
     const keys: string[] = [];
     let after: Record<string, string | number | null> | undefined;
     for (;;) {

@@ -49,3 +49,35 @@ export class IndexGenerations {
     return [...names].sort().join('+');
   }
 }
+
+/** The index names behind an alias, as IndexGenerations names a generation (`a+b` when it points at two). */
+export function concreteIndexes(generation: string): string {
+  return generation.split('+').join(',');
+}
+
+/**
+ * A value derived from one index generation (the area index, the building coverage): loaded lazily, shared by
+ * concurrent requests, replaced when the alias points at a new generation; a failed load is retried next time.
+ */
+export class GenerationCache<T> {
+  private current: { generation: string; value: Promise<T> } | undefined;
+
+  constructor(
+    private readonly generations: IndexGenerations,
+    private readonly kind: IndexKind,
+    private readonly load: (generation: string) => Promise<T>,
+  ) {}
+
+  async get(): Promise<T> {
+    const [generation] = await this.generations.of([this.kind]);
+    if (!generation) throw new Error(`no ${this.kind} generation`);
+    if (this.current?.generation !== generation) {
+      const entry = { generation, value: this.load(generation) };
+      this.current = entry;
+      entry.value.catch(() => {
+        if (this.current === entry) this.current = undefined;
+      });
+    }
+    return this.current.value;
+  }
+}

@@ -43,7 +43,7 @@ import {
   type ReversePoint,
   withinRadius,
 } from '../search/reverseQueries.js';
-import { IndexGenerations } from './generations.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from './generations.js';
 import { searchAllPages } from './paging.js';
 
 export type ReverseLevel = AreaLevel | 'building';
@@ -96,8 +96,8 @@ export class ReverseRepository {
     private readonly client: Client,
     private readonly searcher: Searcher,
     indexPrefix: string,
+    generations: IndexGenerations,
     private readonly logger?: Logger,
-    private readonly generations: IndexGenerations = new IndexGenerations(client, indexPrefix),
   ) {
     this.addresses = aliasName(indexPrefix, 'addresses');
     this.buildings = aliasName(indexPrefix, 'buildings');
@@ -188,38 +188,6 @@ export class ReverseRepository {
     const coverage = new TileCoverage(keys, !Array.isArray(buckets) || keys.length >= COVERAGE_MAX_TILES);
     this.logger?.info({ buildingCoverage: { generation, tiles: keys.length } }, 'reverse: building coverage loaded');
     return coverage;
-  }
-}
-
-/** The index names behind an alias, as IndexGenerations names a generation (`a+b` when it points at two). */
-function concreteIndexes(generation: string): string {
-  return generation.split('+').join(',');
-}
-
-/**
- * A value derived from one index generation (the area index, the building coverage): loaded lazily, shared by
- * concurrent requests, replaced when the alias points at a new generation; a failed load is retried next time.
- */
-class GenerationCache<T> {
-  private current: { generation: string; value: Promise<T> } | undefined;
-
-  constructor(
-    private readonly generations: IndexGenerations,
-    private readonly kind: IndexKind,
-    private readonly load: (generation: string) => Promise<T>,
-  ) {}
-
-  async get(): Promise<T> {
-    const [generation] = await this.generations.of([this.kind]);
-    if (!generation) throw new Error(`no ${this.kind} generation`);
-    if (this.current?.generation !== generation) {
-      const entry = { generation, value: this.load(generation) };
-      this.current = entry;
-      entry.value.catch(() => {
-        if (this.current === entry) this.current = undefined;
-      });
-    }
-    return this.current.value;
   }
 }
 

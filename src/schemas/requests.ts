@@ -3,6 +3,11 @@ import { parseViewport } from '../search/viewport.js';
 
 const text = (max: number) => z.string().trim().max(max);
 
+/** A focus point is both coordinates or neither (bodies and query strings alike). */
+const focusIsWhole = (b: { lat?: number | undefined; lon?: number | undefined }) =>
+  (b.lat === undefined) === (b.lon === undefined);
+const FOCUS_TOGETHER = { message: 'lat and lon go together', path: ['lat'] };
+
 /** Body of POST /lookup/street and POST /geocode/forward. */
 export const StreetQueryBody = z
   .object({
@@ -22,10 +27,7 @@ export const StreetQueryBody = z
     message: 'streetname is required (or postcode, to look up by postcode and number)',
     path: ['streetname'],
   })
-  .refine((b) => (b.lat === undefined) === (b.lon === undefined), {
-    message: 'lat and lon go together',
-    path: ['lat'],
-  });
+  .refine(focusIsWhole, FOCUS_TOGETHER);
 export type StreetQueryBody = z.infer<typeof StreetQueryBody>;
 
 export const IdParam = z.object({ id: z.string().min(1).max(128) });
@@ -90,25 +92,33 @@ export const BoundaryQuery = z.object(shapeOptions).strict().refine(shapesOnly, 
 
 export const NoQuery = z.object({}).strict();
 
-/** GET /reverse. Numbers in plain decimal notation only: `lat=` or `lat=1e1` is refused, not read as 0 or 10. */
-export const MAX_REVERSE_RADIUS_METRES = 5000;
-export const MAX_REVERSE_SIZE = 50;
+/**
+ * Query-string numbers in plain decimal notation only: `lat=` or `lat=1e1` is refused, not read as 0 or 10. One
+ * rule for every endpoint that takes a point, a count or a radius in its query.
+ */
 const decimal = z
   .string({ error: (issue) => (issue.input === undefined ? 'required' : 'expected a decimal number') })
   .trim()
   .regex(/^-?(\d+(\.\d*)?|\.\d+)$/, 'expected a decimal number')
   .transform(Number);
+const latitude = decimal.pipe(z.number().min(-90).max(90));
+const longitude = decimal.pipe(z.number().min(-180).max(180));
+/** How many results: a whole number 1..max. */
+const count = (max: number) =>
+  z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().int().min(1).max(max));
+/** What a person typed: something to search for, not only punctuation. */
+const typedText = (max: number) =>
+  text(max)
+    .min(1)
+    .regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit');
+/** GET /reverse. */
+export const MAX_REVERSE_RADIUS_METRES = 5000;
+export const MAX_REVERSE_SIZE = 50;
 export const ReverseQuery = z
   .object({
-    lat: decimal.pipe(z.number().min(-90).max(90)).describe('Latitude, WGS84'),
-    lon: decimal.pipe(z.number().min(-180).max(180)).describe('Longitude, WGS84'),
-    size: z
-      .string()
-      .regex(/^\d+$/, 'expected a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(MAX_REVERSE_SIZE))
-      .default(1)
-      .describe('Most addresses returned, nearest first'),
+    lat: latitude.describe('Latitude, WGS84'),
+    lon: longitude.describe('Longitude, WGS84'),
+    size: count(MAX_REVERSE_SIZE).default(1).describe('Most addresses returned, nearest first'),
     radius: decimal
       .pipe(z.number().positive().max(MAX_REVERSE_RADIUS_METRES))
       .default(200)
@@ -119,44 +129,32 @@ export const ReverseQuery = z
 /** GET /autocomplete: the text typed so far, how many suggestions, an optional focus (the map's centre). */
 export const AutocompleteQueryParams = z
   .object({
-    q: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit'),
-    size: z.coerce.number().int().min(1).max(20).default(10),
-    lat: z.coerce.number().min(-90).max(90).optional(),
-    lon: z.coerce.number().min(-180).max(180).optional(),
+    q: typedText(100),
+    size: count(20).default(10),
+    lat: latitude.optional(),
+    lon: longitude.optional(),
   })
   .strict()
-  .refine((b) => (b.lat === undefined) === (b.lon === undefined), {
-    message: 'lat and lon go together',
-    path: ['lat'],
-  });
+  .refine(focusIsWhole, FOCUS_TOGETHER);
 export type AutocompleteQueryParams = z.infer<typeof AutocompleteQueryParams>;
 
 /** GET /search: free text, best first, with an optional focus and country. */
 export const MAX_SEARCH_SIZE = 50;
 export const SearchQueryParams = z
   .object({
-    q: text(200)
-      .min(1)
-      .regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit')
-      .describe('An address as people write it: "Mekelweg 8, 2628 CD Delft", "delft, mekelweg 8", "2628CD 8a"'),
-    size: decimal.pipe(z.number().int().min(1).max(MAX_SEARCH_SIZE)).default(10).describe('Most results, best first'),
-    lat: decimal.pipe(z.number().min(-90).max(90)).optional().describe('Focus: ranks equal candidates by distance'),
-    lon: decimal.pipe(z.number().min(-180).max(180)).optional(),
+    q: typedText(200).describe(
+      'An address as people write it: "Mekelweg 8, 2628 CD Delft", "delft, mekelweg 8", "2628CD 8a"',
+    ),
+    size: count(MAX_SEARCH_SIZE).default(10).describe('Most results, best first'),
+    lat: latitude.optional().describe('Focus: ranks equal candidates by distance'),
+    lon: longitude.optional(),
     country: z
       .enum(['NL', 'BE', 'nl', 'be'])
       .transform((c) => c.toUpperCase() as 'NL' | 'BE')
       .optional(),
   })
   .strict()
-  .refine((b) => (b.lat === undefined) === (b.lon === undefined), {
-    message: 'lat and lon go together',
-    path: ['lat'],
-  });
+  .refine(focusIsWhole, FOCUS_TOGETHER);
 
 /** POST /geocode/batch: forward bodies, each validated on its own so one bad item fails only itself. */
 export const MAX_BATCH_ITEMS = 1000;

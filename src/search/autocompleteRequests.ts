@@ -155,20 +155,27 @@ function streetSource(q: StreetPrefixQuery): string[] {
 export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest {
   const match: Query[] = [{ prefix: { street_words: q.words.join(' ') } }];
   if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { street_key: q.key } });
+  return streetRequest(
+    q,
+    {
+      filter: [{ bool: { should: match, minimum_should_match: 1 } }, ...focusFilter(q)],
+      should: [
+        { constant_score: { filter: { term: { street_key: q.key } }, boost: EXACT_BOOST } },
+        { constant_score: { filter: { prefix: { street_key: q.key } }, boost: STARTS_BOOST } },
+      ],
+    },
+    true,
+  );
+}
+
+/** A page of street suggestions: the street fields, sorted by quality (when scored), focus and size. */
+function streetRequest(q: StreetPrefixQuery, bool: estypes.QueryDslBoolQuery, scored: boolean): estypes.SearchRequest {
   return {
     size: q.size,
     track_total_hits: false,
     _source: streetSource(q),
-    query: {
-      bool: {
-        filter: [{ bool: { should: match, minimum_should_match: 1 } }, ...focusFilter(q)],
-        should: [
-          { constant_score: { filter: { term: { street_key: q.key } }, boost: EXACT_BOOST } },
-          { constant_score: { filter: { prefix: { street_key: q.key } }, boost: STARTS_BOOST } },
-        ],
-      },
-    },
-    sort: streetSort(q, true),
+    query: { bool },
+    sort: streetSort(q, scored),
   };
 }
 
@@ -197,21 +204,13 @@ export function fuzzyPhraseRegexp(words: readonly string[]): string | undefined 
 
 /** Streets one typo away (only asked when the exact request found too little). */
 export function fuzzyStreetRequest(q: StreetPrefixQuery): estypes.SearchRequest {
-  return {
-    size: q.size,
-    track_total_hits: false,
-    _source: streetSource(q),
-    query: {
-      bool: {
-        // Asked only when mayBeTypo(): the expression fits.
-        filter: [
-          { regexp: { street_words: { value: fuzzyPhraseRegexp(q.words) ?? '', flags: 'NONE' } } },
-          ...focusFilter(q),
-        ],
-      },
-    },
-    sort: streetSort(q, false),
-  };
+  // Asked only when mayBeTypo(): the expression fits.
+  const regexp = fuzzyPhraseRegexp(q.words) ?? '';
+  return streetRequest(
+    q,
+    { filter: [{ regexp: { street_words: { value: regexp, flags: 'NONE' } } }, ...focusFilter(q)] },
+    false,
+  );
 }
 
 /** Cities whose name or a later word of it starts with what was typed (the areas index). */

@@ -222,7 +222,6 @@ describe('ReverseRepository area cache', () => {
       client as unknown as Client,
       searcher as unknown as Searcher,
       '',
-      undefined,
       generations as unknown as IndexGenerations,
     );
     return { state, repo };

@@ -1,5 +1,6 @@
 import type { Geometry, Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
+import { U_SHAPE } from '../../support/geometry.js';
 import {
   bboxOf,
   bboxPolygon,
@@ -97,22 +98,7 @@ describe('derived values', () => {
   });
 
   it('finds a point inside a U-shaped polygon whose centroid is outside', () => {
-    const u: Polygon = {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [0, 0],
-          [3, 0],
-          [3, 3],
-          [2, 3],
-          [2, 1],
-          [1, 1],
-          [1, 3],
-          [0, 3],
-          [0, 0],
-        ],
-      ],
-    };
+    const u = U_SHAPE;
     const [lon, lat] = pointOnSurface(u);
     const insideArm = lon <= 1 || lon >= 2 || lat <= 1;
     expect(insideArm).toBe(true);

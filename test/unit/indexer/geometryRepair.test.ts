@@ -2,6 +2,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
+import { U_SHAPE } from '../../support/geometry.js';
 import { unwrapRing } from '../../../indexer/geometry/antimeridian.js';
 import { toJts, validityError } from '../../../indexer/geometry/jsts.js';
 import { normaliseGeometry, type PolygonGeometry } from '../../../indexer/geometry/repair.js';
@@ -187,22 +188,7 @@ describe('representativePoint', () => {
   });
 
   it('lies inside a U-shaped building', () => {
-    const u: Polygon = {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [0, 0],
-          [3, 0],
-          [3, 3],
-          [2, 3],
-          [2, 1],
-          [1, 1],
-          [1, 3],
-          [0, 3],
-          [0, 0],
-        ],
-      ],
-    };
+    const u = U_SHAPE;
     const p = representativePoint(u);
     expect(booleanPointInPolygon([p.lon, p.lat], u, { ignoreBoundary: true })).toBe(true);
   });
