@@ -16,9 +16,10 @@ import { ConfigError } from '../src/config/rules.js';
 import { loadConfig, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { keyFingerprint } from '../src/http/auth.js';
-import { createServiceLogger } from '../src/logger.js';
 import { listen, onShutdownSignal } from '../src/server.js';
 import { startElasticsearch } from './elasticsearch/provider.js';
+import { startOrReuseLocalNode } from './elasticsearch/sharedNode.js';
+import { createDevelopmentLogger } from './logger.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -43,7 +44,7 @@ function configsOrExit() {
 }
 
 const { config, development } = configsOrExit();
-const logger = createServiceLogger(config.logLevel);
+const logger = createDevelopmentLogger(config.logLevel);
 
 let devKey: string | undefined;
 if (config.apiKeyDigests.length === 0) {
@@ -51,13 +52,16 @@ if (config.apiKeyDigests.length === 0) {
   config.apiKeyDigests.push(sha256Hex(devKey));
 }
 
-const elasticsearch = await startElasticsearch({
-  url: development.elasticsearchUrl,
-  settings: development.launcher,
-  // Outside the checkout: the node runs as an unprivileged user that may not reach the repo's folder.
-  dataDir: development.elasticsearchUrl ? undefined : join(tmpdir(), 'geocoder-elasticsearch-data'),
-  log: (msg) => logger.info(msg),
-});
+const log = (msg: string) => logger.info(msg);
+// Outside the checkout: the node runs as an unprivileged user that may not reach the repo's folder. One data
+// directory per machine, so a second `npm start` reuses the node of the first (dev/elasticsearch/sharedNode.ts).
+const elasticsearch = development.elasticsearchUrl
+  ? await startElasticsearch({ url: development.elasticsearchUrl, log })
+  : await startOrReuseLocalNode({
+      settings: development.launcher,
+      dataDir: join(tmpdir(), 'geocoder-elasticsearch-data'),
+      log,
+    });
 logger.info(
   { elasticsearch: elasticsearch.kind, version: elasticsearch.version, url: elasticsearch.url },
   'elasticsearch ready',
@@ -83,14 +87,32 @@ if (!(await aliasesExist(client, config.indexPrefix))) {
   }
 }
 
-const { server, url } = await listen(config, client, logger);
+/** A second `npm start` (another checkout) gets a free port unless PORT was asked for explicitly. */
+async function listenOnFreePort() {
+  try {
+    return await listen(config, client, logger);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || process.env.PORT) throw error;
+    logger.warn({ port: config.port }, `port ${config.port} is in use: listening on a free port instead`);
+    return listen({ ...config, port: 0 }, client, logger);
+  }
+}
+const { server, url } = await listenOnFreePort();
 if (devKey) {
   logger.info({ key_fingerprint: keyFingerprint(devKey) }, 'development API key (stored in .cache/dev-api-key)');
-  // Printed once on the console for the quick start; pino lines never carry keys.
-  console.log(
-    `\n  API:     ${url}\n  API key: ${devKey}\n  try:     curl -H 'X-Api-Key: ${devKey}' ${url}/countries?name=neth\n`,
-  );
 }
+// Printed once on the console for the quick start; pino lines never carry keys.
+console.log(
+  [
+    '',
+    `  API:     ${url}`,
+    `  map:     ${url}/map/`,
+    `  docs:    ${url}/docs/   (OpenAPI: ${url}/openapi.json)`,
+    devKey ? `  API key: ${devKey}` : '  API key: one of API_KEYS',
+    `  try:     curl -H 'X-Api-Key: ${devKey ?? '<key>'}' ${url}/countries?name=neth`,
+    '',
+  ].join('\n'),
+);
 onShutdownSignal(logger, async () => {
   server.close();
   await client.close();
