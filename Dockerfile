@@ -8,6 +8,8 @@ COPY scripts ./scripts
 COPY src ./src
 COPY indexer ./indexer
 COPY mappings ./mappings
+# The pages (/map, /docs): the build copies them into dist/.
+COPY web ./web
 RUN npm run build
 
 # Runtime: production dependencies and the compiled code only (no tsx, no dev dependencies).

@@ -13,7 +13,9 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          // test/browser: the map page in Debian's chromium (playwright-core) against the same node and sample; one
+          // project, because vitest runs a global setup once per project (a second node, a second sample load).
+          include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts'],
           // One real Elasticsearch for the run; each file isolates itself with an index prefix.
           globalSetup: ['test/support/globalSetup.ts'],
           testTimeout: 60_000,

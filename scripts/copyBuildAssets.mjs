@@ -4,3 +4,7 @@ import { cpSync } from 'node:fs';
 
 cpSync('mappings', 'dist/mappings', { recursive: true });
 cpSync('src/text/streetAbbreviations.json', 'dist/src/text/streetAbbreviations.json');
+// The /docs page (dist/src/routes/docs.js reads ../../web/docs); Swagger UI itself comes from node_modules.
+cpSync('web/docs', 'dist/web/docs', { recursive: true });
+// The /map page (dist/src/routes/mapPage.js reads ../../web/map); Leaflet itself comes from node_modules.
+cpSync('web/map', 'dist/web/map', { recursive: true });

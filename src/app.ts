@@ -15,6 +15,7 @@ import { KeyStore } from './http/keyStore.js';
 import { METRICS_PATH, Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
+import { isOpenPagePath } from './http/staticFiles.js';
 import { AddressRepository } from './repository/addresses.js';
 import { AreaRepository } from './repository/areas.js';
 import { CityNameRepository } from './repository/cityNames.js';
@@ -26,9 +27,11 @@ import { ReverseRepository } from './repository/reverse.js';
 import { registerAddressRoutes } from './routes/addresses.js';
 import { registerAutocompleteRoutes } from './routes/autocomplete.js';
 import type { RouteDeps } from './routes/context.js';
+import { DOCS_PATH, OPENAPI_PATH, registerApiReference } from './routes/docs.js';
 import { registerGeocodingRoutes } from './routes/geocoding.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerHierarchyRoutes } from './routes/hierarchy.js';
+import { registerMapPage } from './routes/mapPage.js';
 import { registerReverseRoute } from './routes/reverse.js';
 import { registerStreetRoutes } from './routes/streets.js';
 
@@ -41,7 +44,10 @@ export interface AppOptions {
 }
 
 /** /metrics has its own access rule (src/http/metrics.ts). */
-const OPEN_PATHS = new Set(['/health', METRICS_PATH]);
+const OPEN_PATHS = new Set(['/health', METRICS_PATH, OPENAPI_PATH]);
+/** Pages and the API description load before a user has typed a key (the map page asks for it). */
+export const OPEN_PAGE_PREFIXES: readonly string[] = [DOCS_PATH, '/map'];
+const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, OPEN_PAGE_PREFIXES);
 
 export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const app = new Koa();
@@ -85,6 +91,8 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   registerHierarchyRoutes(router, deps);
   registerAutocompleteRoutes(router, deps);
   registerReverseRoute(router, deps);
+  registerMapPage(router);
+  registerApiReference(router);
   router.get(METRICS_PATH, metrics.endpoint(config.metricsKeyDigest));
 
   app.use(requestLog(logger));
@@ -94,7 +102,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
   app.use(compression());
   app.use(errorEnvelope);
-  app.use(apiKeyAuth(keys, OPEN_PATHS));
+  app.use(apiKeyAuth(keys, isOpenPath));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   app.use(jsonBody(config.bodyLimitBytes, { '/geocode/batch': config.batchBodyLimitBytes }));
   app.use(router.routes());

@@ -20,7 +20,7 @@ export const StreetQueryBody = z
     postcode: text(10).optional().describe('Postcode, with or without space: "2628 CD", "2628cd"'),
     city: text(100).optional().describe('City name, narrows the result'),
     lat: z.number().min(-90).max(90).optional().describe('Focus point: ranks equal candidates by distance'),
-    lon: z.number().min(-180).max(180).optional(),
+    lon: z.number().min(-180).max(180).optional().describe('Focus point (with lat)'),
   })
   .strict()
   .refine((b) => Boolean(b.streetname) || Boolean(b.postcode), {
@@ -36,12 +36,16 @@ export const IdParam = z.object({ id: z.string().min(1).max(128) });
  * Query schemas are strict like the bodies: a misspelt parameter (`?nmae=`) or `name[]=` is a 400 naming it
  * rather than a silently unfiltered list. Repeated parameters are refused before these run (http/validate.ts).
  */
-const geometry = z.enum(['shape', 'centroid']).default('shape');
+const geometry = z
+  .enum(['shape', 'centroid'])
+  .default('shape')
+  .describe('shape: the outline (a building footprint); centroid: one Point per feature');
 
 /** A filter that normalises to nothing (`*`, `-`) would match every name: refused rather than ignored. */
 const nameFilter = text(100)
   .regex(/[\p{L}\p{N}]/u, 'name needs at least one letter or digit')
-  .optional();
+  .optional()
+  .describe('Keeps the names that match: case and accents ignored, each word by its prefix; needs a letter or digit');
 
 const bbox = z
   .string()
@@ -76,7 +80,8 @@ export const CountryListQuery = AreaListQuery.extend({
     .string()
     .trim()
     .regex(/^[A-Za-z]{2,3}$/, 'ISO 3166-1 alpha-2 or alpha-3 code')
-    .optional(),
+    .optional()
+    .describe('ISO 3166-1 alpha-2 or alpha-3 code, any case: NL, nld'),
 }).strict();
 
 /** Boundary collections: the list filters plus the shape options. */
@@ -129,10 +134,10 @@ export const ReverseQuery = z
 /** GET /autocomplete: the text typed so far, how many suggestions, an optional focus (the map's centre). */
 export const AutocompleteQueryParams = z
   .object({
-    q: typedText(100),
-    size: count(20).default(10),
-    lat: latitude.optional(),
-    lon: longitude.optional(),
+    q: typedText(100).describe('What was typed so far, with a letter or digit: "Mek", "Mekelweg 8", "2628 c"'),
+    size: count(20).default(10).describe('Most suggestions'),
+    lat: latitude.optional().describe('Focus (with lon): ranks equal matches by distance'),
+    lon: longitude.optional().describe('Focus (with lat)'),
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);
@@ -146,12 +151,13 @@ export const SearchQueryParams = z
       'An address as people write it: "Mekelweg 8, 2628 CD Delft", "delft, mekelweg 8", "2628CD 8a"',
     ),
     size: count(MAX_SEARCH_SIZE).default(10).describe('Most results, best first'),
-    lat: latitude.optional().describe('Focus: ranks equal candidates by distance'),
-    lon: longitude.optional(),
+    lat: latitude.optional().describe('Focus (with lon): ranks equal candidates by distance'),
+    lon: longitude.optional().describe('Focus (with lat)'),
     country: z
       .enum(['NL', 'BE', 'nl', 'be'])
       .transform((c) => c.toUpperCase() as 'NL' | 'BE')
-      .optional(),
+      .optional()
+      .describe("Only this country's addresses and postcode shapes"),
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);

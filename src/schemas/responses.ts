@@ -85,6 +85,40 @@ export const FeatureCollection = z.object({
   features: z.array(Feature),
 });
 
+/** The `properties` of each kind of feature (built in src/geojson/features.ts); ids are "" where unknown. */
+const LonLat = z.array(z.number()).length(2).describe('[longitude, latitude]');
+export const AreaFeatureProperties = z.object({
+  id: z.string(),
+  level: z.enum(['country', 'province', 'municipality', 'city', 'suburb']),
+  name: z.string(),
+  local_identifier: z.string(),
+  country_code: z.string(),
+  country_id: z.string(),
+  province_id: z.string(),
+  municipality_id: z.string(),
+  city_id: z.string(),
+  parent_id: z.string().describe('id of the direct parent ("" for countries)'),
+  centroid: LonLat,
+  bbox: z.array(z.number()).length(4).describe('[minLon, minLat, maxLon, maxLat]'),
+});
+export const BuildingFeatureProperties = z.object({
+  id: z.string(),
+  local_identifier: z.string().describe('BAG pand id where known'),
+  building_type: z.string(),
+  suburb_id: z.string(),
+  city_id: z.string(),
+  municipality_id: z.string(),
+  centroid: LonLat,
+});
+export const AddressFeatureProperties = Address.extend(Coordinates);
+
+/** A FeatureCollection whose features carry one kind of `properties`: what the API documents per endpoint. */
+const collectionOf = (properties: z.ZodObject) =>
+  FeatureCollection.extend({ features: z.array(Feature.extend({ properties })) });
+export const AreaFeatureCollection = collectionOf(AreaFeatureProperties);
+export const BuildingFeatureCollection = collectionOf(BuildingFeatureProperties);
+export const AddressFeatureCollection = collectionOf(AddressFeatureProperties);
+
 export const Health = z.object({
   /** ok: serving; not_loaded: Elasticsearch answers but an index is missing; unavailable: it does not answer. */
   status: z.enum(['ok', 'not_loaded', 'unavailable']),
@@ -138,6 +172,16 @@ export const AutocompleteResponse = z.array(AutocompleteSuggestion);
 
 /** GET /search: forward answers, best first. */
 export const SearchResponse = z.array(ForwardResult);
+
+/** GET /openapi.json: an OpenAPI 3.1 document (its own shape is the OpenAPI specification's). */
+export const OpenApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+/** GET /metrics: the Prometheus text exposition format. */
+export const MetricsText = z.string().describe('Prometheus text format');
 
 /** POST /geocode/batch: one entry per item, in input order; a bad item answers its own error. */
 export const BatchItemResult = z.union([

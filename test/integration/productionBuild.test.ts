@@ -65,6 +65,42 @@ describe('the compiled service', () => {
     expect((await fetch(`${url}/health`)).status).toBe(200);
   });
 
+  it('serves /openapi.json and the /docs page with every asset it loads, without a key', async () => {
+    const document = await fetch(`${url}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(((await document.json()) as { openapi: string }).openapi).toMatch(/^3\.1\./);
+    const page = await fetch(`${url}/docs/`);
+    expect(page.status).toBe(200);
+    const assets = [...(await page.text()).matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toContain('swagger-ui-bundle.js');
+    for (const asset of assets) expect((await fetch(new URL(asset, `${url}/docs/`))).status, asset).toBe(200);
+  });
+
+  it('serves the /map page, every module it imports and Leaflet from dist/ and node_modules, without a key', async () => {
+    const page = await fetch(`${url}/map/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const linked = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((a) => !a.startsWith('data:'));
+    expect(linked).toEqual(
+      expect.arrayContaining(['vendor/leaflet/leaflet.js', 'vendor/leaflet/leaflet.css', 'main.js']),
+    );
+    // The modules import one another: follow every `from './x.js'` so none is missing from the build.
+    const pending = [...linked, 'vendor/leaflet/images/marker-icon.png'];
+    const seen = new Set<string>();
+    for (let asset = pending.pop(); asset !== undefined; asset = pending.pop()) {
+      if (seen.has(asset)) continue;
+      seen.add(asset);
+      const res = await fetch(new URL(asset, `${url}/map/`));
+      expect(res.status, asset).toBe(200);
+      if (asset.endsWith('.js') && !asset.startsWith('vendor/')) {
+        for (const m of (await res.text()).matchAll(/from '\.\/([\w.]+\.js)'/g)) pending.push(m[1]!);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(10);
+  });
+
   it('refuses to start in production without keys, with a message naming the variable', () => {
     const run = spawnSync(process.execPath, ['dist/src/main.js'], {
       env: { PATH: process.env.PATH, NODE_ENV: 'production', ELASTICSEARCH_URL: inject('elasticsearchUrl') },

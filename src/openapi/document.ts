@@ -1,0 +1,176 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the zod schemas the handlers parse and answer with
+ * (zod-openapi) and the route table of ./operations.ts. Pure: builds an object; GET /openapi.json serves it.
+ */
+import { z } from 'zod';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { GEOJSON, JSON_TYPE } from '../http/mediaType.js';
+import * as responses from '../schemas/responses.js';
+import { OPERATIONS } from './operations.js';
+import { renderRequestInputs } from './inputOverrides.js';
+import { type OperationSpec, TAGS } from './operationSpec.js';
+
+/** The version of this description: raise it with every change a client would notice. */
+export const API_DESCRIPTION_VERSION = '1.0.0';
+
+const INTRODUCTION = `
+Geocoding of Dutch and Belgian addresses and the administrative hierarchy (countries › provinces ›
+municipalities, cities › suburbs › buildings › addresses) with GeoJSON for every level.
+
+**Authentication.** Every endpoint but \`/health\`, \`/metrics\`, \`/openapi.json\` and \`/docs\` needs the header
+\`X-Api-Key\` (the *Authorize* button). A missing or unknown key is a 401.
+
+**Answers.** JSON (\`application/json\`); GeoJSON endpoints answer \`application/geo+json\` instead when the
+request's \`Accept\` prefers it. Every answer carries \`X-Request-Id\`. Bodies over 1 KiB are compressed as
+\`Accept-Encoding\` asks (gzip, br).
+
+**Errors** are always \`{"error":{"code","message","details"?}}\`; \`details\` name each bad field or parameter
+(\`body.number\`, \`query.nmae\`). Unknown, repeated or malformed query parameters and body fields are a 400: a
+typo never silently widens a query. \`Retry-After\` comes with every 429 and 503.
+
+**Limits.** With a rate limit configured, keyed answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and
+\`RateLimit-Reset\`. Request bodies are limited to 16 KiB (\`/geocode/batch\`: 1 MiB) by default.
+`.trim();
+
+/**
+ * Named schemas: listed once under components and referenced wherever an operation uses them. None of them may
+ * hold another one (ForwardResult holds MatchQuality, the collections Geometry): zod-openapi then also emits a
+ * second, "...Output" copy of the inner one. The inner ones stay inline.
+ */
+const SCHEMAS = {
+  Address: responses.Address,
+  LookupResult: responses.LookupResult,
+  ForwardResult: responses.ForwardResult,
+  Country: responses.Country,
+  Province: responses.Province,
+  Municipality: responses.Municipality,
+  City: responses.City,
+  AreaFeatureCollection: responses.AreaFeatureCollection,
+  BuildingFeatureCollection: responses.BuildingFeatureCollection,
+  AddressFeatureCollection: responses.AddressFeatureCollection,
+  ReverseResponse: responses.ReverseResponse,
+  AutocompleteSuggestion: responses.AutocompleteSuggestion,
+  Health: responses.Health,
+  ErrorResponse: responses.ErrorResponse,
+};
+
+const header = (description: string): oas31.HeaderObject => ({ description, schema: { type: 'string' } });
+const RETRY_AFTER = { 'Retry-After': header('Seconds to wait before retrying') };
+const VALIDATORS = {
+  ETag: header('Weak tag over the index generation, the normalised request and the media type'),
+  'Cache-Control': header('`private, max-age=60`'),
+};
+
+/** `id`: listed once under components.responses and referenced by every operation that can answer it. */
+const errorAnswer = (description: string, headers?: oas31.HeadersObject, id?: string): ZodOpenApiResponseObject => ({
+  ...(id ? { id } : {}),
+  description,
+  content: { [JSON_TYPE]: { schema: responses.ErrorResponse } },
+  ...(headers ? { headers } : {}),
+});
+
+const ERRORS = {
+  400: errorAnswer(
+    '`invalid_request`: bad JSON, or a missing, unknown, repeated or malformed field or parameter',
+    undefined,
+    'InvalidRequest',
+  ),
+  401: errorAnswer('`unauthorized`: the X-Api-Key header is missing or not accepted', undefined, 'Unauthorized'),
+  413: errorAnswer('`payload_too_large`: the body is over the limit', undefined, 'PayloadTooLarge'),
+  415: errorAnswer('`unsupported_media_type`: the body is not sent as `application/json`', undefined, 'NotJson'),
+  429: errorAnswer('`rate_limited`: this key has spent its requests for now', RETRY_AFTER, 'RateLimited'),
+  503: errorAnswer(
+    '`backend_unavailable` (Elasticsearch unreachable, timing out or not loaded) or `overloaded`',
+    RETRY_AFTER,
+    'Unavailable',
+  ),
+};
+
+function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
+  const content = { [op.ok.mediaType ?? JSON_TYPE]: { schema: op.ok.schema } };
+  if (op.ok.geojson) content[GEOJSON] = { schema: op.ok.schema };
+  const out: Record<string, ZodOpenApiResponseObject> = {
+    '200': { description: op.ok.description, content, ...(op.conditional ? { headers: VALIDATORS } : {}) },
+  };
+  if (op.conditional) {
+    out['304'] = { description: 'Not Modified: the `If-None-Match` tag is still current', headers: VALIDATORS };
+  }
+  for (const [status, description] of Object.entries(op.sameShape ?? {})) {
+    out[status] = { description, content: { [JSON_TYPE]: { schema: op.ok.schema } } };
+  }
+  if (op.pathParams || op.query || op.body) out['400'] = ERRORS[400];
+  if (op.access === 'key') out['401'] = ERRORS[401];
+  if (op.access === 'metrics') {
+    out['401'] = errorAnswer('`unauthorized`: not from loopback, and no valid X-Metrics-Key or Bearer token');
+    out['403'] = errorAnswer('`forbidden`: not from loopback, and no METRICS_KEY is configured');
+  }
+  if (op.notFound) out['404'] = errorAnswer(op.notFound);
+  if (op.body) Object.assign(out, { '413': ERRORS[413], '415': ERRORS[415] });
+  if (op.access === 'key') out['429'] = ERRORS[429];
+  if (op.backend) out['503'] = ERRORS[503];
+  return out as ZodOpenApiResponsesObject;
+}
+
+const SECURITY: Record<OperationSpec['access'], oas31.SecurityRequirementObject[]> = {
+  key: [{ ApiKey: [] }],
+  open: [],
+  // `{}`: no credentials needed (from loopback).
+  metrics: [{}, { MetricsKey: [] }, { MetricsBearer: [] }],
+};
+
+/** `get /countries/{id}/provinces` -> `getCountriesByIdProvinces`: unique, and a name in generated clients. */
+function operationIdOf({ method, path }: OperationSpec): string {
+  const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+  const words = path.split(/[^A-Za-z0-9{}]+/).filter(Boolean);
+  return method + words.map((w) => (w.startsWith('{') ? `By${capital(w.slice(1, -1))}` : capital(w))).join('');
+}
+
+function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
+  const header = op.conditional
+    ? z.object({ 'If-None-Match': z.string().optional().describe('An ETag of an earlier answer: 304 while current') })
+    : undefined;
+  return {
+    operationId: operationIdOf(op),
+    tags: [op.tag],
+    summary: op.summary,
+    description: op.description,
+    security: SECURITY[op.access],
+    requestParams: {
+      ...(op.pathParams ? { path: op.pathParams } : {}),
+      ...(op.query ? { query: op.query } : {}),
+      ...(header ? { header } : {}),
+    },
+    ...(op.body ? { requestBody: { required: true, content: { [JSON_TYPE]: { schema: op.body } } } } : {}),
+    responses: responsesOf(op),
+  };
+}
+
+export function buildOpenApiDocument(): oas31.OpenAPIObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationOf(op);
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: { title: 'Geocoder API', version: API_DESCRIPTION_VERSION, description: INTRODUCTION },
+      tags: [...TAGS],
+      security: SECURITY.key,
+      paths,
+      components: {
+        schemas: SCHEMAS,
+        securitySchemes: {
+          ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          MetricsKey: { type: 'apiKey', in: 'header', name: 'X-Metrics-Key', description: 'METRICS_KEY' },
+          MetricsBearer: { type: 'http', scheme: 'bearer', description: 'METRICS_KEY as a Bearer token' },
+        },
+      },
+    },
+    { override: renderRequestInputs },
+  );
+}

@@ -1,0 +1,252 @@
+/**
+ * The map page (/map/) in a real browser: Debian's chromium, driven by playwright-core, against the API in this
+ * process over the real Elasticsearch holding the sample. The tests do what a user does (type, click) and read
+ * what a user sees (panel text, drawn outlines, the popup). Any console error, uncaught page error, failed
+ * request or error answer fails them, except the 401s of the one test that gives a wrong key on purpose.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
+
+const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
+const CHROMIUM = '/usr/bin/chromium';
+const VIEWPORT = { width: 1280, height: 800 };
+
+let api: TestApi;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+/** What went wrong in the browser during the current test. */
+let problems: string[] = [];
+/** Only while a test gives a wrong key on purpose. */
+let expectingUnauthorized = false;
+/** Requests the page has started and not yet seen end. */
+let inFlight = 0;
+
+const isPageFile = (url: string) => new URL(url).pathname.startsWith('/map/');
+
+function watchForProblems(target: Page) {
+  target.on('console', (message) => {
+    // Chromium logs every error answer to the console; the intended 401s are expected there too.
+    const intended = expectingUnauthorized && /status of 401/.test(message.text());
+    if (message.type() === 'error' && !intended) problems.push(`console error: ${message.text()}`);
+  });
+  target.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  target.on('requestfailed', (request) =>
+    problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
+  target.on('response', (response) => {
+    const intended = expectingUnauthorized && response.status() === 401;
+    if (response.status() >= 400 && !intended) problems.push(`${response.status()} for ${response.url()}`);
+  });
+  target.on('requestfinished', () => inFlight--);
+  target.on('requestfailed', () => inFlight--);
+  target.on('request', (request) => {
+    inFlight++;
+    // The page itself loads without a key; every API call carries one.
+    if (!request.url().startsWith('data:') && !isPageFile(request.url()) && !request.headers()['x-api-key']) {
+      problems.push(`API call without X-Api-Key: ${request.url()}`);
+    }
+  });
+}
+
+/** Until every request the page made has been answered. */
+async function networkIdle() {
+  while (inFlight > 0) await new Promise((r) => setTimeout(r, 50));
+}
+
+const pathCount = (selector: string) => page.locator(`#map path.${selector}`).count();
+/** Waits until the map has drawn at least one path of this kind. */
+const drawn = (className: string) => page.locator(`#map path.${className}`).first().waitFor({ state: 'attached' });
+
+/** Browser-side code is passed as text: the tests are compiled without the DOM library. */
+const TRANSFERRED_SO_FAR = `(() => {
+  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+  return { requests: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.transferSize, 0) };
+})()`;
+const COUNTRIES_DRAWN_AT = `performance.getEntriesByName('countries-drawn')[0]?.startTime`;
+
+async function screenshot(name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** Types into a list's name filter and waits for the filtered answer (its count line) before choosing. */
+async function choose(level: string, filterText: string, countText: string, item: RegExp) {
+  await page.getByTestId(`filter-${level}`).fill(filterText);
+  await page.getByTestId(`count-${level}`).filter({ hasText: countText }).waitFor();
+  await page.getByTestId(`items-${level}`).getByRole('button', { name: item }).click();
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  api = await startTestApi();
+  profile = mkdtempSync(join(tmpdir(), 'geocoder-map-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: VIEWPORT,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(30_000);
+  watchForProblems(page);
+});
+
+afterEach(() => {
+  const seen = problems;
+  problems = [];
+  expect(seen).toEqual([]);
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await api?.close();
+});
+
+describe('the map page', { timeout: 120_000 }, () => {
+  it('asks for the key once, keeps it in the browser, and draws countries and Dutch provinces', async () => {
+    await page.goto(`${api.url}/map/`);
+    const dialog = page.getByTestId('key-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await page.getByLabel(/^Key/).fill(TEST_API_KEY);
+    await page.getByTestId('key-save').click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await drawn('area-country');
+    const firstVisit = (await page.evaluate(TRANSFERRED_SO_FAR)) as { requests: number; bytes: number };
+    // The page opens on the Netherlands: its provinces are drawn over the countries.
+    await drawn('base-province');
+    expect(await pathCount('area-country')).toBeGreaterThan(1);
+    expect(await pathCount('base-province')).toBeGreaterThanOrEqual(12);
+    await page
+      .getByTestId('status')
+      .filter({ hasText: /^Countries drawn/ })
+      .waitFor();
+    await screenshot('1-countries');
+
+    // A returning user is not asked again: the key stayed in this browser.
+    const started = Date.now();
+    await page.reload();
+    await drawn('area-country');
+    const reloadWallMs = Date.now() - started;
+    expect(await dialog.isVisible()).toBe(false);
+    const drawnAfterMs = (await page.evaluate(COUNTRIES_DRAWN_AT)) as number | undefined;
+    expect(drawnAfterMs).toBeGreaterThan(0);
+    console.log(
+      `[map page] first visit until the countries were drawn: ${firstVisit.requests} requests, ` +
+        `${firstVisit.bytes} bytes transferred; reload with the kept key: countries drawn ` +
+        `${Math.round(drawnAfterMs!)} ms after navigation start (${reloadWallMs} ms wall clock in the test)`,
+    );
+  });
+
+  it("drills down from the Netherlands to Delft's suburbs and draws them", async () => {
+    await choose('country', 'Nether', '1 country', /^Netherlands/);
+    await choose('province', 'Zuid', '1 province', /^Zuid-Holland/);
+    await choose('municipality', 'Delft', '1 municipality', /^Delft/);
+    await drawn('outline');
+    // Cities of the municipality, and the municipality's neighbours drawn for the view.
+    await page.getByTestId('level-city').getByRole('heading', { name: 'Cities in Delft' }).waitFor();
+    expect(await pathCount('area-municipality')).toBeGreaterThan(1);
+
+    await page
+      .getByTestId('items-city')
+      .getByRole('button', { name: /^Delft/ })
+      .click();
+    await drawn('area-suburb');
+    await page.getByTestId('level-suburb').getByRole('heading', { name: 'Suburbs of Delft' }).waitFor();
+    await page
+      .getByTestId('items-suburb')
+      .getByRole('button', { name: /^Wippolder/ })
+      .waitFor();
+    await page
+      .getByTestId('count-suburb')
+      .filter({ hasText: /^\d+ suburbs$/ })
+      .waitFor();
+    expect(await pathCount('area-suburb')).toBeGreaterThan(1);
+    await screenshot('2-delft-suburbs');
+  });
+
+  it('suggests while typing and pins the address found on Enter', async () => {
+    const input = page.getByRole('combobox', { name: 'Search an address' });
+    await input.fill('Mekelweg 8');
+    await page
+      .getByRole('listbox', { name: 'Suggestions' })
+      .getByRole('option', { name: /Mekelweg 8, 2628CD Delft/ })
+      .first()
+      .waitFor();
+    await input.press('Enter');
+
+    const popup = page.getByTestId('pin-popup');
+    await popup.waitFor();
+    expect(await popup.innerText()).toMatch(/Mekelweg 8\s+2628CD Delft/);
+    expect(await page.locator('#map .leaflet-marker-icon').count()).toBe(1);
+    expect(await page.getByTestId('search-results').getByRole('button').first().innerText()).toBe(
+      'Mekelweg 8, 2628CD Delft',
+    );
+    expect(await page.getByRole('listbox', { name: 'Suggestions' }).isVisible()).toBe(false);
+    // The suburbs chosen before stay drawn under the pin.
+    await drawn('area-suburb');
+    await screenshot('3-search');
+  });
+
+  it('shows the nearest address and the containing areas of a clicked point, and outlines them', async () => {
+    const marker = await page.locator('#map .leaflet-marker-icon').boundingBox();
+    // The marker's tip is the pinned address; click the map a few metres beside it (not on the marker).
+    await page.mouse.click(marker!.x + marker!.width / 2 + 30, marker!.y + marker!.height + 30);
+
+    const municipality = page.getByTestId('reverse-areas').locator('dd[data-level="municipality"]');
+    await municipality.waitFor();
+    expect(await municipality.innerText()).toBe('Delft (GM0503)');
+    expect(await page.getByTestId('reverse-areas').locator('dd[data-level="city"]').innerText()).toMatch(/^Delft/);
+    expect(await page.getByTestId('reverse-address').innerText()).toMatch(
+      /^\S.* \d+\S*, \d{4}[A-Z]{2} Delft \([\d.]+ m away\)$/,
+    );
+    await drawn('reverse-area');
+    expect(await pathCount('reverse-area')).toBeGreaterThanOrEqual(4);
+    await screenshot('4-reverse');
+  });
+
+  it('asks again when the service refuses the key, and works on with a valid one', async () => {
+    expectingUnauthorized = true;
+    await page.getByRole('button', { name: 'Change API key' }).click();
+    const dialog = page.getByTestId('key-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await page.getByLabel(/^Key/).fill('not-a-key-of-this-service');
+    await page.getByTestId('key-save').click();
+
+    await page
+      .getByTestId('key-reason')
+      .filter({ hasText: /did not accept that key \(401\)/ })
+      .waitFor();
+    await dialog.waitFor({ state: 'visible' });
+    await page
+      .getByTestId('error')
+      .filter({ hasText: /401 unauthorized/ })
+      .waitFor();
+    await screenshot('5-key-refused');
+
+    await page.getByLabel(/^Key/).fill(TEST_API_KEY);
+    await page.getByTestId('key-save').click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The refused calls have all come back; from here on any error answer fails the test again.
+    await networkIdle();
+    expectingUnauthorized = false;
+
+    // Calls work again with the valid key.
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('combobox', { name: 'Search an address' }).fill('Minervaweg 10a');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('pin-popup').filter({ hasText: 'Minervaweg 10A' }).waitFor();
+    expect(await page.getByTestId('error').isVisible()).toBe(false);
+  });
+});

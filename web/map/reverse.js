@@ -1,0 +1,110 @@
+/**
+ * A click on the map asks /reverse what lies there: the reverse panel shows the nearest address and the areas
+ * containing the point, and the map outlines those areas.
+ */
+import { queryString } from './api.js';
+import { OUTLINE_SIMPLIFY_M } from './browseLevels.js';
+import { addressLine, distanceText } from './format.js';
+import { STYLES } from './styles.js';
+
+const LEVELS = [
+  ['country', 'Country'],
+  ['province', 'Province'],
+  ['municipality', 'Municipality'],
+  ['city', 'City'],
+  ['suburb', 'Suburb'],
+  ['building', 'Building'],
+];
+/** Degrees around the point in which the containing building's footprint is looked for. */
+const BUILDING_BOX_DEG = 0.0001;
+
+/** The request for each containing area's outline, and how to find it in the answer. */
+function outlineRequests({ country, province, municipality, city, suburb, building }, { lat, lon }) {
+  const id = encodeURIComponent;
+  const simplify = (level) => ({ simplify: OUTLINE_SIMPLIFY_M[level] });
+  const requests = [];
+  if (country) requests.push([country, `/countries/${id(country.id)}/geojson${queryString(simplify('country'))}`]);
+  if (province) requests.push([province, `/provinces/${id(province.id)}/geojson${queryString(simplify('province'))}`]);
+  // Municipalities and suburbs have no endpoint of their own: their parent's collection, by name.
+  if (municipality && province) {
+    const query = queryString({ name: municipality.name, ...simplify('municipality') });
+    requests.push([municipality, `/provinces/${id(province.id)}/municipalities/geojson${query}`]);
+  }
+  if (city) requests.push([city, `/cities/${id(city.id)}/geojson${queryString(simplify('city'))}`]);
+  if (suburb && city) {
+    const query = queryString({ name: suburb.name, ...simplify('suburb') });
+    requests.push([suburb, `/cities/${id(city.id)}/suburbs/geojson${query}`]);
+  }
+  if (building && suburb) {
+    const d = BUILDING_BOX_DEG;
+    const bbox = [lon - d, lat - d, lon + d, lat + d].map((v) => v.toFixed(6)).join(',');
+    requests.push([building, `/suburbs/${id(suburb.id)}/buildings/geojson${queryString({ bbox })}`]);
+  }
+  return requests;
+}
+
+export function createReverse({ map, api, status, panel, pointText, addressText, areasList }) {
+  const areas = L.geoJSON(null, {
+    pane: 'reverse',
+    className: 'reverse-area',
+    style: STYLES.reverse,
+    interactive: false,
+  });
+  areas.addTo(map);
+  const spot = L.circleMarker([0, 0], { pane: 'reverse', className: 'reverse-point', radius: 5, interactive: false });
+  let asked = 0;
+
+  function showAnswer({ addresses, areas: containing }) {
+    const nearest = addresses[0];
+    addressText.textContent = nearest
+      ? `${addressLine(nearest)} (${distanceText(nearest.distance_m)} away)`
+      : 'No address within 200 m';
+    areasList.replaceChildren(
+      ...LEVELS.flatMap(([level, label]) => {
+        const area = containing[level];
+        const term = document.createElement('dt');
+        term.textContent = label;
+        const value = document.createElement('dd');
+        value.dataset.level = level;
+        value.textContent = area
+          ? `${area.name}${area.name === area.local_identifier ? '' : ` (${area.local_identifier})`}`
+          : 'none';
+        return [term, value];
+      }),
+    );
+  }
+
+  async function outlineAreas(mine, containing, point) {
+    const requests = outlineRequests(containing, point);
+    const answers = await Promise.allSettled(requests.map(([, url]) => api(url)));
+    if (mine !== asked) return;
+    areas.clearLayers();
+    answers.forEach((answer, i) => {
+      if (answer.status === 'rejected') return status.error(answer.reason);
+      const feature = answer.value.features.find((f) => f.id === requests[i][0].id);
+      if (feature) areas.addData(feature);
+    });
+  }
+
+  map.on('click', async (event) => {
+    const mine = ++asked;
+    const { lat, lng: lon } = event.latlng.wrap();
+    spot.setLatLng([lat, lon]).addTo(map);
+    areas.clearLayers();
+    panel.hidden = false;
+    panel.scrollIntoView({ block: 'nearest' });
+    pointText.textContent = `${lat.toFixed(5)}, ${lon.toFixed(5)}`;
+    addressText.textContent = 'Looking…';
+    areasList.replaceChildren();
+    try {
+      const answer = await api(`/reverse${queryString({ lat: lat.toFixed(6), lon: lon.toFixed(6) })}`);
+      if (mine !== asked) return;
+      showAnswer(answer);
+      status.info(`What lies at ${pointText.textContent}: ${addressText.textContent}`);
+      await outlineAreas(mine, answer.areas, { lat, lon });
+    } catch (error) {
+      status.error(error);
+      if (mine === asked) addressText.textContent = 'The lookup failed (see the status line).';
+    }
+  });
+}
