@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aliasesExist } from '../indexer/generations.js';
 import { runIndexing } from '../indexer/run.js';
+import { RunLockedError } from '../indexer/runLock.js';
 import { loadDevelopmentConfig } from '../src/config/development.js';
 import { ConfigError } from '../src/config/rules.js';
 import { loadConfig, sha256Hex } from '../src/config/service.js';
@@ -72,20 +73,36 @@ const client = createElasticsearchClient({
   ...config.esGuard,
 });
 
-if (!(await aliasesExist(client, config.indexPrefix))) {
-  if (development.loadSampleOnEmpty) {
-    logger.info({ manifest: development.sampleManifest }, 'no indexes yet: loading the sample data');
-    await runIndexing({
-      client: createElasticsearchClient({ url: elasticsearch.url, requestTimeoutMs: 120_000 }),
-      manifestPath: resolve(repoRoot, development.sampleManifest),
-      indexPrefix: config.indexPrefix,
-      progress: 'json',
-      log: logger,
-    });
-  } else {
-    logger.warn('no indexes yet and LOAD_SAMPLE_ON_EMPTY=false: requests will answer 503 until the indexer runs');
+/**
+ * The sample on an empty cluster. Two starts at once on one node (a second checkout reusing the first's
+ * node) both find it empty: the indexer's run lock lets one load it, the other waits for its aliases.
+ */
+async function loadSampleIfEmpty(): Promise<void> {
+  let waiting = false;
+  while (!(await aliasesExist(client, config.indexPrefix))) {
+    if (!development.loadSampleOnEmpty) {
+      logger.warn('no indexes yet and LOAD_SAMPLE_ON_EMPTY=false: requests will answer 503 until the indexer runs');
+      return;
+    }
+    try {
+      if (!waiting) logger.info({ manifest: development.sampleManifest }, 'no indexes yet: loading the sample data');
+      await runIndexing({
+        client: createElasticsearchClient({ url: elasticsearch.url, requestTimeoutMs: 120_000 }),
+        manifestPath: resolve(repoRoot, development.sampleManifest),
+        indexPrefix: config.indexPrefix,
+        progress: 'json',
+        log: logger,
+      });
+      return;
+    } catch (error) {
+      if (!(error instanceof RunLockedError)) throw error;
+      if (!waiting) logger.info(`${error.message}: waiting for that run`);
+      waiting = true;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
   }
 }
+await loadSampleIfEmpty();
 
 /** A second `npm start` (another checkout) gets a free port unless PORT was asked for explicitly. */
 async function listenOnFreePort() {
