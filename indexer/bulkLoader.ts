@@ -52,7 +52,12 @@ export interface DroppedDocument {
 export interface LoadResult {
   sent: number;
   failed: number;
-  /** Documents that lost to a higher external version of the same _id (a merge, not a failure). */
+  /**
+   * Versioned documents that lost to a higher external version of the same _id (a merge, not a failure), in
+   * either arrival order: the lower version arriving second (refused with 409) or written first and then
+   * replaced by the higher one (the higher one's bulk result is "updated" instead of "created"). Counted from
+   * what Elasticsearch answered, so `_count = sent − failed − superseded` is an independent check on the load.
+   */
   superseded: number;
   bytes: number;
   timeMs: number;
@@ -124,6 +129,17 @@ export class RecentOrigins {
   }
 }
 
+/**
+ * A 409 saying the stored version equals the one sent is this very document, already written by an earlier try
+ * of a request retried after a timeout or 502/503 that Elasticsearch had applied anyway: neither a merge nor a
+ * failure. (Every document of a load has its own version, so no other document can hold it.)
+ */
+export function isOwnEarlierWrite(error: unknown, version: number): boolean {
+  const reason = (error as { reason?: string } | null)?.reason ?? '';
+  const current = /current version \[(\d+)\]/.exec(reason)?.[1];
+  return current !== undefined && Number(current) === version;
+}
+
 export interface BulkLoadOptions<D> {
   client: Client;
   index: string;
@@ -151,12 +167,16 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
   // document is smaller than ~250 bytes of NDJSON).
   const origins = new RecentOrigins(Math.ceil(((tuning.concurrency + 2) * tuning.flushBytes) / 250));
   let sent = 0;
-  let superseded = 0;
+  let refused = 0;
+  let replaced = 0;
+  let rewritten = 0;
+  let versioned = false;
   const signal = options.signal;
   async function* datasource(): AsyncGenerator<LoadItem<D>> {
     for await (const item of options.items) {
       if (signal?.aborted) return;
       origins.remember(item.id, item.origin, item.position);
+      if (item.version !== undefined) versioned = true;
       sent++;
       yield item;
     }
@@ -179,10 +199,15 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
               };
         return [action, item.doc];
       },
+      onSuccess: ({ result }) => {
+        // Only a higher external version replaces a document in a fresh index: the one it replaced is merged.
+        if (versioned && result.index?.result === 'updated') replaced++;
+      },
       onDrop: (drop) => {
         const operation = drop.operation as { index?: { _id?: string; version?: number } };
         if (drop.status === 409 && operation.index?.version !== undefined) {
-          superseded++;
+          if (isOwnEarlierWrite(drop.error, operation.index.version)) rewritten++;
+          else refused++;
           return;
         }
         const id = String(operation.index?._id ?? '');
@@ -201,9 +226,9 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
       retries: tuning.retries,
       wait: tuning.waitMs,
       refreshOnCompletion: false,
-      // The helper only reads each item's status and error; the rest of a 10k-item response
-      // (index name, version, shard info...) is megabytes of garbage per request.
-      filter_path: 'errors,items.*.status,items.*.error',
+      // The helper only reads each item's status and error, and we its result (created or updated); the rest of
+      // a 10k-item response (index name, version, shard info...) is megabytes of garbage per request.
+      filter_path: 'errors,items.*.status,items.*.error,items.*.result',
     },
     { requestTimeout: tuning.requestTimeoutMs },
   );
@@ -212,7 +237,13 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
   try {
     const stats = await helper;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-    return { sent, failed: stats.failed - superseded, superseded, bytes: stats.bytes, timeMs: Date.now() - started };
+    return {
+      sent,
+      failed: stats.failed - refused - rewritten,
+      superseded: refused + replaced,
+      bytes: stats.bytes,
+      timeMs: Date.now() - started,
+    };
   } finally {
     signal?.removeEventListener('abort', abort);
   }

@@ -1,13 +1,14 @@
 /**
  * npm run index -- --manifest datasets/sample.json [--prefix P] [--keep N] [--max-reject-ratio R]
- *                  [--rejects FILE] [--progress auto|json|none] [--if-empty]
- * npm run index -- rollback [--prefix P]
+ *                  [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
+ * npm run index -- rollback [--prefix P] [--lease SECONDS]
  * npm run index -- status [--prefix P]
  *
  * ELASTICSEARCH_URL (default http://127.0.0.1:9200; several nodes comma-separated), INDEX_PREFIX, INDEX_SHARDS,
  * INDEX_REPLICAS and LOG_LEVEL come from the environment (src/config/indexer.ts); INDEXER_BULK_CONCURRENCY and
  * INDEXER_BULK_FLUSH_BYTES override the bulk tuning.
- * The summary is printed to stdout as JSON; logs and progress go to stderr.
+ * The summary is printed to stdout as JSON; logs and progress go to stderr. A run or rollback on a prefix whose
+ * lock another one holds (runLock.ts) fails at once: one line on stderr naming the holder, exit 1.
  */
 import { parseArgs } from 'node:util';
 import pino from 'pino';
@@ -17,12 +18,16 @@ import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import type { BulkTuning } from './bulkLoader.js';
 import { IndexingAbortedError, IndexingError } from './errors.js';
 import { aliasesExist, listGenerations, rollback } from './generations.js';
+import { ManifestError } from './manifest.js';
 import { runIndexing } from './run.js';
+import { leaseOfSeconds, readRunLock, RunLockedError } from './runLock.js';
 
 const USAGE = `usage:
-  npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty]
-  npm run index -- rollback [--prefix P]
+  npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
+  npm run index -- rollback [--prefix P] [--lease SECONDS]
   npm run index -- status [--prefix P]
+--keep N: complete generations to keep, counting the live one (default 2); the one live before the run and its
+  predecessor are always kept. --lease: the prefix lock's lease (default 120 s), how long a crashed run blocks it.
 environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200; several comma-separated), INDEX_PREFIX, INDEX_SHARDS, INDEX_REPLICAS`;
 
 export interface CliArgs {
@@ -35,6 +40,8 @@ export interface CliArgs {
   progress: 'auto' | 'json' | 'none';
   /** Index only when the aliases do not exist yet (a first deployment's sample load); otherwise do nothing. */
   ifEmpty: boolean;
+  /** The run lock's lease in seconds; unset: runLock.ts's default. */
+  leaseSeconds?: number;
 }
 
 export class UsageError extends Error {
@@ -55,6 +62,7 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
       rejects: { type: 'string' },
       progress: { type: 'string' },
       'if-empty': { type: 'boolean' },
+      lease: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -76,6 +84,10 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
   if (progress !== 'auto' && progress !== 'json' && progress !== 'none') {
     throw new UsageError('--progress must be auto, json or none');
   }
+  const leaseSeconds = values.lease === undefined ? undefined : Number(values.lease);
+  if (leaseSeconds !== undefined && !(Number.isInteger(leaseSeconds) && leaseSeconds >= 1)) {
+    throw new UsageError('--lease must be a whole number of seconds, at least 1');
+  }
   if (command === 'index' && !values.manifest) throw new UsageError(`--manifest is required\n${USAGE}`);
   return {
     command,
@@ -86,6 +98,7 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
     ...(values.rejects !== undefined ? { rejects: values.rejects } : {}),
     progress,
     ifEmpty: values['if-empty'] ?? false,
+    ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
   };
 }
 
@@ -119,14 +132,16 @@ async function main(): Promise<number> {
     requestTimeoutMs: 300_000,
     maxRetries: 3,
   });
+  const lease = args.leaseSeconds === undefined ? undefined : leaseOfSeconds(args.leaseSeconds);
   try {
     if (args.command === 'status') {
       const generations = await listGenerations(client, args.prefix);
-      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, generations }, null, 2)}\n`);
+      const lock = await readRunLock(client, args.prefix);
+      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, lock, generations }, null, 2)}\n`);
       return 0;
     }
     if (args.command === 'rollback') {
-      const result = await rollback(client, args.prefix);
+      const result = await rollback(client, args.prefix, lease);
       process.stdout.write(`${JSON.stringify({ prefix: args.prefix, rolledBack: result }, null, 2)}\n`);
       return 0;
     }
@@ -145,10 +160,22 @@ async function main(): Promise<number> {
       log,
       tuning: tuningFromConfig(config),
       layout: { shards: config.indexShards, replicas: config.indexReplicas },
+      ...(lease ? { lease } : {}),
     });
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return 0;
   } catch (error) {
+    // A manifest that cannot be read or validated is bad input, like a bad flag: no run began, so no summary and
+    // no log line, only the message (it names the file and every issue), and exit 2.
+    if (error instanceof ManifestError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof RunLockedError) {
+      // Nothing was created or changed: the holder and its lease are all there is to say.
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
     if (error instanceof IndexingError && error.summary) {
       process.stdout.write(`${JSON.stringify(error.summary, null, 2)}\n`);
     }

@@ -12,10 +12,8 @@ export async function countDocuments(ctx: RunContext): Promise<void> {
     ctx.levels[level].count = res.count;
   }
   ctx.levels.buildings.count = (await client.count({ index: ctx.index('buildings') })).count;
-  const addresses = ctx.levels.addresses;
-  addresses.count = (await client.count({ index: ctx.index('addresses') })).count;
-  // Duplicates of one full address share an _id, so Elasticsearch kept one: the merges are the difference.
-  addresses.merged = addresses.indexed - addresses.count;
+  // Never derive `merged` from this count: `_count = indexed − merged` is the check that a document went missing.
+  ctx.levels.addresses.count = (await client.count({ index: ctx.index('addresses') })).count;
   const streets = await client.search({
     index: ctx.index('streets'),
     size: 0,

@@ -2,10 +2,11 @@
  * Versioned indexes behind aliases: create a generation, finish it, swap every alias to it in one
  * atomic `_aliases` call, roll back, prune, and report. The API only ever reads the aliases.
  */
-import { type Client, errors } from '@elastic/elasticsearch';
+import type { Client } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../src/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../src/elasticsearch/indexNames.js';
-import { deleteIndexes, generationOf } from './generationIndexes.js';
+import { generationOf } from './generationIndexes.js';
+import { acquireRunLock, type LeaseTiming } from './runLock.js';
 
 export interface GenerationInfo {
   generation: string;
@@ -113,42 +114,22 @@ export class RollbackError extends Error {
   override name = 'RollbackError';
 }
 
-/** Back to the newest complete generation older than the live one. */
-export async function rollback(client: Client, prefix: string): Promise<RollbackResult> {
-  const from = await liveGeneration(client, prefix);
-  if (!from) throw new RollbackError(`the aliases of prefix "${prefix}" do not point at one generation`);
-  const generations = await listGenerations(client, prefix);
-  const target = generations.find((g) => g.complete && g.generation < from);
-  if (!target) throw new RollbackError(`no complete generation older than ${from} to roll back to`);
-  await swapAliases(client, prefix, target.generation);
-  return { from, to: target.generation };
-}
-
 /**
- * Deletes generations beyond the newest `keep` complete ones. Never the live one, nor the newest
- * complete one before it (what rollback would use), nor anything newer than live (a run in flight).
- * Incomplete leftovers older than live are debris of killed runs and go.
+ * Back to the newest complete generation older than the live one. Holds the prefix's lock meanwhile (a run's
+ * prune could otherwise delete the target, and a run's swap undo the rollback); fails at once if a run holds it.
  */
-export async function prune(client: Client, prefix: string, keep: number): Promise<string[]> {
-  const generations = await listGenerations(client, prefix);
-  const live = generations.find((g) => g.live)?.generation;
-  const previous = live ? generations.find((g) => g.complete && g.generation < live)?.generation : undefined;
-  const kept = new Set(
-    generations
-      .filter((g) => g.complete)
-      .slice(0, Math.max(keep, 0))
-      .map((g) => g.generation),
-  );
-  const deleted: string[] = [];
-  for (const g of generations) {
-    if (g.generation === live || g.generation === previous || kept.has(g.generation)) continue;
-    if (live && g.generation > live) continue;
-    if (!live && !g.complete) continue;
-    await deleteIndexes(
-      client,
-      Object.values(g.indexes).map((i) => i.index),
-    );
-    deleted.push(g.generation);
+export async function rollback(client: Client, prefix: string, lease?: Partial<LeaseTiming>): Promise<RollbackResult> {
+  const lock = await acquireRunLock(client, prefix, { operation: 'rollback', generation: null }, { lease });
+  try {
+    const from = await liveGeneration(client, prefix);
+    if (!from) throw new RollbackError(`the aliases of prefix "${prefix}" do not point at one generation`);
+    const generations = await listGenerations(client, prefix);
+    const target = generations.find((g) => g.complete && g.generation < from);
+    if (!target) throw new RollbackError(`no complete generation older than ${from} to roll back to`);
+    await lock.assertHeld();
+    await swapAliases(client, prefix, target.generation);
+    return { from, to: target.generation };
+  } finally {
+    await lock.release();
   }
-  return deleted;
 }

@@ -2,7 +2,7 @@
  * The dataset manifest: which files feed which level, how to read them, which property holds each
  * field and how a record finds its parent. Validated up front so a typo fails before any index exists.
  */
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { AREA_LEVELS, isAreaLevel, LEVELS } from './levels.js';
@@ -252,5 +252,24 @@ export async function loadManifest(path: string): Promise<LoadedManifest> {
   } catch (error) {
     throw new ManifestError(`manifest ${absolute} is not JSON: ${(error as Error).message}`);
   }
-  return { path: absolute, manifest: parseManifest(raw, dirname(absolute)) };
+  const manifest = parseManifest(raw, dirname(absolute));
+  await assertSourcesReadable(absolute, manifest);
+  return { path: absolute, manifest };
+}
+
+/** Every file the manifest names (sources and lookup tables), readable now: a typo fails before any index exists. */
+async function assertSourcesReadable(manifestPath: string, manifest: Manifest): Promise<void> {
+  const files = new Set<string>();
+  for (const level of LEVELS) {
+    for (const source of manifest.levels[level] ?? []) {
+      if (source.format === 'derived') continue;
+      files.add(source.file);
+      if (source.parent?.by === 'code' && source.parent.lookup) files.add(source.parent.lookup.file);
+    }
+  }
+  const missing: string[] = [];
+  for (const file of files) {
+    await access(file).catch((error: Error) => missing.push(`${file}: ${error.message}`));
+  }
+  if (missing.length) throw new ManifestError(`manifest ${manifestPath} names files that cannot be read`, missing);
 }

@@ -2,16 +2,17 @@
  * One indexing run: manifest in, a new generation of all four indexes (areas, buildings, addresses and the
  * streets built from the addresses) out, verified, then made
  * live with one atomic alias swap. Anything that goes wrong before the swap deletes this run's own
- * indexes and leaves the aliases alone.
+ * indexes and leaves the aliases alone. The whole run holds the prefix's lock (runLock.ts).
  */
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
+import type { Manifest } from './manifest.js';
 import { INDEX_PREFIX_PATTERN } from '../src/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../src/elasticsearch/documents.js';
 import type { BulkTuning } from './bulkLoader.js';
 import { countDocuments } from './countDocuments.js';
 import { IndexingError } from './errors.js';
-import { liveGeneration, prune, swapAliases } from './generations.js';
+import { listGenerations, liveGeneration, swapAliases } from './generations.js';
 import {
   assertAliasNamesFree,
   assertLayoutFits,
@@ -28,17 +29,22 @@ import { loadBuildings } from './levelLoaders/buildings.js';
 import { AREA_LEVELS, LEVELS } from './levels.js';
 import { type Logger, silentLogger } from './logger.js';
 import { loadManifest } from './manifest.js';
+import { prune, type PruneResult, removeOrphans, rollbackChain } from './pruning.js';
 import { createProgress, type ProgressMode } from './progress.js';
 import { RejectsWriter } from './rejects.js';
 import { RunContext } from './runContext.js';
 import { watchAbort } from './runAbort.js';
+import { acquireRunLock, type LeaseTiming, type RunLock } from './runLock.js';
 import { compactLevel, type RunSummary, verifyLevels, verifyStreets } from './summary.js';
 
 export interface RunOptions {
   client: Client;
   manifestPath: string;
   indexPrefix?: string;
-  /** Complete generations to keep (the live and the previous one are always kept). */
+  /**
+   * Complete generations to keep, counting the new live one. The generation live before the run and its
+   * predecessor are kept beyond it (pruning.ts).
+   */
   keep?: number;
   /** Fail when rejected/read exceeds this for any level. */
   maxRejectRatio?: number;
@@ -53,27 +59,66 @@ export interface RunOptions {
   tuning?: Partial<BulkTuning>;
   /** Shards and replicas of the new indexes (INDEX_SHARDS, INDEX_REPLICAS); unset: the mapping files'. */
   layout?: IndexLayout;
+  /**
+   * Called once the new indexes are finished, right before they are counted and verified. Tests use it to play
+   * what verification must catch (a document lost between the load and the count).
+   */
+  beforeVerify?: (indexes: Record<IndexKind, string>) => Promise<void>;
+  /** The run lock's lease (default 2 minutes, renewed every 30 s). */
+  lease?: Partial<LeaseTiming>;
 }
 
+/** Takes the prefix's lock (or fails at once naming its holder, creating nothing) and runs under it. */
 export async function runIndexing(options: RunOptions): Promise<RunSummary> {
+  const prefix = options.indexPrefix ?? '';
+  if (!INDEX_PREFIX_PATTERN.test(prefix)) throw new IndexingError(`invalid index prefix "${prefix}"`);
+  const loaded = await loadManifest(options.manifestPath);
+  const generation = newGeneration();
+  const lock = await acquireRunLock(
+    options.client,
+    prefix,
+    { operation: 'index', generation },
+    { lease: options.lease, log: options.log },
+  );
+  try {
+    return await runLocked(options, { prefix, generation, manifestPath: loaded.path, manifest: loaded.manifest, lock });
+  } finally {
+    await lock.release();
+  }
+}
+
+interface LockedRun {
+  prefix: string;
+  generation: string;
+  manifestPath: string;
+  manifest: Manifest;
+  lock: RunLock;
+}
+
+async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSummary> {
   const started = Date.now();
   const log = options.log ?? silentLogger;
-  const prefix = options.indexPrefix ?? '';
   const keep = options.keep ?? 2;
   const maxRejectRatio = options.maxRejectRatio ?? 0.01;
   const client = options.client;
-  if (!INDEX_PREFIX_PATTERN.test(prefix)) throw new IndexingError(`invalid index prefix "${prefix}"`);
+  const { prefix, generation, manifestPath, manifest, lock } = locked;
 
-  const { path: manifestPath, manifest } = await loadManifest(options.manifestPath);
   await assertAliasNamesFree(client, prefix);
   await assertLayoutFits(client, options.layout);
   const previousGeneration = (await liveGeneration(client, prefix)) ?? null;
+  const before = await listGenerations(client, prefix);
+  // Decided once, at the start: after the swap "the newest generation before live" may be one rolled away from.
+  const protect = [generation, ...rollbackChain(before, previousGeneration)];
+  // With the lock held no other run is in flight: incomplete generations are debris of killed runs.
+  const orphansRemoved = await removeOrphans(client, before, protect);
+  if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
 
-  const generation = newGeneration();
   const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
   const rejects = new RejectsWriter(rejectsPath);
   const progress = createProgress({ mode: options.progress ?? 'auto' });
-  const abort = watchAbort(options.signal, options.handleSignals ?? true, log);
+  // Losing the lock (a stall longer than the lease) aborts the run like a signal does.
+  const stop = options.signal ? AbortSignal.any([options.signal, lock.lostSignal]) : lock.lostSignal;
+  const abort = watchAbort(stop, options.handleSignals ?? true, log);
   const signal = abort.signal;
 
   const created: string[] = [];
@@ -89,16 +134,18 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
     tuning: options.tuning,
     log,
   });
-  const summary = (problems: string[], pruned: string[] = []): RunSummary => {
+  const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, run.index(k)])) as Record<IndexKind, string>;
+  const summary = (problems: string[], pruned: PruneResult = { pruned: [], orphans: [] }): RunSummary => {
     return {
       ok: problems.length === 0,
       generation,
       prefix,
       manifest: manifestPath,
-      indexes: Object.fromEntries(INDEX_KINDS.map((k) => [k, run.index(k)])) as Record<IndexKind, string>,
+      indexes,
       aliasesSwapped: swapped,
       previousGeneration,
-      pruned,
+      pruned: pruned.pruned,
+      orphansRemoved: [...orphansRemoved, ...pruned.orphans],
       levels: run.levels,
       streets: run.streets,
       rejects: { path: rejects.written ? rejectsPath : null, count: rejects.count, byReason: { ...rejects.byReason } },
@@ -126,6 +173,7 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
       if (signal.aborted) throw signal.reason;
       await finishGenerationIndex(client, run.index(kind), kind, options.layout);
     }
+    await options.beforeVerify?.(indexes);
     await countDocuments(run);
     log.info(
       {
@@ -154,14 +202,17 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
             : run.levels[kind === 'buildings' ? 'buildings' : 'addresses'].count;
       await markComplete(client, run.index(kind), kind, { generation, completedAt, manifest: manifestPath, documents });
     }
+    // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
+    await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.
     abort.releaseSignals();
     await swapAliases(client, prefix, generation);
     swapped = true;
     log.info({ generation, previousGeneration }, 'aliases swapped');
-    let pruned: string[] = [];
+    let pruned: PruneResult | undefined;
     try {
-      pruned = await prune(client, prefix, keep);
+      await lock.assertHeld();
+      pruned = await prune(client, prefix, { keep, protect });
     } catch (error) {
       log.warn({ error: (error as Error).message }, 'pruning old generations failed; they are left in place');
     }

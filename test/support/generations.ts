@@ -1,0 +1,65 @@
+/**
+ * Generations made directly for the indexer's tests, without a run: a test that only needs "some live generation
+ * whose aliases must stay put" gets one in well under a second instead of a 10-20 s sample run.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import { swapAliases } from '../../indexer/generations.js';
+import { createGenerationIndex, markComplete } from '../../indexer/generationIndexes.js';
+import { INDEX_KINDS, type IndexKind } from '../../src/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
+
+/** Every generation index of `prefix`, sorted (aliases and other prefixes' indexes left out). */
+export async function generationIndexesOf(client: Client, prefix: string): Promise<string[]> {
+  const res = await client.indices.get(
+    { index: INDEX_KINDS.map((k) => `${aliasName(prefix, k)}-*`).join(','), expand_wildcards: 'all' },
+    { ignore: [404] },
+  );
+  return Object.keys(res ?? {})
+    .filter((k) => k !== 'error' && k !== 'status')
+    .sort();
+}
+
+/**
+ * The four indexes of `generation`, holding `documents` (refreshed), marked complete the way a run marks them.
+ * `documents` are written as given: strict mappings refuse unknown fields, so give each kind's real fields.
+ */
+export async function createCompleteGeneration(
+  client: Client,
+  prefix: string,
+  generation: string,
+  documents: Partial<Record<IndexKind, Record<string, unknown>[]>> = {},
+): Promise<Record<IndexKind, string>> {
+  const indexes = {} as Record<IndexKind, string>;
+  for (const kind of INDEX_KINDS) {
+    const index = generationIndexName(prefix, kind, generation);
+    await createGenerationIndex(client, index, kind);
+    const docs = documents[kind] ?? [];
+    if (docs.length) {
+      const res = await client.bulk({
+        refresh: true,
+        operations: docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]),
+      });
+      if (res.errors) throw new Error(`seeding ${index} failed: ${JSON.stringify(res.items[0])}`);
+    }
+    await markComplete(client, index, kind, {
+      generation,
+      completedAt: new Date().toISOString(),
+      manifest: 'test',
+      documents: docs.length,
+    });
+    indexes[kind] = index;
+  }
+  return indexes;
+}
+
+/** A complete generation behind the aliases of `prefix`, as a previous run would have left it. */
+export async function createLiveGeneration(
+  client: Client,
+  prefix: string,
+  generation: string,
+  documents: Partial<Record<IndexKind, Record<string, unknown>[]>> = {},
+): Promise<Record<IndexKind, string>> {
+  const indexes = await createCompleteGeneration(client, prefix, generation, documents);
+  await swapAliases(client, prefix, generation);
+  return indexes;
+}
