@@ -8,6 +8,8 @@
 import type Router from '@koa/router';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPEN_PAGE_PREFIXES } from '../../src/app.js';
+import { isOpenPagePath } from '../../src/http/staticFiles.js';
 import { ErrorResponse } from '../../src/schemas/responses.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
@@ -145,7 +147,9 @@ interface RouteSpec {
 function routesOf(api: TestApi): RouteSpec[] {
   const dispatch = api.app.middleware.find((fn) => (fn as { router?: Router }).router);
   const router = (dispatch as unknown as { router: Router }).router;
-  return router.stack.flatMap((layer) =>
+  // The pages' files (/map, /docs) read no input: a fixed file per path, checked in the last test below.
+  const apiLayers = router.stack.filter((layer) => !isOpenPagePath(String(layer.path), OPEN_PAGE_PREFIXES));
+  return apiLayers.flatMap((layer) =>
     layer.methods
       .filter((m): m is 'GET' | 'POST' => m === 'GET' || m === 'POST')
       .map((method) => ({ method, path: String(layer.path) })),
@@ -155,6 +159,8 @@ function routesOf(api: TestApi): RouteSpec[] {
 const OWN_FORMAT = new Map([
   ['/health', /^application\/json/],
   ['/metrics', /^text\/plain/],
+  // The API description talks about Elasticsearch (503 causes) by design.
+  ['/openapi.json', /^application\/json/],
 ]);
 const ELASTICSEARCH_WORDS = /exception|elasticsearch|lucene|shard|query_shard|search_phase|x_content|painless/i;
 
@@ -173,7 +179,7 @@ describe('hostile input on every route', () => {
     const res = await api.call(method, path, rawBody === undefined ? {} : { rawBody });
     const where = `${method} ${path} ${rawBody?.slice(0, 200) ?? ''}`;
     expect(res.status, where).toBeLessThan(500);
-    // /health reports on Elasticsearch by design (its shape names it); /metrics is Prometheus text.
+    // /health reports on Elasticsearch by design (its shape names it); /metrics is Prometheus text; see OWN_FORMAT.
     const own = OWN_FORMAT.get(path.split('?')[0] as string);
     if (!own) expect(res.text, where).not.toMatch(ELASTICSEARCH_WORDS);
     if (res.status === 304) return;
@@ -217,5 +223,21 @@ describe('hostile input on every route', () => {
     // No prototype was polluted by any body.
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+  it('serves the pages their own files whatever the query string, without a key', async () => {
+    const hostileQuery = `?${encodeRaw('\u0308\ud800 OR 1=1')}=${encodeRaw('../../etc/passwd')}&__proto__=x`;
+    for (const [path, type] of [
+      ['/map/', /^text\/html/],
+      ['/docs/', /^text\/html/],
+      ['/map/main.js', /^text\/javascript/],
+    ] as const) {
+      const res = await fetch(`${api.url}${path}${hostileQuery}`);
+      await res.arrayBuffer();
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(type);
+    }
+    const traversal = await fetch(`${api.url}/map/..%2f..%2fpackage.json`);
+    expect(traversal.status).toBe(404);
+    expect(await traversal.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 });
