@@ -54,14 +54,18 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   app.proxy = true;
   // Errors are answered and logged by our own middleware; Koa's default handler would print stack traces.
   app.silent = true;
-  // Only a body stream's failure gets here (errorEnvelope answers every other): the answer has started.
-  app.on('error', (error: Error, ctx?: Koa.Context) => {
-    if (ctx) abortStartedResponse(ctx, error, logger);
-  });
 
   const guard = guardOf(client);
   guard?.onStateChange((state) => logger.warn({ breaker: state }, `elasticsearch circuit breaker ${state}`));
   const metrics = new Metrics(() => guard?.stats());
+  // Only a body stream's failure gets here (errorEnvelope answers every other): the answer has started.
+  app.on('error', (error: Error, ctx?: Koa.Context) => {
+    // Once per answer: a compressed body reports the failure twice (the source stream and the compressor).
+    if (!ctx || ctx.state.responseBroken) return;
+    ctx.state.responseBroken = true;
+    abortStartedResponse(ctx, error, logger);
+    metrics.countBrokenResponse(ctx);
+  });
   const keys = new KeyStore(
     config.apiKeyDigests,
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,

@@ -41,6 +41,12 @@ export class Metrics {
     help: 'Requests refused with 429 rate_limited',
     registers: [this.registry],
   });
+  private readonly brokenResponses = new Counter({
+    name: 'geocoder_http_responses_broken_total',
+    help: 'Answers that failed after the status line went out (the connection was closed mid-body), by route',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
   private readonly batchSize = new Histogram({
     name: 'geocoder_elasticsearch_batch_size',
     help: 'Searches per round trip sent by the batcher (1: a plain _search)',
@@ -95,6 +101,10 @@ export class Metrics {
   readonly observeBatch = (searches: number): void => this.batchSize.observe(searches);
 
   readonly countRateLimited = (): void => this.rateLimited.inc();
+
+  /** A 200 already logged and counted that the client never received whole: the request counter cannot say so. */
+  readonly countBrokenResponse = (ctx: Context): void =>
+    this.brokenResponses.inc({ route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched' });
 
   /** Outermost but for the request log: sees the final status of every answer, error envelopes included. */
   middleware() {

@@ -1,7 +1,7 @@
 /**
  * A GeoJSON collection whose later page fails after the status line went out: the client must see an error
  * (the connection is closed mid-body), never a truncated document under 200, and the failure is logged with the
- * request's id. Elasticsearch is reached through a proxy that answers the first page and then refuses the point
+ * request's id and counted in /metrics. Elasticsearch is reached through a proxy that answers the first page and then refuses the point
  * in time the later pages need.
  */
 import { createServer, request, type Server } from 'node:http';
@@ -82,5 +82,8 @@ describe('a streamed collection that fails after the first page', () => {
       );
       expect(line, encoding).toBeDefined();
     }
+    // Monitoring sees it too: the request counter says 200 for these, this counter says they broke.
+    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    expect(metrics).toMatch(/^geocoder_http_responses_broken_total\{route="\/suburbs\/:id\/buildings\/geojson"\} 2$/m);
   });
 });
