@@ -15,7 +15,7 @@ import { KeyStore } from './http/keyStore.js';
 import { METRICS_PATH, Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
-import { isOpenPagePath } from './http/staticFiles.js';
+import { isOpenPagePath, staticPages } from './http/staticFiles.js';
 import { AddressRepository } from './repository/addresses.js';
 import { AreaRepository } from './repository/areas.js';
 import { CityNameRepository } from './repository/cityNames.js';
@@ -27,11 +27,11 @@ import { ReverseRepository } from './repository/reverse.js';
 import { registerAddressRoutes } from './routes/addresses.js';
 import { registerAutocompleteRoutes } from './routes/autocomplete.js';
 import type { RouteDeps } from './routes/context.js';
-import { DOCS_PATH, OPENAPI_PATH, registerApiReference } from './routes/docs.js';
+import { apiReferencePage, OPENAPI_PATH, registerApiReference } from './routes/docs.js';
 import { registerGeocodingRoutes } from './routes/geocoding.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerHierarchyRoutes } from './routes/hierarchy.js';
-import { registerMapPage } from './routes/mapPage.js';
+import { mapPage } from './routes/mapPage.js';
 import { registerReverseRoute } from './routes/reverse.js';
 import { registerStreetRoutes } from './routes/streets.js';
 
@@ -45,9 +45,6 @@ export interface AppOptions {
 
 /** /metrics has its own access rule (src/http/metrics.ts). */
 const OPEN_PATHS = new Set(['/health', METRICS_PATH, OPENAPI_PATH]);
-/** Pages and the API description load before a user has typed a key (the map page asks for it). */
-export const OPEN_PAGE_PREFIXES: readonly string[] = [DOCS_PATH, '/map'];
-const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, OPEN_PAGE_PREFIXES);
 
 export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const app = new Koa();
@@ -87,6 +84,10 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
     guard: () => guard?.stats(),
     logger,
   };
+  // The pages load before a user has typed a key (the map page asks for it).
+  const pages = [apiReferencePage(), mapPage()];
+  const pagePrefixes = pages.map((page) => page.prefix);
+  const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
   const router = new Router();
   registerHealthRoute(router, deps);
   registerStreetRoutes(router, deps);
@@ -95,7 +96,6 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   registerHierarchyRoutes(router, deps);
   registerAutocompleteRoutes(router, deps);
   registerReverseRoute(router, deps);
-  registerMapPage(router);
   registerApiReference(router);
   router.get(METRICS_PATH, metrics.endpoint(config.metricsKeyDigest));
 
@@ -109,6 +109,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   app.use(apiKeyAuth(keys, isOpenPath));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   app.use(jsonBody(config.bodyLimitBytes, { '/geocode/batch': config.batchBodyLimitBytes }));
+  app.use(staticPages(pages));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 
 /**
@@ -37,34 +36,59 @@ export function filesOf(urlPrefix: string, directory: string, names: string[], i
   return names.map((name) => ({ url: `${urlPrefix}/${name}`, file: join(directory, name), immutable }));
 }
 
-/** Files are read once, on first request, and kept: they are small and never change while the process runs. */
-export function registerStaticFiles(router: Router, files: StaticFile[]): void {
-  for (const entry of files) {
-    const type = CONTENT_TYPES[extname(entry.file)];
-    if (!type) throw new Error(`no content type for ${entry.file}`);
-    // Fail at start-up, not on a user's first visit, when a package or page file is missing.
-    statSync(entry.file);
-    let body: Buffer | undefined;
-    router.get(entry.url, (ctx: Context) => {
-      body ??= readFileSync(entry.file);
-      ctx.type = type;
-      ctx.set('Cache-Control', entry.immutable ? 'public, max-age=86400' : 'no-cache');
-      ctx.body = body;
-    });
+/** One page: its folder URL (`/map`, answered at `/map/` by its index file) and every file it loads. */
+export interface StaticPage {
+  prefix: string;
+  index: string;
+  files: StaticFile[];
+}
+
+interface Served {
+  type: string;
+  cacheControl: string;
+  file: string;
+  body?: Buffer;
+}
+
+/**
+ * Serves the pages' files from one lookup table (one Map lookup per request, not a router layer per file).
+ * Files are read once, on first request, and kept: they are small and never change while the process runs.
+ * `/map` redirects to `/map/`, so relative asset URLs in the page resolve under its folder.
+ */
+export function staticPages(pages: readonly StaticPage[]) {
+  const served = new Map<string, Served>();
+  const folders = new Set(pages.map((page) => page.prefix));
+  for (const page of pages) {
+    for (const entry of [{ url: `${page.prefix}/`, file: page.index }, ...page.files]) {
+      const type = CONTENT_TYPES[extname(entry.file)];
+      if (!type) throw new Error(`no content type for ${entry.file}`);
+      // Fail at start-up, not on a user's first visit, when a package or page file is missing.
+      statSync(entry.file);
+      const immutable = 'immutable' in entry && entry.immutable;
+      served.set(entry.url, {
+        type,
+        cacheControl: immutable ? 'public, max-age=86400' : 'no-cache',
+        file: entry.file,
+      });
+    }
   }
+  return async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (folders.has(ctx.path)) {
+      ctx.status = 301;
+      ctx.redirect(`${ctx.path}/`);
+      return;
+    }
+    const entry = served.get(ctx.path);
+    if (!entry) return next();
+    entry.body ??= readFileSync(entry.file);
+    ctx.type = entry.type;
+    ctx.set('Cache-Control', entry.cacheControl);
+    ctx.body = entry.body;
+  };
 }
 
-/** `/docs` -> `/docs/`: relative asset URLs in the page then resolve under the page's folder. */
-export function redirectToFolder(router: Router, path: string): void {
-  router.get(path, (ctx: Context, next: Next) => {
-    // The router ignores a trailing slash, so `/docs/` matches here too: that one goes on to the page itself.
-    if (ctx.path !== path) return next();
-    ctx.status = 301;
-    ctx.redirect(`${path}/`);
-  });
-}
-
-/** Paths answered without a key: the pages load before the user has typed one. */
+/** Paths answered without a key: the pages load before the user has typed one (unknown files there are 404s). */
 export function isOpenPagePath(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }

@@ -1,10 +1,10 @@
-/** The API reference: GET /openapi.json (generated from the zod schemas) and Swagger UI on it at /docs. */
+/** The API reference: GET /openapi.json (generated from the zod schemas) and the Swagger UI page on it at /docs. */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
 import { JSON_TYPE } from '../http/mediaType.js';
-import { filesOf, redirectToFolder, registerStaticFiles } from '../http/staticFiles.js';
+import { filesOf, type StaticPage } from '../http/staticFiles.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { OPENAPI_PATH } from '../openapi/operations.js';
 
@@ -32,10 +32,13 @@ export function registerApiReference(router: Router): void {
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = document;
   });
-  redirectToFolder(router, DOCS_PATH);
-  registerStaticFiles(router, [
-    { url: `${DOCS_PATH}/`, file: join(PAGE_DIR, 'index.html') },
-    ...filesOf(DOCS_PATH, PAGE_DIR, PAGE_FILES),
-    ...filesOf(DOCS_PATH, swaggerUiDir(), SWAGGER_UI_FILES, true),
-  ]);
+}
+
+/** Swagger UI on /openapi.json, served at /docs/ (src/http/staticFiles.ts). */
+export function apiReferencePage(): StaticPage {
+  return {
+    prefix: DOCS_PATH,
+    index: join(PAGE_DIR, 'index.html'),
+    files: [...filesOf(DOCS_PATH, PAGE_DIR, PAGE_FILES), ...filesOf(DOCS_PATH, swaggerUiDir(), SWAGGER_UI_FILES, true)],
+  };
 }

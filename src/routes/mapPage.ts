@@ -6,8 +6,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type Router from '@koa/router';
-import { filesOf, redirectToFolder, registerStaticFiles, type StaticFile } from '../http/staticFiles.js';
+import { filesOf, type StaticFile, type StaticPage } from '../http/staticFiles.js';
 
 export const MAP_PAGE_PATH = '/map';
 
@@ -25,14 +24,12 @@ function pageFiles(): StaticFile[] {
   // The folder is listed once at start-up: a request path never becomes a file path.
   const names = readdirSync(PAGE_DIR).filter((name) => PAGE_EXTENSIONS.has(extname(name)));
   return [
-    { url: `${MAP_PAGE_PATH}/`, file: join(PAGE_DIR, 'index.html') },
     ...filesOf(MAP_PAGE_PATH, PAGE_DIR, names),
     ...filesOf(`${MAP_PAGE_PATH}/vendor/leaflet`, LEAFLET_DIST, LEAFLET_FILES, true),
     ...filesOf(`${MAP_PAGE_PATH}/vendor/leaflet/images`, join(LEAFLET_DIST, 'images'), LEAFLET_IMAGES, true),
   ];
 }
 
-export function registerMapPage(router: Router): void {
-  redirectToFolder(router, MAP_PAGE_PATH);
-  registerStaticFiles(router, pageFiles());
+export function mapPage(): StaticPage {
+  return { prefix: MAP_PAGE_PATH, index: join(PAGE_DIR, 'index.html'), files: pageFiles() };
 }

@@ -8,8 +8,6 @@ import type Router from '@koa/router';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPEN_PAGE_PREFIXES } from '../../src/app.js';
-import { isOpenPagePath } from '../../src/http/staticFiles.js';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api.js';
 
 type Json = any;
@@ -113,8 +111,6 @@ describe('GET /openapi.json', () => {
     const dispatch = api.app.middleware.find((fn) => 'router' in fn) as unknown as { router: Router };
     const served = dispatch.router.stack.flatMap((layer) => {
       const path = String(layer.path);
-      // The browser pages (/docs, /map) and their files are not API operations.
-      if (isOpenPagePath(path, OPEN_PAGE_PREFIXES)) return [];
       const template = path.replace(/:(\w+)/g, '{$1}');
       return layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${template}`);
     });
