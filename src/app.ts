@@ -96,7 +96,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   registerHierarchyRoutes(router, deps);
   registerAutocompleteRoutes(router, deps);
   registerReverseRoute(router, deps);
-  registerApiReference(router);
+  registerApiReference(router, config);
   router.get(METRICS_PATH, metrics.endpoint(config.metricsKeyDigest));
 
   app.use(requestLog(logger));

@@ -18,6 +18,8 @@ export const DEFAULT_ES_BATCH_MAX = 16;
  * each encoding; 64 MiB holds many such collections (one answer may take at most a quarter).
  */
 export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024;
+export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -29,9 +31,9 @@ export const EnvSchema = z.object({
   INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
   API_KEYS_FILE: z.string().optional(),
-  BODY_LIMIT_BYTES: positiveInt.default(16 * 1024),
+  BODY_LIMIT_BYTES: positiveInt.default(DEFAULT_BODY_LIMIT_BYTES),
   /** 1,000 forward bodies of ~150-250 bytes each; room for long names without inviting abuse. */
-  BATCH_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  BATCH_BODY_LIMIT_BYTES: positiveInt.default(DEFAULT_BATCH_BODY_LIMIT_BYTES),
   LOG_LEVEL: logLevel.default('info'),
   CORS_ORIGINS: corsOrigins.optional(),
   BODY_CACHE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_BODY_CACHE_BYTES),

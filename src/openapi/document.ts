@@ -11,6 +11,7 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { DEFAULT_BATCH_BODY_LIMIT_BYTES, DEFAULT_BODY_LIMIT_BYTES } from '../config/service.js';
 import { GEOJSON, JSON_TYPE } from '../http/mediaType.js';
 import * as responses from '../schemas/responses.js';
 import { OPERATIONS } from './operations.js';
@@ -20,7 +21,18 @@ import { type OperationSpec, TAGS } from './operationSpec.js';
 /** The version of this description: raise it with every change a client would notice. */
 export const API_DESCRIPTION_VERSION = '1.0.0';
 
-const INTRODUCTION = `
+/** The deployment's limits (src/config/service.ts), stated in the description so it never contradicts them. */
+export interface DocumentedLimits {
+  bodyLimitBytes: number;
+  batchBodyLimitBytes: number;
+  rateLimit: { rps: number; burst: number } | undefined;
+}
+
+const bytes = (n: number) =>
+  n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
+
+const introduction = ({ bodyLimitBytes, batchBodyLimitBytes, rateLimit }: DocumentedLimits) =>
+  `
 Geocoding of Dutch and Belgian addresses and the administrative hierarchy (countries › provinces ›
 municipalities, cities › suburbs › buildings › addresses) with GeoJSON for every level.
 
@@ -35,8 +47,11 @@ request's \`Accept\` prefers it. Every answer carries \`X-Request-Id\`. Bodies o
 (\`body.number\`, \`query.nmae\`). Unknown, repeated or malformed query parameters and body fields are a 400: a
 typo never silently widens a query. \`Retry-After\` comes with every 429 and 503.
 
-**Limits.** With a rate limit configured, keyed answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and
-\`RateLimit-Reset\`. Request bodies are limited to 16 KiB (\`/geocode/batch\`: 1 MiB) by default.
+**Limits.** ${
+    rateLimit
+      ? `Each key may make ${rateLimit.rps} requests per second (bursts of ${rateLimit.burst}); keyed answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a key over its rate gets a 429.`
+      : 'This deployment sets no per-key rate limit.'
+  } Request bodies are limited to ${bytes(bodyLimitBytes)} (\`/geocode/batch\`: ${bytes(batchBodyLimitBytes)}).
 `.trim();
 
 /**
@@ -152,13 +167,21 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
   };
 }
 
-export function buildOpenApiDocument(): oas31.OpenAPIObject {
+/** The defaults of src/config/service.ts (tests and tools without a configuration). */
+const DEFAULT_LIMITS: DocumentedLimits = {
+  bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
+  batchBodyLimitBytes: DEFAULT_BATCH_BODY_LIMIT_BYTES,
+  rateLimit: undefined,
+};
+
+/** Without limits: those of a deployment with the default configuration. */
+export function buildOpenApiDocument(limits: DocumentedLimits = DEFAULT_LIMITS): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationOf(op);
   return createDocument(
     {
       openapi: '3.1.0',
-      info: { title: 'Geocoder API', version: API_DESCRIPTION_VERSION, description: INTRODUCTION },
+      info: { title: 'Geocoder API', version: API_DESCRIPTION_VERSION, description: introduction(limits) },
       tags: [...TAGS],
       security: SECURITY.key,
       paths,

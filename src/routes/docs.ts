@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
 import { JSON_TYPE } from '../http/mediaType.js';
 import { filesOf, type StaticPage } from '../http/staticFiles.js';
-import { buildOpenApiDocument } from '../openapi/document.js';
+import { buildOpenApiDocument, type DocumentedLimits } from '../openapi/document.js';
 import { OPENAPI_PATH } from '../openapi/operations.js';
 
 export { OPENAPI_PATH };
@@ -24,9 +24,9 @@ const SWAGGER_UI_FILES = [
 ];
 const swaggerUiDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-export function registerApiReference(router: Router): void {
+export function registerApiReference(router: Router, limits: DocumentedLimits): void {
   // Built once: the schemas do not change while the process runs.
-  const document = JSON.stringify(buildOpenApiDocument());
+  const document = JSON.stringify(buildOpenApiDocument(limits));
   router.get(OPENAPI_PATH, (ctx) => {
     ctx.type = JSON_TYPE;
     ctx.set('Cache-Control', 'no-cache');

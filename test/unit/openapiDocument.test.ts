@@ -66,3 +66,17 @@ describe('operations', () => {
     }
   });
 });
+
+describe('the description of limits', () => {
+  it("states the deployment's own body limits and rate limit, not the defaults", () => {
+    const configured = buildOpenApiDocument({
+      bodyLimitBytes: 32 * 1024,
+      batchBodyLimitBytes: 4 * 1024 * 1024,
+      rateLimit: { rps: 50, burst: 100 },
+    }) as any;
+    expect(configured.info.description).toContain('Request bodies are limited to 32 KiB (`/geocode/batch`: 4 MiB)');
+    expect(configured.info.description).toContain('Each key may make 50 requests per second (bursts of 100)');
+    expect(doc.info.description).toContain('Request bodies are limited to 16 KiB (`/geocode/batch`: 1 MiB)');
+    expect(doc.info.description).toContain('This deployment sets no per-key rate limit.');
+  });
+});
