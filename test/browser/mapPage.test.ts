@@ -4,7 +4,7 @@
  * what a user sees (panel text, drawn outlines, the popup). Any console error, uncaught page error, failed
  * request or error answer fails them, except the 401s of the one test that gives a wrong key on purpose.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 
 const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
-const CHROMIUM = '/usr/bin/chromium';
+/** Debian's chromium (what .ci/run installs); CHROMIUM_PATH points elsewhere (e.g. a Chrome on a Mac). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1280, height: 800 };
 
 let api: TestApi;
@@ -81,6 +82,12 @@ async function choose(level: string, filterText: string, countText: string, item
 }
 
 beforeAll(async () => {
+  // A failure that says what to do, not playwright's launch stack trace (a skip would hide an untested page).
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `no browser at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH to a Chromium or Chrome`,
+    );
+  }
   mkdirSync(SCREENSHOTS, { recursive: true });
   api = await startTestApi();
   profile = mkdtempSync(join(tmpdir(), 'geocoder-map-chromium-'));
