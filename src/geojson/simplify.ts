@@ -7,8 +7,8 @@
  * north-south. The output keeps the original vertices (a subsequence of them), never re-projected ones.
  *
  * Rings that collapse (fewer than 4 positions) are dropped: a hole that vanishes, or a polygon of a
- * MultiPolygon (an islet). Should every polygon collapse, the original geometry is returned: a feature
- * never disappears from a collection because of simplification. Douglas-Peucker can still make a ring
+ * MultiPolygon (an islet). Should every polygon collapse, a finer tolerance is tried (see simplifyGeometry):
+ * a feature never disappears from a collection because of simplification. Douglas-Peucker can still make a ring
  * cross itself or a hole cross its shell on very jagged input; this is not repaired (see README).
  */
 import { simplify } from '@turf/simplify';
@@ -57,15 +57,31 @@ export function simplifyShape<G extends Geometry>(geometry: G, metres: number, l
   return simplifyGeometry(geometry, metres, latitude) as G;
 }
 
+/**
+ * A feature whose every polygon collapses at the asked tolerance (a small municipality at a country-wide zoom)
+ * is simplified at the coarsest of a quarter, a sixteenth, ... of it that keeps a polygon: its original geometry
+ * would be the largest answer of all exactly where the client asked for the least detail.
+ */
+const COARSER_TRIES = 6;
+
 function simplifyGeometry(geometry: Geometry, metres: number, latitude: number): Geometry {
+  for (let attempt = 0, tolerance = metres; attempt <= COARSER_TRIES; attempt++, tolerance /= 4) {
+    const simplified = simplifyPolygons(geometry, tolerance, latitude);
+    if (simplified) return simplified;
+  }
+  return geometry;
+}
+
+/** undefined when every polygon collapses; any geometry other than (Multi)Polygon as it came. */
+function simplifyPolygons(geometry: Geometry, metres: number, latitude: number): Geometry | undefined {
   const { tolerance, lonScale } = simplifyFrame(metres, latitude);
   if (geometry.type === 'Polygon') {
     const rings = simplifyPolygon(geometry.coordinates, tolerance, lonScale);
-    return rings ? { type: 'Polygon', coordinates: rings } : geometry;
+    return rings ? { type: 'Polygon', coordinates: rings } : undefined;
   }
   if (geometry.type === 'MultiPolygon') {
     const polygons = geometry.coordinates.map((rings) => simplifyPolygon(rings, tolerance, lonScale)).filter(isDefined);
-    return polygons.length > 0 ? { type: 'MultiPolygon', coordinates: polygons } : geometry;
+    return polygons.length > 0 ? { type: 'MultiPolygon', coordinates: polygons } : undefined;
   }
   return geometry;
 }

@@ -223,6 +223,31 @@ describe('the map page', { timeout: 120_000 }, () => {
     await screenshot('4-reverse');
   });
 
+  it('answers small pans from the caches: they ask the service nothing new for the base layer', async () => {
+    const countriesAsked = async () => {
+      const metrics = await (await fetch(`${api.url}/metrics`)).text();
+      return [...metrics.matchAll(/^geocoder_http_requests_total\{route="\/countries\/geojson",[^}]*\} (\d+)$/gm)]
+        .map((m) => Number(m[1]))
+        .reduce((a, b) => a + b, 0);
+    };
+    await networkIdle();
+    const before = await countriesAsked();
+    const box = (await page.locator('#map').boundingBox())!;
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    // Five drags of 20 px (a few hundred metres at this zoom), each settling past the move debounce.
+    for (let i = 0; i < 5; i++) {
+      await page.mouse.move(centre.x, centre.y);
+      await page.mouse.down();
+      await page.mouse.move(centre.x - 20, centre.y, { steps: 4 });
+      await page.mouse.up();
+      await page.waitForTimeout(400);
+      await networkIdle();
+    }
+    // The snapped bbox changes at most once over these pans (when one crosses a grid line); unsnapped it
+    // would change on every pan.
+    expect((await countriesAsked()) - before).toBeLessThanOrEqual(1);
+  });
+
   it('asks again when the service refuses the key, and works on with a valid one', async () => {
     expectingUnauthorized = true;
     await page.getByRole('button', { name: 'Change API key' }).click();

@@ -85,8 +85,19 @@ describe('simplifyShape', () => {
     const multi = simplifyShape({ type: 'MultiPolygon', coordinates: [[main, tinyHole], [islet]] }, 200, 52);
     expect(multi.coordinates).toHaveLength(1);
     expect(multi.coordinates[0]).toHaveLength(1);
+  });
+
+  it('simplifies a feature that would collapse whole at a finer tolerance, not returning its full detail', () => {
+    // About 11 m across: every ring collapses at 200 m.
+    const islet = circle(4.5, 52, 0.0001, 40);
     const lone = { type: 'Polygon' as const, coordinates: [islet] };
-    expect(simplifyShape(lone, 200, 52)).toBe(lone);
+    const simplified = simplifyShape(lone, 200, 52);
+    expect(simplified.type).toBe('Polygon');
+    expect(simplified.coordinates[0]!.length).toBeGreaterThanOrEqual(4);
+    expect(simplified.coordinates[0]!.length).toBeLessThan(islet.length);
+    // A shape too small even for the finest try keeps its original geometry.
+    const speck = { type: 'Polygon' as const, coordinates: [circle(4.5, 52, 0.0000001, 8)] };
+    expect(simplifyShape(speck, 100_000, 52)).toBe(speck);
   });
 });
 

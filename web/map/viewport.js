@@ -30,20 +30,31 @@ export function simplifyParam(zoom, latitude) {
   return clamp(Math.round(metresPerPixel / magnitude) * magnitude, 1, MAX_SIMPLIFY_M);
 }
 
-/** The API parameters of a Leaflet map's current view (a little wider than the screen, for small pans). */
-export function viewOf(map) {
-  const bounds = map.getBounds().pad(0.1);
-  const zoom = map.getZoom();
+/**
+ * The view's bounds widened outward to a grid of `360 / 2^zoom` degrees (about one tile width at that zoom):
+ * small pans then ask the same `bbox`, so the browser's cache (60 s) and the service's body cache answer them
+ * instead of a fresh query and a fresh simplification. A raw viewport would make every pan a new question.
+ */
+export function snappedBounds({ west, south, east, north }, zoom) {
+  const cell = 360 / 2 ** Math.max(0, Math.round(zoom));
   return {
-    zoom,
-    bbox: bboxParam({
-      west: bounds.getWest(),
-      south: bounds.getSouth(),
-      east: bounds.getEast(),
-      north: bounds.getNorth(),
-    }),
-    simplify: simplifyParam(zoom, map.getCenter().lat),
+    west: Math.floor(west / cell) * cell,
+    south: Math.floor(south / cell) * cell,
+    east: Math.ceil(east / cell) * cell,
+    north: Math.ceil(north / cell) * cell,
   };
+}
+
+/** The API parameters of a Leaflet map's current view (snapped outward to the zoom's grid). */
+export function viewOf(map) {
+  const bounds = map.getBounds();
+  const zoom = map.getZoom();
+  const snapped = snappedBounds(
+    { west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() },
+    zoom,
+  );
+  // The tolerance from the snapped box's latitude, not the centre's: a pan must not change it either.
+  return { zoom, bbox: bboxParam(snapped), simplify: simplifyParam(zoom, (snapped.south + snapped.north) / 2) };
 }
 
 /** `[minLon, minLat, maxLon, maxLat]` boxes that overlap or touch. */
