@@ -166,8 +166,12 @@ export class AutocompleteRepository {
         size: Number.MAX_SAFE_INTEGER,
       });
     }
+    // The typo round only when no street starts with what was typed (as for addresses): a mistyped word rarely
+    // begins a real street, while a correct one that matches fewer streets than `size` (most keystrokes past the
+    // fifth letter) would pay a second round trip, a regular expression over every street word, for neighbours
+    // one typo away that nobody asked for. That round was the slow tail of type-ahead under load.
     const streetCount = ranked.filter((r) => r.suggestion.type === 'street').length;
-    if (streetCount < q.size && mayBeTypo(q.words)) {
+    if (streetCount === 0 && mayBeTypo(q.words)) {
       const fuzzy = await this.searcher.search<StreetHit>(this.streetIndex, fuzzyStreetRequest(q), 'fuzzy');
       const seen = new Set(ranked.map((r) => r.suggestion.label));
       for (const r of rankStreets(q, fuzzy.hits.hits, () => 'fuzzy')) {

@@ -73,6 +73,25 @@ describe('GET /autocomplete', () => {
     expect((await q('Mekelwge 8'))[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8' });
   });
 
+  it('asks for typos only when no street starts with what was typed (one round trip fewer per keystroke)', async () => {
+    const roundTrips = async () => {
+      const metrics = await (await fetch(`${api.url}/metrics`)).text();
+      return Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
+    };
+    const tripsOf = async (text: string) => {
+      const before = await roundTrips();
+      const out = await q(text);
+      return { out, trips: (await roundTrips()) - before };
+    };
+    // One street starts with "mekelwe" (fewer than the 10 asked for): answered without the typo round.
+    const correct = await tripsOf('Mekelwe');
+    expect(correct.out.map((s) => s.streetname)).toEqual(['Mekelweg']);
+    // None starts with "mekelwge": the typo round runs and finds it.
+    const typo = await tripsOf('Mekelwge');
+    expect(typo.out[0]).toMatchObject({ streetname: 'Mekelweg' });
+    expect(typo.trips).toBe(correct.trips + 1);
+  });
+
   it('ranks equal matches by nearness to lat/lon', async () => {
     // Streets whose name starts with "van": one match quality, so only nearness and size order them.
     const plain = (await q('van', '&size=20')).filter((s) => s.type === 'street' && /^van /i.test(s.streetname));
