@@ -279,6 +279,12 @@ async function main() {
   cluster = await startLocalCluster({ nodes: Number(args.nodes), heap: args.heap, log });
   const c = cluster;
   const admin = createElasticsearchClient({ url: c.url, requestTimeoutMs: 120_000 });
+  /** After a fault is removed: how long until every shard copy is back (cluster green). */
+  const noteGreen = async (ctl: PhaseControl) => {
+    const since = Date.now();
+    const green = await c.waitForStatus('green', 60_000);
+    ctl.note(`green ${green ? `after ${Math.round((Date.now() - since) / 1000)} s` : 'not within 60 s'}`);
+  };
   log(`indexing ${args.manifest} with one replica`);
   await runIndexing({
     client: admin,
@@ -350,10 +356,7 @@ async function main() {
         await node.start();
         ctl.faultRemoved();
         ctl.note(`${node.name} rejoined after ${Math.round((Date.now() - t) / 1000)} s`);
-        const green = Date.now();
-        ctl.note(
-          `green ${(await c.waitForStatus('green', 60_000)) ? `after ${Math.round((Date.now() - green) / 1000)} s` : 'not within 60 s'}`,
-        );
+        await noteGreen(ctl);
         await sleep(5_000);
       }),
     );
@@ -377,10 +380,7 @@ async function main() {
         await sleep(20_000 * scale);
         node.thaw();
         ctl.faultRemoved();
-        const green = Date.now();
-        ctl.note(
-          `green ${(await c.waitForStatus('green', 60_000)) ? `after ${Math.round((Date.now() - green) / 1000)} s` : 'not within 60 s'}`,
-        );
+        await noteGreen(ctl);
         await sleep(10_000);
       }),
     );

@@ -38,7 +38,7 @@ function readClaim(path: string): Claim | undefined {
   }
 }
 
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

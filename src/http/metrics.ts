@@ -103,8 +103,7 @@ export class Metrics {
   readonly countRateLimited = (): void => this.rateLimited.inc();
 
   /** A 200 already logged and counted that the client never received whole: the request counter cannot say so. */
-  readonly countBrokenResponse = (ctx: Context): void =>
-    this.brokenResponses.inc({ route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched' });
+  readonly countBrokenResponse = (ctx: Context): void => this.brokenResponses.inc({ route: routeLabel(ctx) });
 
   /** Outermost but for the request log: sees the final status of every answer, error envelopes included. */
   middleware() {
@@ -115,7 +114,7 @@ export class Metrics {
         await next();
       } finally {
         this.inFlight.dec();
-        const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+        const route = routeLabel(ctx);
         stop({ route });
         this.requests.inc({ route, method: ctx.method, status: String(ctx.status) });
       }
@@ -140,6 +139,11 @@ export class Metrics {
       ctx.body = await this.registry.metrics();
     };
   }
+}
+
+/** The router's pattern (`/addresses/:id`), so series stay bounded; `unmatched` for unknown paths and refusals. */
+function routeLabel(ctx: Context): string {
+  return (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
 }
 
 /**

@@ -9,7 +9,7 @@ import { buildOpenApiDocument, type DocumentedLimits } from '../openapi/document
 import { OPENAPI_PATH } from '../openapi/operations.js';
 
 export { OPENAPI_PATH };
-export const DOCS_PATH = '/docs';
+const DOCS_PATH = '/docs';
 
 /** web/docs: two levels up from src/routes/ under tsx and from dist/src/routes/ in the build (which copies it). */
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../web/docs');

@@ -8,7 +8,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesOf, type StaticFile, type StaticPage } from '../http/staticFiles.js';
 
-export const MAP_PAGE_PATH = '/map';
+const MAP_PAGE_PATH = '/map';
 
 /** src/routes/ under tsx and dist/src/routes/ when compiled: web/map sits two folders up in both (the build copies it). */
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'map');

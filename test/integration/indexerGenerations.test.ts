@@ -27,6 +27,7 @@ import {
   testElasticsearchUrl,
   uniqueIndexPrefix,
 } from '../support/elasticsearch.js';
+import { generationIndexesOf, generationIndexNames } from '../support/generations.js';
 
 const FIXTURE = 'test/fixtures/indexer-generations/manifest.json';
 const SAMPLE = 'datasets/sample.json';
@@ -52,19 +53,6 @@ function index(p: string, extra: Partial<RunOptions> = {}): Promise<RunSummary> 
     ...extra,
   });
 }
-
-async function allIndexesOf(p: string): Promise<string[]> {
-  const res = await client.indices.get(
-    { index: INDEX_KINDS.map((k) => `${aliasName(p, k)}-*`).join(','), expand_wildcards: 'all' },
-    { ignore: [404] },
-  );
-  return Object.keys(res ?? {})
-    .filter((k) => k !== 'error' && k !== 'status')
-    .sort();
-}
-
-const generationIndexes = (p: string, generation: string) =>
-  INDEX_KINDS.map((k) => `${aliasName(p, k)}-${generation}`).sort();
 
 /** Another indexer's lock, as it would have written it. */
 async function writeForeignLock(p: string, expiresAt: Date): Promise<void> {
@@ -124,7 +112,7 @@ describe('merge counts', () => {
     expect(summary?.aliasesSwapped).toBe(false);
     expect(summary?.levels.addresses).toMatchObject({ indexed: 5, merged: 2, count: 2 });
     expect(summary?.problems).toContain('addresses: _count 2 != indexed 5 - merged 2');
-    expect(await allIndexesOf(p)).toEqual([]);
+    expect(await generationIndexesOf(client, p)).toEqual([]);
   });
 
   it('bulk loader: a repeated request answered 409 on its own earlier write is neither a merge nor a failure', async () => {
@@ -220,7 +208,7 @@ describe('run lock', () => {
     const error = await index(p).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/locked by another indexer run.*host other-host, pid 4242/);
     expect((error as Error).message).toContain(expires.toISOString());
-    expect(await allIndexesOf(p)).toEqual([]);
+    expect(await generationIndexesOf(client, p)).toEqual([]);
     await expect(rollback(client, p)).rejects.toThrow(/locked by another indexer run/);
 
     const child = spawn(process.execPath, ['--import', 'tsx', 'indexer/cli.ts', '--manifest', FIXTURE, '--prefix', p], {
@@ -236,7 +224,7 @@ describe('run lock', () => {
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/locked by another indexer run.*pid 4242.*lease expires at/);
-    expect(await allIndexesOf(p)).toEqual([]);
+    expect(await generationIndexesOf(client, p)).toEqual([]);
     expect((await lockDocument(p))?.holder.pid).toBe(4242);
   });
 
@@ -303,7 +291,7 @@ describe('run lock', () => {
     expect((error as Error).message).toMatch(/lost the indexer lock/);
     expect((error as IndexingError).summary?.aliasesSwapped).toBe(false);
     expect(await liveGeneration(client, p)).toBe(live.generation);
-    expect(await allIndexesOf(p)).toEqual(generationIndexes(p, live.generation));
+    expect(await generationIndexesOf(client, p)).toEqual(generationIndexNames(p, live.generation));
     expect((await lockDocument(p))?.holder.pid).toBe(4242);
   });
 });
@@ -320,8 +308,8 @@ describe('orphans of killed runs', () => {
     await createGenerationIndex(client, `${aliasName(p, 'areas')}-${olderOrphan}`, 'areas');
     const next = await index(p);
     expect(next.orphansRemoved).toEqual([newerOrphan, olderOrphan]);
-    expect(await allIndexesOf(p)).toEqual(
-      [...generationIndexes(p, next.generation), ...generationIndexes(p, live.generation)].sort(),
+    expect(await generationIndexesOf(client, p)).toEqual(
+      [...generationIndexNames(p, next.generation), ...generationIndexNames(p, live.generation)].sort(),
     );
   });
 
@@ -353,7 +341,7 @@ describe('orphans of killed runs', () => {
     const next = await index(p);
     expect(next.ok).toBe(true);
     expect(next.orphansRemoved).toEqual([left[0]?.generation]);
-    expect(await allIndexesOf(p)).toEqual(generationIndexes(p, next.generation));
+    expect(await generationIndexesOf(client, p)).toEqual(generationIndexNames(p, next.generation));
     expect(await liveGeneration(client, p)).toBe(next.generation);
   });
 });

@@ -19,6 +19,11 @@ export async function generationIndexesOf(client: Client, prefix: string): Promi
     .sort();
 }
 
+/** The names of the four indexes of `generation`, sorted as generationIndexesOf lists them. */
+export function generationIndexNames(prefix: string, generation: string): string[] {
+  return INDEX_KINDS.map((kind) => generationIndexName(prefix, kind, generation)).sort();
+}
+
 /**
  * The four indexes of `generation`, holding `documents` (refreshed), marked complete the way a run marks them.
  * `documents` are written as given: strict mappings refuse unknown fields, so give each kind's real fields.
