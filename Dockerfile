@@ -1,5 +1,5 @@
 # Build stage: TypeScript compiled to dist/ with the dev dependencies (tsc).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +13,7 @@ COPY web ./web
 RUN npm run build
 
 # Runtime: production dependencies and the compiled code only (no tsx, no dev dependencies).
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
