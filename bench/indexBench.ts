@@ -8,7 +8,8 @@
  * large file under a 128 MB V8 old-space cap shows the heap the stream really needs: without a cap V8
  * grows its heap lazily, so the uncapped peak says more about V8 than about the indexer.
  *
- * ELASTICSEARCH_URL (default http://127.0.0.1:9250).
+ * Elasticsearch as for `npm run bench`: ELASTICSEARCH_URL when set (an external node, left running), else a node
+ * started for the run (testcontainers or the local launcher, 1 GB heap) and stopped at the end.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,9 +24,9 @@ import { createGenerationIndex, deleteIndexes } from '../indexer/generationIndex
 import type { RunSummary } from '../indexer/summary.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { aliasName } from '../src/elasticsearch/indexNames.js';
+import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const url = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9250';
 const work = join(tmpdir(), `index-bench-${process.pid}`);
 
 interface ChildResult {
@@ -35,7 +36,12 @@ interface ChildResult {
 }
 
 /** Peak RSS from /proc (VmHWM, sampled until exit) and from the child's own getrusage, whichever is higher. */
-async function runIndexer(manifest: string, prefix: string, nodeFlags: string[] = []): Promise<ChildResult> {
+async function runIndexer(
+  url: string,
+  manifest: string,
+  prefix: string,
+  nodeFlags: string[] = [],
+): Promise<ChildResult> {
   const started = Date.now();
   const child = spawn(
     process.execPath,
@@ -183,6 +189,9 @@ interface Row {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { small: { type: 'boolean' }, 'no-cap': { type: 'boolean' } } });
   mkdirSync(work, { recursive: true });
+  const es = await startElasticsearch({ heap: '1g', log: (m) => process.stderr.write(`[es] ${m}\n`) });
+  const url = es.url;
+  process.stderr.write(`[es] Elasticsearch ${es.version} (${es.kind}) at ${url}\n`);
   const client = createElasticsearchClient({ url, requestTimeoutMs: 600_000 });
   const cases: { name: string; manifest: string; flags?: string[]; raw: boolean }[] = [
     { name: 'small: Delft (datasets/sample.json)', manifest: join(root, 'datasets/sample.json'), raw: true },
@@ -206,13 +215,14 @@ async function main(): Promise<void> {
     }
   }
   const rows: Row[] = [];
+  let heap: number | undefined;
   try {
     for (const [i, c] of cases.entries()) {
       const prefix = `bench-index-${process.pid}-${i}-`;
       const rawIndex = `${prefix}raw-addresses`;
       process.stderr.write(`indexing ${c.name} ...\n`);
       try {
-        const result = await runIndexer(c.manifest, prefix, c.flags);
+        const result = await runIndexer(url, c.manifest, prefix, c.flags);
         const a = result.summary.levels.addresses;
         let raw: { docs: number; ms: number } | undefined;
         if (c.raw) {
@@ -234,14 +244,12 @@ async function main(): Promise<void> {
         await cleanup(client, prefix, [rawIndex]);
       }
     }
+    heap = await heapMaxBytes(url);
   } finally {
     rmSync(work, { recursive: true, force: true });
     await client.close();
+    await es.stop();
   }
-  const nodes = await fetch(`${url}/_nodes/stats/os,jvm`)
-    .then((r) => r.json() as Promise<{ nodes: Record<string, { jvm?: { mem?: { heap_max_in_bytes?: number } } }> }>)
-    .catch(() => undefined);
-  const heap = Object.values(nodes?.nodes ?? {})[0]?.jvm?.mem?.heap_max_in_bytes;
   console.log(
     `\nindexer vs raw _bulk (flushBytes ${DEFAULT_TUNING.flushBytes}, concurrency ${DEFAULT_TUNING.concurrency}; Elasticsearch ${url}${heap ? `, heap ${Math.round(heap / 2 ** 20)} MB` : ''})`,
   );
@@ -252,6 +260,13 @@ async function main(): Promise<void> {
       'peakRssMb = peak resident set size of the indexer process (VmHWM / getrusage).',
   );
   console.log(JSON.stringify({ results: rows }));
+}
+
+async function heapMaxBytes(url: string): Promise<number | undefined> {
+  const nodes = await fetch(`${url}/_nodes/stats/os,jvm`)
+    .then((r) => r.json() as Promise<{ nodes: Record<string, { jvm?: { mem?: { heap_max_in_bytes?: number } } }> }>)
+    .catch(() => undefined);
+  return Object.values(nodes?.nodes ?? {})[0]?.jvm?.mem?.heap_max_in_bytes;
 }
 
 main().catch((error) => {
