@@ -22,7 +22,7 @@ import { listGenerations } from '../indexer/generations.js';
 import { createGenerationIndex, deleteIndexes } from '../indexer/generationIndexes.js';
 import type { RunSummary } from '../indexer/summary.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../src/elasticsearch/indexNames.js';
+import { aliasName } from '../core/elasticsearch/indexNames.js';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const url = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9250';

@@ -3,7 +3,7 @@ import { addressFeature, featureCollection } from '../geojson/features.js';
 import { respondCached } from '../http/conditional.js';
 import { geojsonMediaType } from '../http/mediaType.js';
 import { parseQuery, parseWith } from '../http/validate.js';
-import { addressRecord } from '../records/addressRecords.js';
+import { addressRecord } from '../features/address/addressRecords.js';
 import { IdParam, NoQuery } from '../schemas/requests.js';
 import type { RouteDeps } from './context.js';
 

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import { parseQuery } from '../http/validate.js';
-import { autocompleteRecord } from '../records/autocompleteRecords.js';
+import { autocompleteRecord } from '../features/autocomplete/autocompleteRecord.js';
 import { AutocompleteQueryParams } from '../schemas/requests.js';
-import { parseAutocompleteQuery } from '../search/autocompleteQuery.js';
+import { parseAutocompleteQuery } from '../features/autocomplete/autocompleteInput.js';
 import type { RouteDeps } from './context.js';
 
 export function registerAutocompleteRoutes(router: Router, deps: RouteDeps): void {

@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../http/bodyCache.js';
-import type { AddressRepository } from '../repository/addresses.js';
-import type { AreaRepository } from '../repository/areas.js';
-import type { FreeTextSearch } from '../repository/freeTextSearch.js';
-import type { AutocompleteRepository } from '../repository/autocomplete.js';
+import type { AddressRepository } from '../features/address/addressRepository.js';
+import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
+import type { FreeTextSearch } from '../features/search/freeTextSearch.js';
+import type { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import type { IndexGenerations } from '../repository/generations.js';
 import type { HealthRepository } from '../repository/health.js';
-import type { ReverseRepository } from '../repository/reverse.js';
+import type { ReverseRepository } from '../features/reverse/reverseRepository.js';
 
 /** What route modules need; built once per process in app.ts. */
 export interface RouteDeps {

@@ -3,9 +3,9 @@ import type Router from '@koa/router';
 import { InvalidQueryError } from '../domain/errors.js';
 import { ApiError, errorBody, invalidRequest, toApiError, unreadableField } from '../http/errors.js';
 import { parseQuery, parseWith } from '../http/validate.js';
-import { forwardRecord } from '../records/addressRecords.js';
+import { forwardRecord } from '../features/address/addressRecords.js';
 import { BatchBody, SearchQueryParams, StreetQueryBody } from '../schemas/requests.js';
-import { parseStreetQuery } from '../search/streetQuery.js';
+import { parseStreetQuery } from '../features/address/streetRequest.js';
 import type { RouteDeps } from './context.js';
 
 /**

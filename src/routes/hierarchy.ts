@@ -1,13 +1,13 @@
 import type Router from '@koa/router';
 import type { Feature } from 'geojson';
 import type { Context } from 'koa';
-import type { AreaDoc, AreaLevel, IndexKind } from '../elasticsearch/documents.js';
+import type { AreaDoc, AreaLevel, IndexKind } from '../../core/elasticsearch/documents.js';
 import { areaFeature, buildingFeature, featureCollection } from '../geojson/features.js';
 import { streamFeatureCollection } from '../geojson/streamCollection.js';
 import { respondCached } from '../http/conditional.js';
 import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
 import { parseQuery, parseWith } from '../http/validate.js';
-import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from '../records/areaRecords.js';
+import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from '../features/hierarchy/areaRecords.js';
 import type { DocPages } from '../repository/paging.js';
 import {
   AreaListQuery,

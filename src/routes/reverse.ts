@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { parseQuery } from '../http/validate.js';
-import { reverseRecord } from '../records/reverseRecords.js';
+import { reverseRecord } from '../features/reverse/reverseRecord.js';
 import { ReverseQuery } from '../schemas/requests.js';
 import type { RouteDeps } from './context.js';
 

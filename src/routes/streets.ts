@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import { ApiError } from '../http/errors.js';
 import { parseWith } from '../http/validate.js';
-import { forwardRecord, lookupRecord } from '../records/addressRecords.js';
+import { forwardRecord, lookupRecord } from '../features/address/addressRecords.js';
 import { StreetQueryBody } from '../schemas/requests.js';
-import { parseStreetQuery } from '../search/streetQuery.js';
+import { parseStreetQuery } from '../features/address/streetRequest.js';
 import type { RouteDeps } from './context.js';
 
 export function registerStreetRoutes(router: Router, deps: RouteDeps): void {

@@ -1,8 +1,8 @@
 /** The address records of the JSON endpoints, built from documents by the response schemas' field lists. */
-import type { AddressDoc, GeoPoint } from '../elasticsearch/documents.js';
-import { Address, ForwardResult, LookupResult } from '../schemas/responses.js';
-import type { MatchGrade } from '../search/matchQuality.js';
-import { picker } from './pick.js';
+import type { AddressDoc, GeoPoint } from '../../../core/elasticsearch/documents.js';
+import { Address, ForwardResult, LookupResult } from '../../schemas/responses.js';
+import type { MatchGrade } from './matchQuality.js';
+import { picker } from '../../schemas/pick.js';
 
 const coordinates = {
   longitude: (doc: { location: GeoPoint }) => doc.location.lon,

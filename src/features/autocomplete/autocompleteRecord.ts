@@ -1,8 +1,8 @@
 /** The suggestions of GET /autocomplete, built from documents by the response schema's field list. */
-import type { GeoPoint } from '../elasticsearch/documents.js';
-import { AutocompleteSuggestion } from '../schemas/responses.js';
-import type { Suggestion } from '../repository/autocomplete.js';
-import { picker } from './pick.js';
+import type { GeoPoint } from '../../../core/elasticsearch/documents.js';
+import { AutocompleteSuggestion } from '../../schemas/responses.js';
+import type { Suggestion } from './autocompleteRepository.js';
+import { picker } from '../../schemas/pick.js';
 
 type Fields = Omit<Suggestion, 'location'> & { location: GeoPoint };
 

@@ -9,8 +9,8 @@
  *   words the city: `8 delft`);
  * - words alone: a street (the last word may be unfinished) or a city.
  */
-import { parseHouseNumber, suffixKey } from '../text/houseNumber.js';
-import { normaliseStreet, normaliseText } from '../text/normalise.js';
+import { parseHouseNumber, suffixKey } from '../../../core/text/houseNumber.js';
+import { normaliseStreet, normaliseText } from '../../../core/text/normalise.js';
 
 export interface Focus {
   lat: number;

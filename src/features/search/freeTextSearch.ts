@@ -3,12 +3,12 @@
  * every reading run through the forward tiers at once (the batcher carries the readings' searches in one
  * `_msearch` round trip), the answers graded and merged.
  */
-import type { CountryCode } from '../text/postcodePatterns.js';
-import { mergeReadings, readFreeText } from '../search/freeText.js';
-import { gradeReading } from '../search/matchQuality.js';
-import { parseStreetQuery } from '../search/streetQuery.js';
-import type { AddressRepository, ForwardAnswer } from './addresses.js';
-import type { AreaRepository } from './areas.js';
+import type { CountryCode } from '../../../core/text/postcodePatterns.js';
+import { mergeReadings, readFreeText } from './freeText.js';
+import { gradeReading } from '../address/matchQuality.js';
+import { parseStreetQuery } from '../address/streetRequest.js';
+import type { AddressRepository, ForwardAnswer } from '../address/addressRepository.js';
+import type { AreaRepository } from '../hierarchy/areaRepository.js';
 import type { CityNameRepository } from './cityNames.js';
 
 export interface FreeTextRequest {

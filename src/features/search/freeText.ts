@@ -9,10 +9,10 @@
  * ambiguous ("Delft Mekelweg 8": city Delft and street Mekelweg, or street "Delft Mekelweg"), every
  * plausible reading is returned, best guess first, and the caller tries them all in one round trip.
  */
-import { parseHouseNumber } from '../text/houseNumber.js';
-import { type CountryCode, POSTCODE_PATTERNS } from '../text/postcodePatterns.js';
+import { parseHouseNumber } from '../../../core/text/houseNumber.js';
+import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
 import type { KnownCities } from './knownCities.js';
-import type { StreetQueryInput } from './streetQuery.js';
+import type { StreetQueryInput } from '../address/streetRequest.js';
 
 export interface FreeTextReading {
   query: StreetQueryInput;

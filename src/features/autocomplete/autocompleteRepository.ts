@@ -4,16 +4,16 @@
  * users in flight share `_msearch` round trips.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { AreaDoc, GeoPoint } from '../elasticsearch/documents.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
-import type { Searcher } from '../elasticsearch/searchBatcher.js';
+import type { AreaDoc, GeoPoint } from '../../../core/elasticsearch/documents.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import type { Searcher } from '../../elasticsearch/searchBatcher.js';
 import type {
   AddressPrefixQuery,
   AutocompleteQuery,
   Focus,
   PostcodePrefixQuery,
   StreetPrefixQuery,
-} from '../search/autocompleteQuery.js';
+} from './autocompleteInput.js';
 import {
   addressPrefixRequest,
   type AutocompleteHit,
@@ -26,8 +26,8 @@ import {
   qualityOfScore,
   type StreetHit,
   streetPrefixRequest,
-} from '../search/autocompleteRequests.js';
-import { sources } from './paging.js';
+} from './autocompleteBodies.js';
+import { sources } from '../../repository/paging.js';
 
 export interface Suggestion {
   type: 'street' | 'address' | 'postcode' | 'city';

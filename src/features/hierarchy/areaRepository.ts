@@ -3,10 +3,10 @@
  * are async pages of documents, so a route can stream them; the queries come from src/search/areaQueries.ts.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { NotFoundError } from '../domain/errors.js';
-import type { AreaDoc, AreaLevel, BuildingDoc } from '../elasticsearch/documents.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
-import type { Searcher } from '../elasticsearch/searchBatcher.js';
+import { NotFoundError } from '../../domain/errors.js';
+import type { AreaDoc, AreaLevel, BuildingDoc } from '../../../core/elasticsearch/documents.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import type { Searcher } from '../../elasticsearch/searchBatcher.js';
 import {
   AREA_PAGE_SIZE,
   AREA_SORT,
@@ -18,9 +18,15 @@ import {
   countryByCodeQuery,
   type ParentRef,
   suburbBuildingsQuery,
-} from '../search/areaQueries.js';
-import type { Viewport } from '../search/viewport.js';
-import { type DocPages, existsAndFirstPage, type PageOptions, pagesOfDocs, searchAllPages } from './paging.js';
+} from './areaBodies.js';
+import type { Viewport } from '../../geometry/viewport.js';
+import {
+  type DocPages,
+  existsAndFirstPage,
+  type PageOptions,
+  pagesOfDocs,
+  searchAllPages,
+} from '../../repository/paging.js';
 
 export class AreaRepository {
   private readonly areas: string;

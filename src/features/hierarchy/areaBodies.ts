@@ -3,9 +3,9 @@
  * filters to Elasticsearch queries on the areas and buildings indexes.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { type AreaLevel, PARENT_ID_FIELD } from '../elasticsearch/documents.js';
-import { normaliseText } from '../text/normalise.js';
-import { type Viewport, viewportClause } from './viewport.js';
+import { type AreaLevel, PARENT_ID_FIELD } from '../../../core/elasticsearch/documents.js';
+import { normaliseText } from '../../../core/text/normalise.js';
+import { type Viewport, viewportClause } from '../../geometry/viewport.js';
 
 export interface AreaFilter {
   name?: string | undefined;

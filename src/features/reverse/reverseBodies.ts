@@ -4,8 +4,8 @@
  * src/geometry/containment.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { viewportClause } from './viewport.js';
-import { STABLE_SORT } from './addressQueries.js';
+import { viewportClause } from '../../geometry/viewport.js';
+import { STABLE_SORT } from '../address/addressBodies.js';
 
 export interface ReversePoint {
   lat: number;

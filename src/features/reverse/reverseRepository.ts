@@ -16,10 +16,10 @@
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
-import type { AddressDoc, AreaDoc, AreaLevel, BuildingDoc, IndexKind } from '../elasticsearch/documents.js';
-import { elasticsearchCall } from '../elasticsearch/failures.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
-import type { Searcher } from '../elasticsearch/searchBatcher.js';
+import type { AddressDoc, AreaDoc, AreaLevel, BuildingDoc, IndexKind } from '../../../core/elasticsearch/documents.js';
+import { elasticsearchCall } from '../../elasticsearch/failures.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import type { Searcher } from '../../elasticsearch/searchBatcher.js';
 import {
   AreaIndex,
   type AreaIndexStats,
@@ -29,7 +29,7 @@ import {
   type IndexedArea,
   polygonsOf,
   TileCoverage,
-} from '../geometry/containment.js';
+} from './containment.js';
 import {
   ALL_AREAS_QUERY,
   AREA_INDEX_PAGE_SIZE,
@@ -42,9 +42,9 @@ import {
   nearestAddressesRequest,
   type ReversePoint,
   withinRadius,
-} from '../search/reverseQueries.js';
-import { concreteIndexes, GenerationCache, type IndexGenerations } from './generations.js';
-import { searchAllPages } from './paging.js';
+} from './reverseBodies.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
+import { searchAllPages } from '../../repository/paging.js';
 
 export type ReverseLevel = AreaLevel | 'building';
 export const REVERSE_LEVELS: readonly ReverseLevel[] = [

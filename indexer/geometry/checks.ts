@@ -5,7 +5,7 @@
 import centerOfMass from '@turf/center-of-mass';
 import pointOnFeature from '@turf/point-on-feature';
 import type { Geometry, MultiPolygon, Polygon, Position } from 'geojson';
-import type { BoundingBox, GeoPoint } from '../src/elasticsearch/documents.js';
+import type { BoundingBox, GeoPoint } from '../../core/elasticsearch/documents.js';
 
 export type PolygonGeometry = Polygon | MultiPolygon;
 

@@ -3,10 +3,10 @@
  * the normalised keys every tier searches with. Pure; knows nothing of HTTP (the route's schema has already
  * checked types and sizes) nor of Elasticsearch (the bodies are built in addressQueries.ts).
  */
-import { InvalidQueryError } from '../domain/errors.js';
-import { parseHouseNumber, parseSuffix, suffixKey } from '../text/houseNumber.js';
-import { normaliseText, streetKeyReadings } from '../text/normalise.js';
-import { normalisePostcode } from '../text/postcode.js';
+import { InvalidQueryError } from '../../domain/errors.js';
+import { parseHouseNumber, parseSuffix, suffixKey } from '../../../core/text/houseNumber.js';
+import { normaliseText, streetKeyReadings } from '../../../core/text/normalise.js';
+import { normalisePostcode } from '../../../core/text/postcode.js';
 
 /** What a client asks for, as the contract names the fields. */
 export interface StreetQueryInput {

@@ -1,7 +1,7 @@
 /** The list records of the hierarchy endpoints, built from area documents by the response schemas' field lists. */
-import type { AreaDoc } from '../elasticsearch/documents.js';
-import { City, Country, Municipality, Province } from '../schemas/responses.js';
-import { picker } from './pick.js';
+import type { AreaDoc } from '../../../core/elasticsearch/documents.js';
+import { City, Country, Municipality, Province } from '../../schemas/responses.js';
+import { picker } from '../../schemas/pick.js';
 
 export const countryRecord = picker<typeof Country, AreaDoc>(Country);
 export const provinceRecord = picker<typeof Province, AreaDoc>(Province);

@@ -1,8 +1,8 @@
 /** The records of GET /reverse, built from documents by the response schema's field lists. */
-import type { AddressDoc } from '../elasticsearch/documents.js';
-import type { ReverseAnswer } from '../repository/reverse.js';
-import { AreaRef, ReverseAddress, type ReverseResponse } from '../schemas/responses.js';
-import { picker } from './pick.js';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
+import type { ReverseAnswer } from './reverseRepository.js';
+import { AreaRef, ReverseAddress, type ReverseResponse } from '../../schemas/responses.js';
+import { picker } from '../../schemas/pick.js';
 import type { z } from 'zod';
 
 const reverseAddress = picker<typeof ReverseAddress, Pick<AddressDoc, 'location'>>(ReverseAddress, {

@@ -3,9 +3,9 @@
  * the search tiers report (which tier and which reading of the street matched) and the query. Pure, so
  * every grade is unit-tested; free text, batch and any later entry point reuse it.
  */
-import type { AddressDoc } from '../elasticsearch/documents.js';
-import { editDistance } from '../text/editDistance.js';
-import type { StreetQuery } from './streetQuery.js';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
+import { editDistance } from '../../../core/text/editDistance.js';
+import type { StreetQuery } from './streetRequest.js';
 
 /** The fields a forward answer carries (what FORWARD_SOURCE fetches). */
 export type ForwardHit = Pick<

@@ -9,9 +9,9 @@
  * Addresses (once a number is typed) and postcodes are searched on the address index.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { AddressDoc, GeoPoint, StreetDoc } from '../elasticsearch/documents.js';
-import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteQuery.js';
-import { FUZZY_MIN_LENGTH } from './autocompleteQuery.js';
+import type { AddressDoc, GeoPoint, StreetDoc } from '../../../core/elasticsearch/documents.js';
+import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteInput.js';
+import { FUZZY_MIN_LENGTH } from './autocompleteInput.js';
 
 type Query = estypes.QueryDslQueryContainer;
 

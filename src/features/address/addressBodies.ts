@@ -4,7 +4,7 @@
  * without a cluster. Which tier runs when is decided in src/repository/addresses.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { StreetQuery } from './streetQuery.js';
+import type { StreetQuery } from './streetRequest.js';
 
 export const LOOKUP_SOURCE = ['id', 'streetname', 'number', 'suffix', 'city', 'postcode', 'location'];
 export const FORWARD_SOURCE = [

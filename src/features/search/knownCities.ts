@@ -2,8 +2,8 @@
  * The city names free text is read against: the normalised city keys the address index holds (data-driven,
  * so a Belgian or a newly loaded city is known as soon as it is indexed). Pure: built from a key list.
  */
-import { editDistance } from '../text/editDistance.js';
-import { normaliseText } from '../text/normalise.js';
+import { editDistance } from '../../../core/text/editDistance.js';
+import { normaliseText } from '../../../core/text/normalise.js';
 
 export interface CityMatch {
   /** The indexed city key (what the city filter matches). */

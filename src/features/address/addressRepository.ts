@@ -4,10 +4,10 @@
  * src/search/matchQuality.ts).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { NotFoundError } from '../domain/errors.js';
-import type { AddressDoc } from '../elasticsearch/documents.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
-import { type Searcher, searchEach } from '../elasticsearch/searchBatcher.js';
+import { NotFoundError } from '../../domain/errors.js';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import { type Searcher, searchEach } from '../../elasticsearch/searchBatcher.js';
 import {
   addressByIdRequest,
   buildingAddressesQuery,
@@ -26,11 +26,11 @@ import {
   STABLE_SORT,
   streetExistsRequest,
   streetKeyFilter,
-} from '../search/addressQueries.js';
-import { byIdQuery } from '../search/areaQueries.js';
-import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from '../search/matchQuality.js';
-import type { StreetQuery } from '../search/streetQuery.js';
-import { existsAndFirstPage, searchAllPages, sources } from './paging.js';
+} from './addressBodies.js';
+import { byIdQuery } from '../hierarchy/areaBodies.js';
+import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from './matchQuality.js';
+import type { StreetQuery } from './streetRequest.js';
+import { existsAndFirstPage, searchAllPages, sources } from '../../repository/paging.js';
 
 export type LookupHit = Pick<AddressDoc, 'id' | 'streetname' | 'number' | 'suffix' | 'city' | 'postcode' | 'location'>;
 

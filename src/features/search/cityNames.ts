@@ -4,9 +4,9 @@
  * rebuilt when the alias points at a new generation.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { elasticsearchCall } from '../elasticsearch/failures.js';
-import { KnownCities } from '../search/knownCities.js';
-import { concreteIndexes, GenerationCache, type IndexGenerations } from './generations.js';
+import { elasticsearchCall } from '../../elasticsearch/failures.js';
+import { KnownCities } from './knownCities.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
 
 const PAGE = 5000;
 
