@@ -4,7 +4,7 @@ import { cpSync } from 'node:fs';
 
 cpSync('mappings', 'dist/mappings', { recursive: true });
 cpSync('core/text/streetAbbreviations.json', 'dist/core/text/streetAbbreviations.json');
-// The /docs page (dist/src/routes/docs.js reads ../../web/docs); Swagger UI itself comes from node_modules.
+// The /docs page (dist/src/pages/docs.js reads ../../web/docs); Swagger UI itself comes from node_modules.
 cpSync('web/docs', 'dist/web/docs', { recursive: true });
-// The /map page (dist/src/routes/mapPage.js reads ../../web/map); Leaflet itself comes from node_modules.
+// The /map page (dist/src/pages/mapPage.js reads ../../web/map); Leaflet itself comes from node_modules.
 cpSync('web/map', 'dist/web/map', { recursive: true });

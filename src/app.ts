@@ -26,14 +26,14 @@ import { HealthRepository } from './repository/health.js';
 import { ReverseRepository } from './features/reverse/reverseRepository.js';
 import { registerAddressRoutes } from './routes/addresses.js';
 import { registerAutocompleteRoutes } from './routes/autocomplete.js';
-import type { RouteDeps } from './routes/context.js';
-import { apiReferencePage, OPENAPI_PATH, registerApiReference } from './routes/docs.js';
+import type { RouteDeps } from './endpoints/deps.js';
+import { apiReferencePage, OPENAPI_PATH, registerApiReference } from './pages/docs.js';
 import { registerGeocodingRoutes } from './routes/geocoding.js';
-import { registerHealthRoute } from './routes/health.js';
-import { registerHierarchyRoutes } from './routes/hierarchy.js';
-import { mapPage } from './routes/mapPage.js';
+import { registerHealthRoute } from './features/service/health.js';
+import { registerHierarchyRoutes } from './features/hierarchy/endpoints.js';
+import { mapPage } from './pages/mapPage.js';
 import { registerReverseRoute } from './routes/reverse.js';
-import { registerStreetRoutes } from './routes/streets.js';
+import { registerStreetRoutes } from './features/address/endpoints.js';
 
 export interface AppOptions {
   config: Config;

@@ -5,7 +5,7 @@ import { geojsonMediaType } from '../http/mediaType.js';
 import { parseQuery, parseWith } from '../http/validate.js';
 import { addressRecord } from '../features/address/addressRecords.js';
 import { IdParam, NoQuery } from '../schemas/requests.js';
-import type { RouteDeps } from './context.js';
+import type { RouteDeps } from '../endpoints/deps.js';
 
 export function registerAddressRoutes(router: Router, deps: RouteDeps): void {
   router.get('/addresses/:id', async (ctx) => {

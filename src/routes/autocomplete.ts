@@ -3,7 +3,7 @@ import { parseQuery } from '../http/validate.js';
 import { autocompleteRecord } from '../features/autocomplete/autocompleteRecord.js';
 import { AutocompleteQueryParams } from '../schemas/requests.js';
 import { parseAutocompleteQuery } from '../features/autocomplete/autocompleteInput.js';
-import type { RouteDeps } from './context.js';
+import type { RouteDeps } from '../endpoints/deps.js';
 
 export function registerAutocompleteRoutes(router: Router, deps: RouteDeps): void {
   router.get('/autocomplete', async (ctx) => {

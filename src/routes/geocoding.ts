@@ -6,7 +6,7 @@ import { parseQuery, parseWith } from '../http/validate.js';
 import { forwardRecord } from '../features/address/addressRecords.js';
 import { BatchBody, SearchQueryParams, StreetQueryBody } from '../schemas/requests.js';
 import { parseStreetQuery } from '../features/address/streetRequest.js';
-import type { RouteDeps } from './context.js';
+import type { RouteDeps } from '../endpoints/deps.js';
 
 /**
  * Items of one batch in flight at once. The batcher turns them into `_msearch` requests of ES_BATCH_MAX

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
-import { NO_INDEXES } from '../repository/health.js';
-import type { RouteDeps } from './context.js';
+import { NO_INDEXES } from '../../repository/health.js';
+import type { RouteDeps } from '../../endpoints/deps.js';
 
 /**
  * Open to load balancers: 200 "ok" while Elasticsearch answers and every alias points at an index; 503

@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import { ApiError } from '../http/errors.js';
-import { parseWith } from '../http/validate.js';
-import { forwardRecord, lookupRecord } from '../features/address/addressRecords.js';
-import { StreetQueryBody } from '../schemas/requests.js';
-import { parseStreetQuery } from '../features/address/streetRequest.js';
-import type { RouteDeps } from './context.js';
+import { ApiError } from '../../http/errors.js';
+import { parseWith } from '../../http/validate.js';
+import { forwardRecord, lookupRecord } from './addressRecords.js';
+import { StreetQueryBody } from '../../schemas/requests.js';
+import { parseStreetQuery } from './streetRequest.js';
+import type { RouteDeps } from '../../endpoints/deps.js';
 
 export function registerStreetRoutes(router: Router, deps: RouteDeps): void {
   router.post('/lookup/street', async (ctx) => {

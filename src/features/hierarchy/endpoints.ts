@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Feature } from 'geojson';
 import type { Context } from 'koa';
-import type { AreaDoc, AreaLevel, IndexKind } from '../../core/elasticsearch/documents.js';
-import { areaFeature, buildingFeature, featureCollection } from '../geojson/features.js';
-import { streamFeatureCollection } from '../geojson/streamCollection.js';
-import { respondCached } from '../http/conditional.js';
-import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
-import { parseQuery, parseWith } from '../http/validate.js';
-import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from '../features/hierarchy/areaRecords.js';
-import type { DocPages } from '../repository/paging.js';
+import type { AreaDoc, AreaLevel, IndexKind } from '../../../core/elasticsearch/documents.js';
+import { areaFeature, buildingFeature, featureCollection } from '../../geojson/features.js';
+import { streamFeatureCollection } from '../../geojson/streamCollection.js';
+import { respondCached } from '../../http/conditional.js';
+import { geojsonMediaType, JSON_TYPE } from '../../http/mediaType.js';
+import { parseQuery, parseWith } from '../../http/validate.js';
+import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from './areaRecords.js';
+import type { DocPages } from '../../repository/paging.js';
 import {
   AreaListQuery,
   BoundaryListQuery,
@@ -17,8 +17,8 @@ import {
   CountryBoundaryListQuery,
   CountryListQuery,
   IdParam,
-} from '../schemas/requests.js';
-import type { RouteDeps } from './context.js';
+} from '../../schemas/requests.js';
+import type { RouteDeps } from '../../endpoints/deps.js';
 
 async function* mapPages<T>(pages: AsyncIterable<T[]>, toFeature: (doc: T) => Feature) {
   for await (const page of pages) yield page.map(toFeature);
