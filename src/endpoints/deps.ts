@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../http/bodyCache.js';
+import type { Metrics } from '../http/metrics.js';
 import type { AddressRepository } from '../features/address/addressRepository.js';
 import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { FreeTextSearch } from '../features/search/freeTextSearch.js';
@@ -9,8 +10,8 @@ import type { IndexGenerations } from '../repository/generations.js';
 import type { HealthRepository } from '../repository/health.js';
 import type { ReverseRepository } from '../features/reverse/reverseRepository.js';
 
-/** What route modules need; built once per process in app.ts. */
-export interface RouteDeps {
+/** What the endpoints' handlers need; built once per process in app.ts. */
+export interface ServiceDeps {
   addresses: AddressRepository;
   areas: AreaRepository;
   freeText: FreeTextSearch;
@@ -23,4 +24,9 @@ export interface RouteDeps {
   /** The circuit breaker and load bound around Elasticsearch, for /health (undefined: the client has none). */
   guard: () => GuardStats | undefined;
   logger: Logger;
+  metrics: Metrics;
+  /** METRICS_KEY's digest: GET /metrics from anywhere but loopback (src/http/metrics.ts). */
+  metricsKeyDigest: string | undefined;
+  /** The OpenAPI document, rendered once at start-up (the schemas do not change while the process runs). */
+  apiDocument: string;
 }

@@ -10,7 +10,7 @@ import { filesOf, type StaticFile, type StaticPage } from '../http/staticFiles.j
 
 const MAP_PAGE_PATH = '/map';
 
-/** src/routes/ under tsx and dist/src/routes/ when compiled: web/map sits two folders up in both (the build copies it). */
+/** src/pages/ under tsx and dist/src/pages/ when compiled: web/map sits two folders up in both (the build copies it). */
 const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'map');
 const PAGE_EXTENSIONS = new Set(['.html', '.css', '.js']);
 

@@ -1,14 +1,13 @@
-import type Router from '@koa/router';
-import type { Feature } from 'geojson';
-import type { Context } from 'koa';
-import type { AreaDoc, AreaLevel, IndexKind } from '../../../core/elasticsearch/documents.js';
+/**
+ * The hierarchy's endpoints: JSON lists of countries › provinces › municipalities and cities, and the GeoJSON
+ * boundaries of every level down to buildings. Every answer is conditional on the generations it reads
+ * (`reads`, src/http/conditional.ts); boundary lists stream (src/endpoints/featureStream.ts).
+ */
+import type { z } from 'zod';
+import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
+import { endpoint, idOf, type Endpoint } from '../../endpoints/endpoint.js';
+import { FeatureStream } from '../../endpoints/featureStream.js';
 import { areaFeature, buildingFeature, featureCollection } from '../../geojson/features.js';
-import { streamFeatureCollection } from '../../geojson/streamCollection.js';
-import { respondCached } from '../../http/conditional.js';
-import { geojsonMediaType, JSON_TYPE } from '../../http/mediaType.js';
-import { parseQuery, parseWith } from '../../http/validate.js';
-import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from './areaRecords.js';
-import type { DocPages } from '../../repository/paging.js';
 import {
   AreaListQuery,
   BoundaryListQuery,
@@ -16,13 +15,17 @@ import {
   BuildingListQuery,
   CountryBoundaryListQuery,
   CountryListQuery,
-  IdParam,
+  MAX_SIMPLIFY_METRES,
 } from '../../schemas/requests.js';
-import type { RouteDeps } from '../../endpoints/deps.js';
-
-async function* mapPages<T>(pages: AsyncIterable<T[]>, toFeature: (doc: T) => Feature) {
-  for await (const page of pages) yield page.map(toFeature);
-}
+import {
+  AreaFeatureCollection,
+  BuildingFeatureCollection,
+  CityList,
+  CountryList,
+  MunicipalityList,
+  ProvinceList,
+} from '../../schemas/responses.js';
+import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from './areaRecords.js';
 
 async function collect<T, R>(pages: AsyncIterable<T[]>, map: (doc: T) => R): Promise<R[]> {
   const out: R[] = [];
@@ -30,97 +33,165 @@ async function collect<T, R>(pages: AsyncIterable<T[]>, map: (doc: T) => R): Pro
   return out;
 }
 
-/**
- * The first page is fetched before the status line goes out, so a backend failure is still a clean 503;
- * later pages stream.
- */
-async function sendFeatures<T>(ctx: Context, pages: DocPages<T>, toFeature: (doc: T) => Feature) {
-  const first = await pages.next();
-  async function* all() {
-    if (first.done) return;
-    yield first.value;
-    yield* pages;
-  }
-  ctx.type = geojsonMediaType(ctx);
-  ctx.body = streamFeatureCollection(mapPages(all(), toFeature));
-}
-
-const AREAS: IndexKind[] = ['areas'];
+const AREAS = ['areas'] as const;
 /** A suburb's buildings also read the areas index (the suburb's existence check). */
-const BUILDINGS: IndexKind[] = ['areas', 'buildings'];
+const BUILDINGS = ['areas', 'buildings'] as const;
 
-export function registerHierarchyRoutes(router: Router, { areas, generations, bodies }: RouteDeps): void {
-  /** Every hierarchy answer is conditional on the generations it reads (see src/http/conditional.ts). */
-  const cached = async (ctx: Context, kinds: IndexKind[], mediaType: string, build: () => Promise<void>) =>
-    respondCached(ctx, { generations: await generations.of(kinds), mediaType, bodies }, build);
+const LIST_FILTERS =
+  '`name` keeps the records whose name matches (case and accents ignored; words by prefix); `bbox` those whose ' +
+  'envelope intersects the viewport.';
 
-  const single = (level: AreaLevel) => async (ctx: Context) => {
-    const { id } = parseWith(IdParam, ctx.params, 'path');
-    const { geometry, simplify } = parseQuery(BoundaryQuery, ctx.query);
-    const mediaType = geojsonMediaType(ctx);
-    await cached(ctx, AREAS, mediaType, async () => {
-      const doc = await areas.get(level, id, geometry === 'shape');
-      ctx.type = mediaType;
-      ctx.body = featureCollection([areaFeature(doc, geometry, simplify)]);
-    });
-  };
+const SHAPES =
+  '`geometry=centroid`: a Point per feature instead of its shape. `simplify=<metres>` (shapes only, at most ' +
+  `${MAX_SIMPLIFY_METRES}): Douglas-Peucker per feature; neighbours do not keep shared edges.`;
 
-  const childList =
-    <R>(parentLevel: AreaLevel, childLevel: AreaLevel, record: (d: AreaDoc) => R) =>
-    async (ctx: Context) => {
-      const { id } = parseWith(IdParam, ctx.params, 'path');
-      const { name, bbox } = parseQuery(AreaListQuery, ctx.query);
-      await cached(ctx, AREAS, JSON_TYPE, async () => {
-        const pages = await areas.children({ level: parentLevel, id }, childLevel, { name, viewport: bbox }, false);
-        ctx.body = await collect(pages, record);
-      });
-    };
+/** `provinces` -> `province`, `municipalities` -> `municipality`. */
+const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/s$/, '');
 
-  const childGeojson = (parentLevel: AreaLevel, childLevel: AreaLevel) => async (ctx: Context) => {
-    const { id } = parseWith(IdParam, ctx.params, 'path');
-    const { name, bbox, geometry, simplify } = parseQuery(BoundaryListQuery, ctx.query);
-    await cached(ctx, AREAS, geojsonMediaType(ctx), async () => {
-      const filter = { name, viewport: bbox };
-      const pages = await areas.children({ level: parentLevel, id }, childLevel, filter, geometry === 'shape');
-      await sendFeatures(ctx, pages, (doc) => areaFeature(doc, geometry, simplify));
-    });
-  };
-
-  router.get('/countries', async (ctx) => {
-    const { name, country_code, bbox } = parseQuery(CountryListQuery, ctx.query);
-    await cached(ctx, AREAS, JSON_TYPE, async () => {
-      const filter = { name, countryCode: country_code, viewport: bbox };
-      ctx.body = await collect(areas.list('country', filter, false), countryRecord);
-    });
+const oneBoundary = (level: AreaLevel, levels: string): Endpoint =>
+  endpoint({
+    method: 'get',
+    path: `/${levels}/{id}/geojson`,
+    tag: 'Boundaries',
+    summary: `One ${level} boundary`,
+    description: `The ${level} as a FeatureCollection of one feature. ${SHAPES}`,
+    access: 'key',
+    pathParams: idOf(level),
+    query: BoundaryQuery,
+    ok: { description: `The ${level}`, schema: AreaFeatureCollection, geojson: true },
+    notFound: `No ${level} has this id`,
+    reads: AREAS,
+    backend: true,
+    handle: async ({ params, query: { geometry, simplify } }, { areas }) =>
+      featureCollection([areaFeature(await areas.get(level, params.id, geometry === 'shape'), geometry, simplify)]),
   });
-  router.get('/countries/geojson', async (ctx) => {
-    const { name, country_code, bbox, geometry, simplify } = parseQuery(CountryBoundaryListQuery, ctx.query);
-    await cached(ctx, AREAS, geojsonMediaType(ctx), async () => {
+
+const childBoundaries = (parent: AreaLevel, parents: string, child: AreaLevel, children: string): Endpoint =>
+  endpoint({
+    method: 'get',
+    path: `/${parents}/{id}/${children}/geojson`,
+    tag: 'Boundaries',
+    summary: `The ${children} of a ${parent}, as boundaries`,
+    description:
+      `Every ${singular(children)} of the ${parent}, streamed as one FeatureCollection (no paging: the ` +
+      `whole list). ${LIST_FILTERS} ${SHAPES}`,
+    access: 'key',
+    pathParams: idOf(parent),
+    query: BoundaryListQuery,
+    ok: {
+      description: `The ${children}, \`[]\` features when none match`,
+      schema: AreaFeatureCollection,
+      geojson: true,
+    },
+    notFound: `No ${parent} has this id`,
+    reads: AREAS,
+    backend: true,
+    handle: async ({ params, query: { name, bbox, geometry, simplify } }, { areas }) => {
+      const filter = { name, viewport: bbox };
+      const pages = await areas.children({ level: parent, id: params.id }, child, filter, geometry === 'shape');
+      return new FeatureStream(pages, (doc) => areaFeature(doc, geometry, simplify));
+    },
+  });
+
+const childList = <R>(
+  parent: AreaLevel,
+  parents: string,
+  child: AreaLevel,
+  children: string,
+  schema: z.ZodType,
+  record: (doc: AreaDoc) => R,
+): Endpoint =>
+  endpoint({
+    method: 'get',
+    path: `/${parents}/{id}/${children}`,
+    tag: 'Hierarchy',
+    summary: `The ${children} of a ${parent}`,
+    description: `Every ${singular(children)} of the ${parent} (no paging). ${LIST_FILTERS}`,
+    access: 'key',
+    pathParams: idOf(parent),
+    query: AreaListQuery,
+    ok: { description: `The ${children}, \`[]\` when none match`, schema },
+    notFound: `No ${parent} has this id`,
+    reads: AREAS,
+    backend: true,
+    handle: async ({ params, query: { name, bbox } }, { areas }) =>
+      collect(await areas.children({ level: parent, id: params.id }, child, { name, viewport: bbox }, false), record),
+  });
+
+export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
+  endpoint({
+    method: 'get',
+    path: '/countries',
+    tag: 'Hierarchy',
+    summary: 'Countries, to find their ids',
+    description: `Every country (no paging). ${LIST_FILTERS} \`country_code\`: ISO 3166-1 alpha-2 or alpha-3, any case.`,
+    access: 'key',
+    query: CountryListQuery,
+    ok: { description: 'The countries, `[]` when none match', schema: CountryList },
+    reads: AREAS,
+    backend: true,
+    handle: ({ query: { name, country_code, bbox } }, { areas }) =>
+      collect(areas.list('country', { name, countryCode: country_code, viewport: bbox }, false), countryRecord),
+  }),
+  endpoint({
+    method: 'get',
+    path: '/countries/geojson',
+    tag: 'Boundaries',
+    summary: 'Country boundaries',
+    description:
+      'Every country, streamed as one FeatureCollection (no paging). ' +
+      `${LIST_FILTERS} \`country_code\`: ISO 3166-1 alpha-2 or alpha-3. ${SHAPES}`,
+    access: 'key',
+    query: CountryBoundaryListQuery,
+    ok: { description: 'The countries', schema: AreaFeatureCollection, geojson: true },
+    reads: AREAS,
+    backend: true,
+    handle: async ({ query: { name, country_code, bbox, geometry, simplify } }, { areas }) => {
       const filter = { name, countryCode: country_code, viewport: bbox };
       const pages = areas.list('country', filter, geometry === 'shape');
-      await sendFeatures(ctx, pages, (doc) => areaFeature(doc, geometry, simplify));
-    });
-  });
-  router.get('/countries/:id/geojson', single('country'));
-  router.get('/countries/:id/provinces', childList('country', 'province', provinceRecord));
-  router.get('/countries/:id/provinces/geojson', childGeojson('country', 'province'));
-  router.get('/provinces/:id/geojson', single('province'));
-  router.get('/provinces/:id/municipalities', childList('province', 'municipality', municipalityRecord));
-  router.get('/provinces/:id/municipalities/geojson', childGeojson('province', 'municipality'));
-  router.get('/cities', async (ctx) => {
-    const { name, bbox } = parseQuery(AreaListQuery, ctx.query);
-    await cached(ctx, AREAS, JSON_TYPE, async () => {
-      ctx.body = await collect(areas.list('city', { name, viewport: bbox }, false), cityRecord);
-    });
-  });
-  router.get('/cities/:id/geojson', single('city'));
-  router.get('/cities/:id/suburbs/geojson', childGeojson('city', 'suburb'));
-  router.get('/suburbs/:id/buildings/geojson', async (ctx) => {
-    const { id } = parseWith(IdParam, ctx.params, 'path');
-    const { geometry, bbox } = parseQuery(BuildingListQuery, ctx.query);
-    await cached(ctx, BUILDINGS, geojsonMediaType(ctx), async () => {
-      const pages = await areas.suburbBuildings(id, bbox, geometry === 'shape');
-      await sendFeatures(ctx, pages, (doc) => buildingFeature(doc, geometry));
-    });
-  });
-}
+      return new FeatureStream(pages, (doc) => areaFeature(doc, geometry, simplify));
+    },
+  }),
+  oneBoundary('country', 'countries'),
+  childList('country', 'countries', 'province', 'provinces', ProvinceList, provinceRecord),
+  childBoundaries('country', 'countries', 'province', 'provinces'),
+  oneBoundary('province', 'provinces'),
+  childList('province', 'provinces', 'municipality', 'municipalities', MunicipalityList, municipalityRecord),
+  childBoundaries('province', 'provinces', 'municipality', 'municipalities'),
+  endpoint({
+    method: 'get',
+    path: '/cities',
+    tag: 'Hierarchy',
+    summary: 'Cities, to find their ids',
+    description: `Every city (woonplaats; no paging). ${LIST_FILTERS}`,
+    access: 'key',
+    query: AreaListQuery,
+    ok: { description: 'The cities, `[]` when none match', schema: CityList },
+    reads: AREAS,
+    backend: true,
+    handle: ({ query: { name, bbox } }, { areas }) =>
+      collect(areas.list('city', { name, viewport: bbox }, false), cityRecord),
+  }),
+  oneBoundary('city', 'cities'),
+  childBoundaries('city', 'cities', 'suburb', 'suburbs'),
+  endpoint({
+    method: 'get',
+    path: '/suburbs/{id}/buildings/geojson',
+    tag: 'Boundaries',
+    summary: 'The buildings of a suburb',
+    description:
+      'Every building footprint of the suburb, streamed as one FeatureCollection (no paging: use `bbox` to keep ' +
+      'to a viewport). `geometry=centroid`: points instead of footprints. Footprints are never simplified.',
+    access: 'key',
+    pathParams: idOf('suburb'),
+    query: BuildingListQuery,
+    ok: { description: 'The buildings', schema: BuildingFeatureCollection, geojson: true },
+    notFound: 'No suburb has this id',
+    reads: BUILDINGS,
+    backend: true,
+    handle: async ({ params, query: { geometry, bbox } }, { areas }) => {
+      const pages = await areas.suburbBuildings(params.id, bbox, geometry === 'shape');
+      return new FeatureStream(pages, (doc) => buildingFeature(doc, geometry));
+    },
+  }),
+];

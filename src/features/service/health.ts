@@ -1,18 +1,18 @@
-import type Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { NO_INDEXES } from '../../repository/health.js';
-import type { RouteDeps } from '../../endpoints/deps.js';
+import type { ServiceDeps } from '../../endpoints/deps.js';
 
 /**
  * Open to load balancers: 200 "ok" while Elasticsearch answers and every alias points at an index; 503
  * "not_loaded" while Elasticsearch answers but an index is missing (the API could only answer 503), 503
  * "unavailable" while it does not answer.
  */
-export function registerHealthRoute(router: Router, { health, logger, bodies, guard }: RouteDeps): void {
+export function serveHealth({ health, logger, bodies, guard }: ServiceDeps): Middleware {
   const guardState = () => {
     const stats = guard();
     return { breaker: stats?.breaker ?? 'closed', in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 };
   };
-  router.get('/health', async (ctx) => {
+  return async (ctx) => {
     try {
       const state = await health.check();
       const loaded = Object.values(state.indexes).every((index) => index !== null);
@@ -35,5 +35,5 @@ export function registerHealthRoute(router: Router, { health, logger, bodies, gu
         guard: guardState(),
       };
     }
-  });
+  };
 }
