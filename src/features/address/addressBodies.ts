@@ -4,9 +4,22 @@
  * without a cluster. Which tier runs when is decided in src/repository/addresses.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import type { StreetQuery } from './streetRequest.js';
 
-export const LOOKUP_SOURCE = ['id', 'streetname', 'number', 'suffix', 'city', 'postcode', 'location'];
+/** The stored fields a lookup answer needs; `LookupHit` is what they fetch. */
+export const LOOKUP_SOURCE = [
+  'id',
+  'streetname',
+  'number',
+  'suffix',
+  'city',
+  'postcode',
+  'location',
+] as const satisfies readonly (keyof AddressDoc)[];
+export type LookupHit = Pick<AddressDoc, (typeof LOOKUP_SOURCE)[number]>;
+
+/** The stored fields a forward answer needs (grading reads the keys); `ForwardHit` is what they fetch. */
 export const FORWARD_SOURCE = [
   ...LOOKUP_SOURCE,
   'suburb_id',
@@ -14,7 +27,8 @@ export const FORWARD_SOURCE = [
   'street_key',
   'suffix_key',
   'postcode_key',
-];
+] as const satisfies readonly (keyof AddressDoc)[];
+export type ForwardHit = Pick<AddressDoc, (typeof FORWARD_SOURCE)[number]>;
 
 /** Results in a stable order: city, postcode, number, suffix (id breaks the last ties). */
 export const STABLE_SORT: estypes.SortCombinations[] = [
@@ -151,7 +165,7 @@ export function exactLookupRequest(q: StreetQuery): estypes.SearchRequest {
     sort: STABLE_SORT,
     size: LOOKUP_PAGE_SIZE,
     // With alternative readings the caller keeps the hits of the best reading only.
-    _source: q.streetKeyAlternatives.length === 0 ? LOOKUP_SOURCE : [...LOOKUP_SOURCE, 'street_key'],
+    _source: q.streetKeyAlternatives.length === 0 ? [...LOOKUP_SOURCE] : [...LOOKUP_SOURCE, 'street_key'],
     track_total_hits: false,
   };
 }
@@ -198,7 +212,7 @@ export function exactForwardRequest(q: StreetQuery, size = FORWARD_WINDOW): esty
     query: { bool: { filter, should: [...primaryReading(q), ...forwardRanking(q)] } },
     sort: forwardSort(q),
     size,
-    _source: FORWARD_SOURCE,
+    _source: [...FORWARD_SOURCE],
     track_total_hits: false,
   };
 }
@@ -215,7 +229,7 @@ export function fuzzyForwardRequest(q: StreetQuery, maxEdits?: number, size = FO
     },
     sort: forwardSort(q),
     size,
-    _source: FORWARD_SOURCE,
+    _source: [...FORWARD_SOURCE],
     track_total_hits: false,
   };
 }
@@ -287,7 +301,7 @@ export function nearestNumberRequests(
       { id: 'asc' },
     ],
     size: 1,
-    _source: FORWARD_SOURCE,
+    _source: [...FORWARD_SOURCE],
     track_total_hits: false,
   });
   return [side('lt'), side('gt')];

@@ -9,6 +9,7 @@ import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import { type Searcher, searchEach } from '../../elasticsearch/searchBatcher.js';
 import {
+  type LookupHit,
   addressByIdRequest,
   buildingAddressesQuery,
   byStableSort,
@@ -31,8 +32,6 @@ import { byIdQuery } from '../hierarchy/areaBodies.js';
 import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from './matchQuality.js';
 import type { StreetQuery } from './streetRequest.js';
 import { existsAndFirstPage, searchAllPages, sources } from '../../repository/paging.js';
-
-export type LookupHit = Pick<AddressDoc, 'id' | 'streetname' | 'number' | 'suffix' | 'city' | 'postcode' | 'location'>;
 
 /** A forward answer with its grade: everything the response needs. */
 export interface ForwardAnswer extends MatchGrade {

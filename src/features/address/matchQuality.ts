@@ -3,26 +3,11 @@
  * the search tiers report (which tier and which reading of the street matched) and the query. Pure, so
  * every grade is unit-tested; free text, batch and any later entry point reuse it.
  */
-import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { editDistance } from '../../../core/text/editDistance.js';
+import type { ForwardHit } from './addressBodies.js';
 import type { StreetQuery } from './streetRequest.js';
 
-/** The fields a forward answer carries (what FORWARD_SOURCE fetches). */
-export type ForwardHit = Pick<
-  AddressDoc,
-  | 'id'
-  | 'streetname'
-  | 'number'
-  | 'suffix'
-  | 'city'
-  | 'postcode'
-  | 'location'
-  | 'suburb_id'
-  | 'building_id'
-  | 'street_key'
-  | 'suffix_key'
-  | 'postcode_key'
->;
+export type { ForwardHit };
 
 /** What the search tiers know about the hit they settled on. */
 export interface TierMatch {

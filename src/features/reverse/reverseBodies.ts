@@ -4,6 +4,7 @@
  * src/geometry/containment.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { viewportClause } from '../../geometry/viewport.js';
 import { STABLE_SORT } from '../address/addressBodies.js';
 
@@ -23,7 +24,8 @@ export const REVERSE_ADDRESS_SOURCE = [
   'postcode',
   'city',
   'location',
-];
+] as const satisfies readonly (keyof AddressDoc)[];
+export type ReverseAddressDoc = Pick<AddressDoc, (typeof REVERSE_ADDRESS_SOURCE)[number]>;
 
 /**
  * The addresses nearest the point, at most `size`, nearest first; addresses at the same distance (several at one
@@ -38,7 +40,7 @@ export function nearestAddressesRequest(point: ReversePoint, radiusM: number, si
     query: { bool: { filter: [radiusFilter(point, radiusM)] } },
     sort: [{ _geo_distance: { location, order: 'asc', unit: 'm', distance_type: 'arc' } }, ...STABLE_SORT],
     size,
-    _source: REVERSE_ADDRESS_SOURCE,
+    _source: [...REVERSE_ADDRESS_SOURCE],
     track_total_hits: false,
   };
 }

@@ -31,6 +31,7 @@ import {
   TileCoverage,
 } from './containment.js';
 import {
+  type ReverseAddressDoc,
   ALL_AREAS_QUERY,
   AREA_INDEX_PAGE_SIZE,
   AREA_INDEX_SORT,
@@ -62,11 +63,6 @@ export interface AreaRef {
   name: string;
   local_identifier: string;
 }
-
-export type ReverseAddressDoc = Pick<
-  AddressDoc,
-  'id' | 'suburb_id' | 'building_id' | 'number' | 'suffix' | 'streetname' | 'postcode' | 'city' | 'location'
->;
 
 export interface ReverseAnswer {
   addresses: (ReverseAddressDoc & { distance_m: number })[];
