@@ -4,31 +4,10 @@
  * without a cluster. Which tier runs when is decided in src/repository/addresses.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
+import { FORWARD_SOURCE, type ForwardHit, LOOKUP_SOURCE, type LookupHit } from './addressFields.js';
 import type { StreetQuery } from './streetRequest.js';
 
-/** The stored fields a lookup answer needs; `LookupHit` is what they fetch. */
-export const LOOKUP_SOURCE = [
-  'id',
-  'streetname',
-  'number',
-  'suffix',
-  'city',
-  'postcode',
-  'location',
-] as const satisfies readonly (keyof AddressDoc)[];
-export type LookupHit = Pick<AddressDoc, (typeof LOOKUP_SOURCE)[number]>;
-
-/** The stored fields a forward answer needs (grading reads the keys); `ForwardHit` is what they fetch. */
-export const FORWARD_SOURCE = [
-  ...LOOKUP_SOURCE,
-  'suburb_id',
-  'building_id',
-  'street_key',
-  'suffix_key',
-  'postcode_key',
-] as const satisfies readonly (keyof AddressDoc)[];
-export type ForwardHit = Pick<AddressDoc, (typeof FORWARD_SOURCE)[number]>;
+export { FORWARD_SOURCE, type ForwardHit, LOOKUP_SOURCE, type LookupHit };
 
 /** Results in a stable order: city, postcode, number, suffix (id breaks the last ties). */
 export const STABLE_SORT: estypes.SortCombinations[] = [
