@@ -5,6 +5,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
+COPY core ./core
 COPY src ./src
 COPY indexer ./indexer
 COPY mappings ./mappings

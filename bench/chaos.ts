@@ -31,8 +31,8 @@ import { listGenerations } from '../indexer/generations.js';
 import { deleteIndexes } from '../indexer/generationIndexes.js';
 import { runIndexing } from '../indexer/run.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import type { AddressDoc, AreaDoc } from '../src/elasticsearch/documents.js';
-import { aliasName } from '../src/elasticsearch/indexNames.js';
+import type { AddressDoc, AreaDoc } from '../core/elasticsearch/documents.js';
+import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { startApiProcess } from './support/apiProcess.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -23,7 +23,7 @@ import { listGenerations } from '../indexer/generations.js';
 import { createGenerationIndex, deleteIndexes } from '../indexer/generationIndexes.js';
 import type { RunSummary } from '../indexer/summary.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../src/elasticsearch/indexNames.js';
+import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');

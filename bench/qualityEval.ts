@@ -73,7 +73,7 @@ import { runIndexing } from '../indexer/run.js';
 import { createApp } from '../src/app.js';
 import { loadConfig, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../src/elasticsearch/indexNames.js';
+import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 import { CLASSES, type ClassName, type ClassSpec, classRng, type EvalQuery } from './eval/classes.js';
 import { type Addr, firstPass, SmallestK, TruthGroups } from './eval/corpus.js';

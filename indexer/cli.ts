@@ -12,8 +12,8 @@
  */
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { type IndexerConfig, loadIndexerConfig } from '../src/config/indexer.js';
-import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../src/config/rules.js';
+import { type IndexerConfig, loadIndexerConfig } from '../core/config/indexer.js';
+import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../core/config/rules.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import type { BulkTuning } from './bulkLoader.js';
 import { IndexingAbortedError, IndexingError } from './errors.js';

@@ -9,8 +9,8 @@
  * Memory grows with the number of groups, not addresses: each keeps a count, a sum and at most
  * a bounded set of grid-thinned points (geometry/pointOutline.ts) for its concave-hull outline.
  */
-import type { BoundingBox, GeoPoint, ParentIds } from '../src/elasticsearch/documents.js';
-import { bboxOf, bboxPolygon } from './geometry.js';
+import type { BoundingBox, GeoPoint, ParentIds } from '../core/elasticsearch/documents.js';
+import { bboxOf, bboxPolygon } from './geometry/checks.js';
 import { outlineOf, ThinnedPoints } from './geometry/pointOutline.js';
 import { normaliseGeometry } from './geometry/repair.js';
 import { representativePoint } from './geometry/representativePoint.js';

@@ -3,8 +3,8 @@
  * atomic `_aliases` call, roll back, prune, and report. The API only ever reads the aliases.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { INDEX_KINDS, type IndexKind } from '../src/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../src/elasticsearch/indexNames.js';
+import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../core/elasticsearch/indexNames.js';
 import { generationOf } from './generationIndexes.js';
 import { acquireRunLock, type LeaseTiming } from './runLock.js';
 

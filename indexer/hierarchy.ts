@@ -4,7 +4,7 @@
  * municipality and a different municipality; only levels the chain leaves open are looked up
  * directly (an address outside every city still gets its municipality by point-in-polygon).
  */
-import type { ParentIds } from '../src/elasticsearch/documents.js';
+import type { ParentIds } from '../core/elasticsearch/documents.js';
 import {
   type AreaLevelName,
   ancestorLevels,

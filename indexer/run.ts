@@ -7,8 +7,8 @@
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Manifest } from './manifest.js';
-import { INDEX_PREFIX_PATTERN } from '../src/config/rules.js';
-import { INDEX_KINDS, type IndexKind } from '../src/elasticsearch/documents.js';
+import { INDEX_PREFIX_PATTERN } from '../core/config/rules.js';
+import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
 import type { BulkTuning } from './bulkLoader.js';
 import { countDocuments } from './countDocuments.js';
 import { IndexingError } from './errors.js';

@@ -4,8 +4,8 @@
  */
 import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { IndexKind } from '../src/elasticsearch/documents.js';
-import { generationIndexName } from '../src/elasticsearch/indexNames.js';
+import type { IndexKind } from '../core/elasticsearch/documents.js';
+import { generationIndexName } from '../core/elasticsearch/indexNames.js';
 import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
 import { Hierarchy } from './hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from './levels.js';

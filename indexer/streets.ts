@@ -4,8 +4,8 @@
  * written after them. Type-ahead (GET /autocomplete) searches it instead of grouping addresses per keystroke.
  * Pure apart from the seeded sampling, which is deterministic for a given input order.
  */
-import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../src/elasticsearch/documents.js';
-import { normaliseStreet, wordTails } from '../src/text/normalise.js';
+import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../core/elasticsearch/documents.js';
+import { normaliseStreet, wordTails } from '../core/text/normalise.js';
 import { seededRandom } from './seededRandom.js';
 import { streetId, streetSourceKey } from './ids.js';
 

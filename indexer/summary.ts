@@ -2,7 +2,7 @@
  * What a run reports: counts per level and source file, and the checks on them that decide whether a
  * generation may go live.
  */
-import type { IndexKind } from '../src/elasticsearch/documents.js';
+import type { IndexKind } from '../core/elasticsearch/documents.js';
 import { LEVELS, type LevelName, type ParentLevelName } from './levels.js';
 import type { GeometryRepairs } from './geometry/repair.js';
 import type { RejectReason } from './rejectReasons.js';

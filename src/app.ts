@@ -1,5 +1,4 @@
 import type { Client } from '@elastic/elasticsearch';
-import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config/service.js';
@@ -12,28 +11,24 @@ import { corsPolicy } from './http/cors.js';
 import { abortStartedResponse, errorEnvelope } from './http/errors.js';
 import { jsonBody } from './http/jsonBody.js';
 import { KeyStore } from './http/keyStore.js';
-import { METRICS_PATH, Metrics } from './http/metrics.js';
+import { Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { apiReferencePage } from './pages/docs.js';
+import { mapPage } from './pages/mapPage.js';
 import { isOpenPagePath, staticPages } from './http/staticFiles.js';
-import { AddressRepository } from './repository/addresses.js';
-import { AreaRepository } from './repository/areas.js';
-import { CityNameRepository } from './repository/cityNames.js';
-import { FreeTextSearch } from './repository/freeTextSearch.js';
-import { AutocompleteRepository } from './repository/autocomplete.js';
+import type { ServiceDeps } from './endpoints/deps.js';
+import { ENDPOINTS } from './endpoints/index.js';
+import { endpointRouter } from './endpoints/router.js';
+import { AddressRepository } from './features/address/addressRepository.js';
+import { AreaRepository } from './features/hierarchy/areaRepository.js';
+import { CityNameRepository } from './features/search/cityNames.js';
+import { FreeTextSearch } from './features/search/freeTextSearch.js';
+import { AutocompleteRepository } from './features/autocomplete/autocompleteRepository.js';
 import { IndexGenerations } from './repository/generations.js';
 import { HealthRepository } from './repository/health.js';
-import { ReverseRepository } from './repository/reverse.js';
-import { registerAddressRoutes } from './routes/addresses.js';
-import { registerAutocompleteRoutes } from './routes/autocomplete.js';
-import type { RouteDeps } from './routes/context.js';
-import { apiReferencePage, OPENAPI_PATH, registerApiReference } from './routes/docs.js';
-import { registerGeocodingRoutes } from './routes/geocoding.js';
-import { registerHealthRoute } from './routes/health.js';
-import { registerHierarchyRoutes } from './routes/hierarchy.js';
-import { mapPage } from './routes/mapPage.js';
-import { registerReverseRoute } from './routes/reverse.js';
-import { registerStreetRoutes } from './routes/streets.js';
+import { ReverseRepository } from './features/reverse/reverseRepository.js';
 
 export interface AppOptions {
   config: Config;
@@ -43,8 +38,10 @@ export interface AppOptions {
   now?: () => number;
 }
 
-/** /metrics has its own access rule (src/http/metrics.ts). */
-const OPEN_PATHS = new Set(['/health', METRICS_PATH, OPENAPI_PATH]);
+/** Declared without a key (/metrics has its own access rule, src/http/metrics.ts). */
+const OPEN_PATHS = new Set(ENDPOINTS.filter((endpoint) => endpoint.access !== 'key').map((endpoint) => endpoint.path));
+/** The endpoints whose bodies may be up to BATCH_BODY_LIMIT_BYTES. */
+const LARGE_BODY_PATHS = ENDPOINTS.filter((endpoint) => endpoint.largeBody).map((endpoint) => endpoint.path);
 
 export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const app = new Koa();
@@ -72,7 +69,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const areas = new AreaRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
   const cityNames = new CityNameRepository(client, generations);
-  const deps: RouteDeps = {
+  const deps: ServiceDeps = {
     addresses,
     areas,
     freeText: new FreeTextSearch(addresses, areas, cityNames),
@@ -83,21 +80,16 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
     reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
     guard: () => guard?.stats(),
     logger,
+    metrics,
+    metricsKeyDigest: config.metricsKeyDigest,
+    // Rendered once: the schemas do not change while the process runs.
+    apiDocument: JSON.stringify(buildOpenApiDocument(config)),
   };
   // The pages load before a user has typed a key (the map page asks for it).
   const pages = [apiReferencePage(), mapPage()];
   const pagePrefixes = pages.map((page) => page.prefix);
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
-  const router = new Router();
-  registerHealthRoute(router, deps);
-  registerStreetRoutes(router, deps);
-  registerGeocodingRoutes(router, deps);
-  registerAddressRoutes(router, deps);
-  registerHierarchyRoutes(router, deps);
-  registerAutocompleteRoutes(router, deps);
-  registerReverseRoute(router, deps);
-  registerApiReference(router, config);
-  router.get(METRICS_PATH, metrics.endpoint(config.metricsKeyDigest));
+  const router = endpointRouter(ENDPOINTS, deps);
 
   app.use(requestLog(logger));
   app.use(metrics.middleware());
@@ -108,7 +100,8 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   app.use(errorEnvelope);
   app.use(apiKeyAuth(keys, isOpenPath));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
-  app.use(jsonBody(config.bodyLimitBytes, { '/geocode/batch': config.batchBodyLimitBytes }));
+  const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
+  app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));
   app.use(router.routes());
   app.use(router.allowedMethods());

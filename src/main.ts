@@ -3,7 +3,7 @@
  * Elasticsearch and loads no data (the indexer CLI does that); `npm start` (dev/start.ts) is the laptop
  * entry that does both.
  */
-import { ConfigError } from './config/rules.js';
+import { ConfigError } from '../core/config/rules.js';
 import { type Config, loadConfig } from './config/service.js';
 import { createElasticsearchClient } from './elasticsearch/client.js';
 import { createServiceLogger } from './logger.js';

@@ -6,7 +6,7 @@
  * the sample), ports and data directory, in one cluster; always the local launcher (not testcontainers).
  */
 import { parseArgs } from 'node:util';
-import { loadDevelopmentConfig } from '../../src/config/development.js';
+import { loadDevelopmentConfig } from '../../core/config/development.js';
 import { startLocalCluster } from './localNode.js';
 import { startElasticsearch } from './provider.js';
 

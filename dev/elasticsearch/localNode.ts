@@ -10,7 +10,7 @@ import { chmod, chown, copyFile, mkdir, mkdtemp, readdir, rename, rm, writeFile 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LauncherSettings, loadDevelopmentConfig } from '../../src/config/development.js';
+import { type LauncherSettings, loadDevelopmentConfig } from '../../core/config/development.js';
 
 export interface Jdk {
   home: string;

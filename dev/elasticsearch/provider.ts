@@ -3,7 +3,7 @@
  * ELASTICSEARCH_URL if set; else testcontainers when a Docker engine is reachable; else the local launcher.
  */
 import { existsSync } from 'node:fs';
-import { type LauncherSettings, loadDevelopmentConfig } from '../../src/config/development.js';
+import { type LauncherSettings, loadDevelopmentConfig } from '../../core/config/development.js';
 import { fetchElasticsearchVersion, type LocalNodeOptions, startLocalNode } from './localNode.js';
 
 /** Keep in step with DISTRIBUTIONS in localNode.ts and docker-compose.yml. */

@@ -7,7 +7,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { Position } from 'geojson';
 import polylabel from 'polylabel';
-import type { GeoPoint } from '../../src/elasticsearch/documents.js';
+import type { GeoPoint } from '../../core/elasticsearch/documents.js';
 import { toJts } from './jsts.js';
 import type { PolygonGeometry } from './repair.js';
 

@@ -3,7 +3,7 @@
  * from their city names (where the manifest asks for it) are loaded once the stream has ended, then the
  * streets accumulated on the way (indexer/streets.ts).
  */
-import type { AddressDoc } from '../../src/elasticsearch/documents.js';
+import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { LoadItem } from '../bulkLoader.js';
 import { type CityRemap, DerivedCities } from '../derivedCities.js';
 import { ancestorLevels } from '../levels.js';

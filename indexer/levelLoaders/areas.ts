@@ -1,5 +1,5 @@
 /** Loads one area level from its file sources: parsed, merged by key, joined to parents, bulk-loaded. */
-import { pointOnSurface } from '../geometry.js';
+import { pointOnSurface } from '../geometry/checks.js';
 import { AREA_LEVELS, type AreaLevelName } from '../levels.js';
 import type { AreaSource } from '../manifest.js';
 import { type AreaRecord, emptyAllParents } from '../records.js';

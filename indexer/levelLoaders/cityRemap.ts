@@ -5,7 +5,7 @@
  * addresses are found over a point in time and updated with partial-document bulk updates.
  */
 import type { Client } from '@elastic/elasticsearch';
-import type { ParentIds } from '../../src/elasticsearch/documents.js';
+import type { ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derivedCities.js';
 
 const PAGE = 5000;

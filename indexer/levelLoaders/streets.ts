@@ -3,7 +3,7 @@
  * index. Streets are derived data: Elasticsearch refusing one is a bug, so it fails the run (verifyStreets)
  * instead of becoming a reject.
  */
-import type { StreetDoc } from '../../src/elasticsearch/documents.js';
+import type { StreetDoc } from '../../core/elasticsearch/documents.js';
 import { bulkLoad } from '../bulkLoader.js';
 import type { CityRemap } from '../derivedCities.js';
 import { arrayItems, type RunContext } from '../runContext.js';

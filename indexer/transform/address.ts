@@ -1,7 +1,7 @@
 /** Source row → AddressDoc without its parents (pure). */
 import type { Geometry } from 'geojson';
-import type { AddressDoc } from '../../src/elasticsearch/documents.js';
-import { coordinateInRange, parseCoordinate } from '../geometry.js';
+import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import { coordinateInRange, parseCoordinate } from '../geometry/checks.js';
 import { addressKey, sourceKey, stableId } from '../ids.js';
 import type { AddressSource } from '../manifest.js';
 import { type Outcome, reject } from '../rejectReasons.js';

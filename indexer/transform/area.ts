@@ -1,7 +1,7 @@
 /** Source feature → in-memory area record → AreaDoc (pure). */
 import type { Geometry } from 'geojson';
-import type { AreaDoc } from '../../src/elasticsearch/documents.js';
-import { bboxOf, mergePolygonal, validatePolygonal } from '../geometry.js';
+import type { AreaDoc } from '../../core/elasticsearch/documents.js';
+import { bboxOf, mergePolygonal, validatePolygonal } from '../geometry/checks.js';
 import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';

@@ -1,7 +1,7 @@
 /** Source feature → in-memory building record → BuildingDoc (pure). */
 import type { Geometry } from 'geojson';
-import type { BuildingDoc } from '../../src/elasticsearch/documents.js';
-import { bboxOf, validatePolygonal } from '../geometry.js';
+import type { BuildingDoc } from '../../core/elasticsearch/documents.js';
+import { bboxOf, validatePolygonal } from '../geometry/checks.js';
 import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';

@@ -6,7 +6,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_GUARD } from '../elasticsearch/client.js';
-import { ConfigError, corsOrigins, elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
+import {
+  ConfigError,
+  corsOrigins,
+  elasticsearchUrl,
+  indexPrefix,
+  logLevel,
+  parseEnv,
+  positiveInt,
+} from '../../core/config/rules.js';
 
 export { ConfigError };
 

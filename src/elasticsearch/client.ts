@@ -1,5 +1,5 @@
 import { Client, ClusterConnectionPool, errors, SniffingTransport } from '@elastic/elasticsearch';
-import { splitElasticsearchUrls } from '../config/rules.js';
+import { splitElasticsearchUrls } from '../../core/config/rules.js';
 import { ElasticsearchGuard } from './circuitBreaker.js';
 
 /** Circuit breaker and load shedding defaults (src/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */

@@ -2,8 +2,8 @@
  * GeoJSON shaping: documents in, RFC 7946 features out. Pure, so the shapes are unit-tested without a cluster.
  */
 import type { Feature, Geometry, Point } from 'geojson';
-import type { AddressDoc, AreaDoc, BuildingDoc, GeoPoint } from '../elasticsearch/documents.js';
-import { addressRecord } from '../records/addressRecords.js';
+import type { AddressDoc, AreaDoc, BuildingDoc, GeoPoint } from '../../core/elasticsearch/documents.js';
+import { addressRecord } from '../features/address/addressRecords.js';
 import { simplifyShape } from './simplify.js';
 
 export type GeometryMode = 'shape' | 'centroid';

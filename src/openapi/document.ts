@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the API, generated from the zod schemas the handlers parse and answer with
- * (zod-openapi) and the route table of ./operations.ts. Pure: builds an object; GET /openapi.json serves it.
+ * (zod-openapi) and the endpoint declarations (src/endpoints/index.ts). Pure: builds an object; GET /openapi.json serves it.
  */
 import { z } from 'zod';
 import {
@@ -14,9 +14,9 @@ import {
 import { DEFAULT_BATCH_BODY_LIMIT_BYTES, DEFAULT_BODY_LIMIT_BYTES } from '../config/service.js';
 import { GEOJSON, JSON_TYPE } from '../http/mediaType.js';
 import * as responses from '../schemas/responses.js';
-import { OPERATIONS } from './operations.js';
 import { renderRequestInputs } from './inputOverrides.js';
-import { type OperationSpec, TAGS } from './operationSpec.js';
+import { type OperationSpec, TAGS } from '../endpoints/endpoint.js';
+import { ENDPOINTS } from '../endpoints/index.js';
 
 /** The version of this description: raise it with every change a client would notice. */
 export const API_DESCRIPTION_VERSION = '1.0.0';
@@ -112,9 +112,9 @@ function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
   const content = { [op.ok.mediaType ?? JSON_TYPE]: { schema: op.ok.schema } };
   if (op.ok.geojson) content[GEOJSON] = { schema: op.ok.schema };
   const out: Record<string, ZodOpenApiResponseObject> = {
-    '200': { description: op.ok.description, content, ...(op.conditional ? { headers: VALIDATORS } : {}) },
+    '200': { description: op.ok.description, content, ...(op.reads ? { headers: VALIDATORS } : {}) },
   };
-  if (op.conditional) {
+  if (op.reads) {
     out['304'] = { description: 'Not Modified: the `If-None-Match` tag is still current', headers: VALIDATORS };
   }
   for (const [status, description] of Object.entries(op.sameShape ?? {})) {
@@ -148,7 +148,7 @@ function operationIdOf({ method, path }: OperationSpec): string {
 }
 
 function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
-  const header = op.conditional
+  const header = op.reads
     ? z.object({ 'If-None-Match': z.string().optional().describe('An ETag of an earlier answer: 304 while current') })
     : undefined;
   return {
@@ -177,7 +177,7 @@ const DEFAULT_LIMITS: DocumentedLimits = {
 /** Without limits: those of a deployment with the default configuration. */
 export function buildOpenApiDocument(limits: DocumentedLimits = DEFAULT_LIMITS): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operationOf(op);
+  for (const op of ENDPOINTS) (paths[op.path] ??= {})[op.method] = operationOf(op);
   return createDocument(
     {
       openapi: '3.1.0',

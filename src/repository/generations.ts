@@ -8,9 +8,9 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { BackendUnavailableError } from '../domain/errors.js';
-import type { IndexKind } from '../elasticsearch/documents.js';
+import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { elasticsearchCall } from '../elasticsearch/failures.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
 
 export const GENERATION_TTL_MS = 1000;
 

@@ -1,7 +1,7 @@
 /** What /health reports: the cluster's state and, per index kind, the generation behind its alias. */
 import type { Client } from '@elastic/elasticsearch';
-import { INDEX_KINDS, type IndexKind } from '../elasticsearch/documents.js';
-import { aliasName } from '../elasticsearch/indexNames.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
 
 export interface IndexState {
   alias: string;

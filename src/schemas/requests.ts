@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseViewport } from '../search/viewport.js';
+import { parseViewport } from '../geometry/viewport.js';
 
 const text = (max: number) => z.string().trim().max(max);
 

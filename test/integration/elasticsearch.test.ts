@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import type { Feature, MultiPolygon } from 'geojson';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AreaDoc } from '../../src/elasticsearch/documents.js';
-import { indexDefinition } from '../../src/elasticsearch/mappings.js';
-import { geometryContains, polygonsOf } from '../../src/geometry/containment.js';
-import { envelopeContainsClause } from '../../src/search/reverseQueries.js';
+import type { AreaDoc } from '../../core/elasticsearch/documents.js';
+import { indexDefinition } from '../../core/elasticsearch/mappings.js';
+import { geometryContains, polygonsOf } from '../../src/features/reverse/containment.js';
+import { envelopeContainsClause } from '../../src/features/reverse/reverseBodies.js';
 import { createTestClient, uniqueIndexPrefix } from '../support/elasticsearch.js';
 
 const client = createTestClient();

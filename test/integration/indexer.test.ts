@@ -19,8 +19,8 @@ import { stableId, streetId as stableStreetId } from '../../indexer/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/errors.js';
 import { runIndexing } from '../../indexer/run.js';
 import type { RunSummary } from '../../indexer/summary.js';
-import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../src/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
+import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import {
   createTestClient,
   deleteIndexesWithPrefix,

@@ -16,9 +16,9 @@ import { IndexingError } from '../../indexer/errors.js';
 import { listGenerations, liveGeneration } from '../../indexer/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { readRunLock } from '../../indexer/runLock.js';
-import { INDEX_KINDS } from '../../src/elasticsearch/documents.js';
+import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
-import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
+import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import {
   createTestClient,
   deleteIndexesWithPrefix,

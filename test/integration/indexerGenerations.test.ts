@@ -19,8 +19,8 @@ import { type RunOptions, runIndexing } from '../../indexer/run.js';
 import { arrayItems } from '../../indexer/runContext.js';
 import { acquireRunLock, RunLockedError } from '../../indexer/runLock.js';
 import type { RunSummary } from '../../indexer/summary.js';
-import { type AddressDoc, INDEX_KINDS } from '../../src/elasticsearch/documents.js';
-import { aliasName } from '../../src/elasticsearch/indexNames.js';
+import { type AddressDoc, INDEX_KINDS } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import {
   createTestClient,
   deleteIndexesWithPrefix,

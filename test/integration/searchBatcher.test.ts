@@ -4,8 +4,8 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { AddressDoc } from '../../src/elasticsearch/documents.js';
-import { aliasName } from '../../src/elasticsearch/indexNames.js';
+import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { SearchBatcher, searchEach } from '../../src/elasticsearch/searchBatcher.js';
 import { BackendUnavailableError } from '../../src/domain/errors.js';
 import { toApiError } from '../../src/http/errors.js';

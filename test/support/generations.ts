@@ -5,8 +5,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import { swapAliases } from '../../indexer/generations.js';
 import { createGenerationIndex, markComplete } from '../../indexer/generationIndexes.js';
-import { INDEX_KINDS, type IndexKind } from '../../src/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 
 /** Every generation index of `prefix`, sorted (aliases and other prefixes' indexes left out). */
 export async function generationIndexesOf(client: Client, prefix: string): Promise<string[]> {

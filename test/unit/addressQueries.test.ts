@@ -13,10 +13,10 @@ import {
   streetExistsRequest,
   streetFuzziness,
   streetKeyFilter,
-} from '../../src/search/addressQueries.js';
-import { describeMatch, fuzzyStreetConfidence } from '../../src/search/matchQuality.js';
-import { parseStreetQuery, type StreetQuery } from '../../src/search/streetQuery.js';
-import { streetKey } from '../../src/text/normalise.js';
+} from '../../src/features/address/addressBodies.js';
+import { describeMatch, fuzzyStreetConfidence } from '../../src/features/address/matchQuality.js';
+import { parseStreetQuery, type StreetQuery } from '../../src/features/address/streetRequest.js';
+import { streetKey } from '../../core/text/normalise.js';
 
 function parse(body: Parameters<typeof parseStreetQuery>[0]): StreetQuery {
   return parseStreetQuery(body);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AutocompleteQueryParams } from '../../src/schemas/requests.js';
-import { parseAutocompleteQuery } from '../../src/search/autocompleteQuery.js';
+import { parseAutocompleteQuery } from '../../src/features/autocomplete/autocompleteInput.js';
 import {
   addressPrefixRequest,
   fuzzyPhraseRegexp,
@@ -10,7 +10,7 @@ import {
   mayBeTypo,
   qualityOfScore,
   streetPrefixRequest,
-} from '../../src/search/autocompleteRequests.js';
+} from '../../src/features/autocomplete/autocompleteBodies.js';
 
 const parse = (q: string, extra: { lat?: number; lon?: number } = {}) =>
   parseAutocompleteQuery({ q, size: 10, ...extra });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadingSettings, restoredSettings } from '../../indexer/generationIndexes.js';
-import { loadDevelopmentConfig } from '../../src/config/development.js';
-import { loadIndexerConfig } from '../../src/config/indexer.js';
-import { splitElasticsearchUrls } from '../../src/config/rules.js';
+import { loadDevelopmentConfig } from '../../core/config/development.js';
+import { loadIndexerConfig } from '../../core/config/indexer.js';
+import { splitElasticsearchUrls } from '../../core/config/rules.js';
 import { ConfigError, loadConfig } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
-import { indexDefinition } from '../../src/elasticsearch/mappings.js';
+import { indexDefinition } from '../../core/elasticsearch/mappings.js';
 
 describe('a multi-node ELASTICSEARCH_URL', () => {
   it('is one normalised comma-separated list for the service, the indexer and the launcher', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReadings, readFreeText } from '../../src/search/freeText.js';
-import { KnownCities } from '../../src/search/knownCities.js';
+import { mergeReadings, readFreeText } from '../../src/features/search/freeText.js';
+import { KnownCities } from '../../src/features/search/knownCities.js';
 
 const cities = new KnownCities([
   'delft',

@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import type { AddressDoc } from '../../src/elasticsearch/documents.js';
+import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import { addressFeature, featureCollection } from '../../src/geojson/features.js';
 import { streamFeatureCollection } from '../../src/geojson/streamCollection.js';
 

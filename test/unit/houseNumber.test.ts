@@ -6,7 +6,7 @@ import {
   parseHouseNumberParts,
   parseSuffix,
   suffixKey,
-} from '../../src/text/houseNumber.js';
+} from '../../core/text/houseNumber.js';
 
 const hn = (number: number, letter = '', addition = ''): HouseNumber => ({ number, letter, addition });
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/service.js';
 import { simplifyFrame, simplifyShape, isUsableRing } from '../../src/geojson/simplify.js';
 import { entityTag, matchesIfNoneMatch, normalisedRequest } from '../../src/http/conditional.js';
 import { allowedOrigin } from '../../src/http/cors.js';
-import { parseViewport, viewportClause } from '../../src/search/viewport.js';
+import { parseViewport, viewportClause } from '../../src/geometry/viewport.js';
 
 describe('parseViewport', () => {
   it('reads minLon,minLat,maxLon,maxLat', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameTokens, normaliseStreet, normaliseText, streetKey, streetKeyReadings } from '../../src/text/normalise.js';
+import { nameTokens, normaliseStreet, normaliseText, streetKey, streetKeyReadings } from '../../core/text/normalise.js';
 
 describe('normaliseText', () => {
   it.each([

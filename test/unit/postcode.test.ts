@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeDutchPostcode, normalisePostcode } from '../../src/text/postcode.js';
+import { looksLikeDutchPostcode, normalisePostcode } from '../../core/text/postcode.js';
 
 describe('normalisePostcode', () => {
   it.each([

@@ -12,11 +12,11 @@ import {
   polygonsOf,
   TileCoverage,
   tileOf,
-} from '../../src/geometry/containment.js';
+} from '../../src/features/reverse/containment.js';
 import type { Searcher } from '../../src/elasticsearch/searchBatcher.js';
 import type { IndexGenerations } from '../../src/repository/generations.js';
-import { ReverseRepository } from '../../src/repository/reverse.js';
-import { STABLE_SORT } from '../../src/search/addressQueries.js';
+import { ReverseRepository } from '../../src/features/reverse/reverseRepository.js';
+import { STABLE_SORT } from '../../src/features/address/addressBodies.js';
 import { ReverseQuery } from '../../src/schemas/requests.js';
 import {
   buildingCandidatesRequest,
@@ -24,7 +24,7 @@ import {
   nearestAddressesRequest,
   radiusFilter,
   withinRadius,
-} from '../../src/search/reverseQueries.js';
+} from '../../src/features/reverse/reverseBodies.js';
 
 const square = (x0: number, y0: number, x1: number, y1: number): Position[] => [
   [x0, y0],

@@ -6,7 +6,7 @@ import {
   newGeneration,
   restoredSettings,
 } from '../../../indexer/generationIndexes.js';
-import { indexDefinition } from '../../../src/elasticsearch/mappings.js';
+import { indexDefinition } from '../../../core/elasticsearch/mappings.js';
 
 describe('generations (pure parts)', () => {
   it('names generations by sortable UTC timestamp', () => {

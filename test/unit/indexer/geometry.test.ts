@@ -10,7 +10,7 @@ import {
   parseCoordinate,
   pointOnSurface,
   validatePolygonal,
-} from '../../../indexer/geometry.js';
+} from '../../../indexer/geometry/checks.js';
 import { boxPolygon } from '../../support/geometry.js';
 
 const square = boxPolygon(4, 52, 5, 53);

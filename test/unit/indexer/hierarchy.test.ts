@@ -1,7 +1,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { bboxOf, centroidOf } from '../../../indexer/geometry.js';
+import { bboxOf, centroidOf } from '../../../indexer/geometry/checks.js';
 import { DerivedCities } from '../../../indexer/derivedCities.js';
 import { Hierarchy } from '../../../indexer/hierarchy.js';
 import { sourceKey, stableId } from '../../../indexer/ids.js';

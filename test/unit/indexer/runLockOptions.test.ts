@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../../indexer/cli.js';
 import { leaseOfSeconds, lockIndexName } from '../../../indexer/runLock.js';
-import { INDEX_KINDS } from '../../../src/elasticsearch/documents.js';
-import { aliasName } from '../../../src/elasticsearch/indexNames.js';
+import { INDEX_KINDS } from '../../../core/elasticsearch/documents.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 
 describe('run lock options', () => {
   it('--lease takes whole seconds and is renewed four times per lease', () => {

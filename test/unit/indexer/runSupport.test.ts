@@ -6,8 +6,8 @@ import { LEVELS, type LevelName } from '../../../indexer/levels.js';
 import { estimate } from '../../../indexer/progress.js';
 import { boundedRecord } from '../../../indexer/rejects.js';
 import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/summary.js';
-import { loadIndexerConfig } from '../../../src/config/indexer.js';
-import { ConfigError } from '../../../src/config/rules.js';
+import { loadIndexerConfig } from '../../../core/config/indexer.js';
+import { ConfigError } from '../../../core/config/rules.js';
 
 function responseError(statusCode: number) {
   return new errors.ResponseError({

@@ -1,6 +1,6 @@
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { bboxOf } from '../../../indexer/geometry.js';
+import { bboxOf } from '../../../indexer/geometry/checks.js';
 import { PolygonIndex } from '../../../indexer/spatialIndex.js';
 import { boxPolygon } from '../../support/geometry.js';
 

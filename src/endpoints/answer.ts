@@ -1,0 +1,31 @@
+/** An endpoint's answer from its declaration, without Koa: what the router and the batch both run. */
+import { ApiError, invalidRequest } from '../http/errors.js';
+import { parseQuery, parseWith } from '../http/validate.js';
+import type { Endpoint, Input, RawInput } from './endpoint.js';
+import type { ServiceDeps } from './deps.js';
+
+type AnyInput = Input<unknown, unknown, unknown>;
+
+/**
+ * The request checked by the declaration's schemas: path, then query, then body. `at`: where the body sits
+ * inside the request's body (a batch item: ['items', 3]), so a 400's details name the right field.
+ */
+export function readInput(endpoint: Endpoint, raw: RawInput, at: readonly (string | number)[] = []): AnyInput {
+  const params = endpoint.pathParams ? parseWith(endpoint.pathParams, raw.params, 'path') : undefined;
+  const query = endpoint.query ? parseQuery(endpoint.query, raw.query ?? {}) : undefined;
+  let body: unknown;
+  if (endpoint.body) {
+    const parsed = endpoint.body.safeParse(raw.body);
+    if (!parsed.success) throw invalidRequest(parsed.error, 'body', at);
+    body = parsed.data;
+  }
+  return { params, query, body } as AnyInput;
+}
+
+/** The handler's result shaped into the answer's body; nothing found is the declaration's 404 `no_match`. */
+export async function answerOf(endpoint: Endpoint, input: AnyInput, deps: ServiceDeps): Promise<unknown> {
+  if (!endpoint.handle) throw new Error(`${endpoint.method} ${endpoint.path} declares no handler`);
+  const result = await endpoint.handle(input as never, deps);
+  if (result === undefined && endpoint.noMatch) throw new ApiError(404, 'no_match', endpoint.noMatch);
+  return endpoint.record ? endpoint.record(result) : result;
+}

@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
+import type { BodyCache } from '../http/bodyCache.js';
+import type { Metrics } from '../http/metrics.js';
+import type { AddressRepository } from '../features/address/addressRepository.js';
+import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
+import type { FreeTextSearch } from '../features/search/freeTextSearch.js';
+import type { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
+import type { IndexGenerations } from '../repository/generations.js';
+import type { HealthRepository } from '../repository/health.js';
+import type { ReverseRepository } from '../features/reverse/reverseRepository.js';
+
+/** What the endpoints' handlers need; built once per process in app.ts. */
+export interface ServiceDeps {
+  addresses: AddressRepository;
+  areas: AreaRepository;
+  freeText: FreeTextSearch;
+  autocomplete: AutocompleteRepository;
+  health: HealthRepository;
+  generations: IndexGenerations;
+  /** Rendered boundary and hierarchy answers (src/http/bodyCache.ts). */
+  bodies: BodyCache;
+  reverse: ReverseRepository;
+  /** The circuit breaker and load bound around Elasticsearch, for /health (undefined: the client has none). */
+  guard: () => GuardStats | undefined;
+  logger: Logger;
+  metrics: Metrics;
+  /** METRICS_KEY's digest: GET /metrics from anywhere but loopback (src/http/metrics.ts). */
+  metricsKeyDigest: string | undefined;
+  /** The OpenAPI document, rendered once at start-up (the schemas do not change while the process runs). */
+  apiDocument: string;
+}

@@ -1,0 +1,125 @@
+/**
+ * One declaration per endpoint: what the API reference says about it (method, path, schemas, summary, errors)
+ * and the handler that answers it. From the list in ./index.ts the router (./router.ts), request validation and
+ * response shaping (./answer.ts), error mapping and the OpenAPI document (src/openapi/document.ts) are derived,
+ * so an endpoint is changed in its declaration (and its feature folder) only.
+ */
+import type { Middleware } from 'koa';
+import type { z } from 'zod';
+import type { IndexKind } from '../../core/elasticsearch/documents.js';
+import { IdParam } from '../schemas/requests.js';
+import type { ServiceDeps } from './deps.js';
+
+export const TAGS = [
+  { name: 'Geocoding', description: 'From what people type to addresses and coordinates, and back.' },
+  { name: 'Addresses', description: 'Address records by id.' },
+  { name: 'Hierarchy', description: 'Countries › provinces › municipalities, and cities, as JSON lists.' },
+  {
+    name: 'Boundaries',
+    description:
+      'GeoJSON FeatureCollections of every level, down to buildings. `geometry=centroid` answers points instead ' +
+      'of shapes; `simplify` thins shapes; `bbox` keeps what intersects a viewport. Answers carry an ETag: ' +
+      '`If-None-Match` answers 304 while the data has not changed.',
+  },
+  { name: 'Service', description: 'Health, metrics and this description: no API key needed.' },
+] as const;
+
+/**
+ * `key`: X-Api-Key (401 without a valid one, 429 past the key's rate limit); `open`: no key; `metrics`: the
+ * rule of src/http/metrics.ts (loopback, else METRICS_KEY).
+ */
+export type Access = 'key' | 'open' | 'metrics';
+
+export interface OperationSpec {
+  method: 'get' | 'post';
+  /** In OpenAPI form: `/addresses/{id}` (the router's `/addresses/:id`). */
+  path: string;
+  tag: (typeof TAGS)[number]['name'];
+  summary: string;
+  /** Markdown. */
+  description: string;
+  access: Access;
+  pathParams?: z.ZodObject;
+  /** The handler's query schema; every unknown or repeated parameter is a 400. */
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  ok: {
+    description: string;
+    schema: z.ZodType;
+    /** Also `application/geo+json`, when the request's Accept prefers it (src/http/mediaType.ts). */
+    geojson?: boolean;
+    mediaType?: string;
+  };
+  /** Further statuses answered with the same schema as 200 (GET /health's 503), with what each means. */
+  sameShape?: Record<string, string>;
+  /** What a 404 means on this route; unset: the route has no 404 of its own. */
+  notFound?: string;
+  /**
+   * The indexes the answer is built from: set, the answer is conditional (ETag over their generations,
+   * Cache-Control, 304 on If-None-Match; src/http/conditional.ts) and kept in the body cache.
+   */
+  reads?: readonly IndexKind[];
+  /** Whether Elasticsearch is asked (a 503 when it cannot answer). */
+  backend: boolean;
+}
+
+/** What the router reads from a request, before the declaration's schemas have checked it. */
+export interface RawInput {
+  params?: unknown;
+  query?: Record<string, string | string[] | undefined>;
+  body?: unknown;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+/** The request as the declaration's schemas parsed it. */
+export interface Input<P, Q, B> {
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+}
+
+/** A declaration as written in a feature folder; `endpoint()` checks it and erases its types for the list. */
+export interface EndpointDeclaration<
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  B extends z.ZodType | undefined,
+  R,
+> extends Omit<OperationSpec, 'pathParams' | 'query' | 'body'> {
+  pathParams?: P;
+  query?: Q;
+  body?: B;
+  /**
+   * The domain result for the parsed input. `undefined` means nothing matched: a 404 `no_match` with the
+   * `noMatch` message (set `noMatch` with `notFound`).
+   */
+  handle?: (input: Input<P, Q, B>, deps: ServiceDeps) => Promise<R | undefined>;
+  /** The answer's body from the domain result (the response schema's record); unset: the result itself. */
+  record?: (result: R) => unknown;
+  /** The message of the 404 `no_match` answered when `handle` finds nothing. */
+  noMatch?: string;
+  /** The body may be up to BATCH_BODY_LIMIT_BYTES instead of BODY_LIMIT_BYTES. */
+  largeBody?: boolean;
+  /** Instead of `handle`: a Koa handler of its own (the service endpoints: status codes and text answers). */
+  serve?: (deps: ServiceDeps) => Middleware;
+}
+
+export type Endpoint = EndpointDeclaration<
+  z.ZodObject | undefined,
+  z.ZodObject | undefined,
+  z.ZodType | undefined,
+  unknown
+>;
+
+/** Types the handler's input from the declaration's schemas; the list holds them erased. */
+export function endpoint<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R = unknown,
+>(declaration: EndpointDeclaration<P, Q, B, R>): Endpoint {
+  return declaration as unknown as Endpoint;
+}
+
+/** The `{id}` path parameter, with what it identifies. */
+export const idOf = (what: string) => IdParam.extend({ id: IdParam.shape.id.describe(`id of the ${what}`) });

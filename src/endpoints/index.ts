@@ -1,0 +1,34 @@
+/**
+ * Every endpoint of the service, in the order of the API reference. The router, the open paths, the body
+ * limits and the OpenAPI document are all read from this list.
+ */
+import {
+  addressEndpoint,
+  addressGeojsonEndpoint,
+  batchEndpoint,
+  buildingAddressesEndpoint,
+  forwardEndpoint,
+  lookupEndpoint,
+} from '../features/address/endpoints.js';
+import { autocompleteEndpoint } from '../features/autocomplete/endpoint.js';
+import { HIERARCHY_ENDPOINTS } from '../features/hierarchy/endpoints.js';
+import { reverseEndpoint } from '../features/reverse/endpoint.js';
+import { searchEndpoint } from '../features/search/endpoint.js';
+import { healthEndpoint, metricsEndpoint, openApiEndpoint } from '../features/service/endpoints.js';
+import type { Endpoint } from './endpoint.js';
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  lookupEndpoint,
+  forwardEndpoint,
+  batchEndpoint,
+  searchEndpoint,
+  autocompleteEndpoint,
+  reverseEndpoint,
+  addressEndpoint,
+  addressGeojsonEndpoint,
+  buildingAddressesEndpoint,
+  ...HIERARCHY_ENDPOINTS,
+  healthEndpoint,
+  metricsEndpoint,
+  openApiEndpoint,
+];

@@ -1,0 +1,37 @@
+/** The Koa router derived from the endpoint declarations: one route per declaration, in the list's order. */
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { respondCached } from '../http/conditional.js';
+import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
+import { answerOf, readInput } from './answer.js';
+import type { ServiceDeps } from './deps.js';
+import type { Endpoint } from './endpoint.js';
+import { FeatureStream } from './featureStream.js';
+
+/** `/addresses/{id}` (OpenAPI, as declared) -> `/addresses/:id` (the router's form). */
+export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
+  return async (ctx) => {
+    const input = readInput(endpoint, { params: ctx.params, query: ctx.query, body: ctx.request.body });
+    const mediaType = endpoint.ok.geojson ? geojsonMediaType(ctx) : JSON_TYPE;
+    const send = async () => {
+      const answer = await answerOf(endpoint, input, deps);
+      if (answer instanceof FeatureStream) return answer.send(ctx);
+      if (endpoint.ok.geojson) ctx.type = mediaType;
+      ctx.body = answer;
+    };
+    if (!endpoint.reads) return send();
+    const generations = await deps.generations.of(endpoint.reads);
+    await respondCached(ctx, { generations, mediaType, bodies: deps.bodies }, send);
+  };
+}
+
+export function endpointRouter(endpoints: readonly Endpoint[], deps: ServiceDeps): Router {
+  const router = new Router();
+  for (const endpoint of endpoints) {
+    const path = routerPath(endpoint.path);
+    router[endpoint.method](path, endpoint.serve ? endpoint.serve(deps) : handlerOf(endpoint, deps));
+  }
+  return router;
+}

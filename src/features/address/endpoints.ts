@@ -1,0 +1,158 @@
+/** The address endpoints: street lookup, forward geocoding (one and a batch), and address records by id. */
+import { InvalidQueryError } from '../../domain/errors.js';
+import { addressFeature, featureCollection } from '../../geojson/features.js';
+import { errorBody, toApiError, unreadableField } from '../../http/errors.js';
+import { answerOf, readInput } from '../../endpoints/answer.js';
+import { endpoint, idOf } from '../../endpoints/endpoint.js';
+import { BatchBody, MAX_BATCH_ITEMS, NoQuery, StreetQueryBody } from '../../schemas/requests.js';
+import {
+  Address,
+  AddressFeatureCollection,
+  AddressList,
+  BatchResponse,
+  ForwardResult,
+  LookupResponse,
+} from '../../schemas/responses.js';
+import { addressRecord, forwardRecord, lookupRecord } from './addressRecords.js';
+import { parseStreetQuery } from './streetRequest.js';
+
+/**
+ * Items of one batch in flight at once. The batcher turns them into `_msearch` requests of ES_BATCH_MAX
+ * searches; a bound keeps one 1,000-item batch from queueing a thousand searches in front of every other
+ * client's (Elasticsearch's search queue is 1,000 tasks deep).
+ */
+const BATCH_CONCURRENCY = 64;
+
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T, i);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+const BODY_FIELDS =
+  'Body: `streetname` (any case, with or without accents or abbreviations) and `number` (may carry a suffix: ' +
+  '`"12a"`, `"139A-1"`); optional `suffix`, `postcode` (`"2628 CD"` = `"2628cd"`; with `number` alone it ' +
+  'replaces `streetname`), `city`, and `lat` with `lon` (a focus that ranks equal candidates by distance). ' +
+  'Unknown fields are a 400.';
+
+export const lookupEndpoint = endpoint({
+  method: 'post',
+  path: '/lookup/street',
+  tag: 'Geocoding',
+  summary: 'Every address with this street and number',
+  description:
+    `All matching addresses (every suffix of the number unless \`suffix\` narrows it), in a stable order; ` +
+    `\`[]\` when none. ${BODY_FIELDS}`,
+  access: 'key',
+  body: StreetQueryBody,
+  ok: { description: 'The matching addresses', schema: LookupResponse },
+  backend: true,
+  handle: ({ body }, { addresses }) => addresses.lookup(parseStreetQuery(body)),
+  record: (docs) => docs.map(lookupRecord),
+});
+
+export const forwardEndpoint = endpoint({
+  method: 'post',
+  path: '/geocode/forward',
+  tag: 'Geocoding',
+  summary: 'The single best address for a street and number',
+  description:
+    'The best match, with `confidence` (0..1) and `match`: how the street (exact, normalized, fuzzy), the ' +
+    `number (exact, other_suffix, nearest existing one) and the postcode matched. ${BODY_FIELDS}`,
+  access: 'key',
+  body: StreetQueryBody,
+  ok: { description: 'The best address', schema: ForwardResult },
+  notFound: '`no_match`: no address is close enough',
+  noMatch: 'No address matches the street name and number',
+  backend: true,
+  handle: ({ body }, { addresses }) => addresses.forward(parseStreetQuery(body)),
+  record: forwardRecord,
+});
+
+export const batchEndpoint = endpoint({
+  method: 'post',
+  path: '/geocode/batch',
+  tag: 'Geocoding',
+  summary: `Forward-geocode up to ${MAX_BATCH_ITEMS} addresses at once`,
+  description:
+    `\`items\`: 1..${MAX_BATCH_ITEMS} \`/geocode/forward\` bodies. The answer has one entry per item, in input ` +
+    'order: `{"status":200,"result":…}` or `{"status":400|404,"error":…}`; a bad item fails only itself ' +
+    '(its `details` paths read `body.items.<i>.<field>`). The body may be up to BATCH_BODY_LIMIT_BYTES (1 MiB ' +
+    'by default). When Elasticsearch cannot answer, the whole batch is a 503: retry it whole.',
+  access: 'key',
+  body: BatchBody,
+  ok: { description: 'One result per item, in input order', schema: BatchResponse },
+  backend: true,
+  largeBody: true,
+  // Each item is answered as /geocode/forward answers it (its declaration: validation, no_match, record).
+  // An item the backend could not answer fails the whole batch (503): the client retries it whole, rather
+  // than sorting answered from unanswered items.
+  handle: async ({ body }, deps) => ({
+    results: await mapConcurrent(body.items, BATCH_CONCURRENCY, async (item, i) => {
+      const at = ['items', i];
+      try {
+        return {
+          status: 200,
+          result: await answerOf(forwardEndpoint, readInput(forwardEndpoint, { body: item }, at), deps),
+        };
+      } catch (error) {
+        const apiError = error instanceof InvalidQueryError ? unreadableField(error, at) : toApiError(error);
+        if (apiError.status >= 500) throw error;
+        return { status: apiError.status, ...errorBody(apiError) };
+      }
+    }),
+  }),
+});
+
+export const addressEndpoint = endpoint({
+  method: 'get',
+  path: '/addresses/{id}',
+  tag: 'Addresses',
+  summary: 'One address record',
+  description: 'The address with this id (ids come from every other answer).',
+  access: 'key',
+  pathParams: idOf('address'),
+  query: NoQuery,
+  ok: { description: 'The address', schema: Address },
+  notFound: 'No address has this id',
+  backend: true,
+  handle: ({ params }, { addresses }) => addresses.get(params.id),
+  record: addressRecord,
+});
+
+export const addressGeojsonEndpoint = endpoint({
+  method: 'get',
+  path: '/addresses/{id}/geojson',
+  tag: 'Boundaries',
+  summary: 'One address as a Point feature',
+  description: 'The address as a FeatureCollection of one Point feature; its properties are the address record.',
+  access: 'key',
+  pathParams: idOf('address'),
+  query: NoQuery,
+  ok: { description: 'The address', schema: AddressFeatureCollection, geojson: true },
+  notFound: 'No address has this id',
+  reads: ['addresses'],
+  backend: true,
+  handle: ({ params }, { addresses }) => addresses.get(params.id),
+  record: (doc) => featureCollection([addressFeature(doc)]),
+});
+
+export const buildingAddressesEndpoint = endpoint({
+  method: 'get',
+  path: '/buildings/{id}/addresses',
+  tag: 'Addresses',
+  summary: 'The addresses of a building',
+  description: 'Every address in the building (building ids: `building_id` of an address, or a building feature).',
+  access: 'key',
+  pathParams: idOf('building'),
+  query: NoQuery,
+  ok: { description: 'The addresses', schema: AddressList },
+  notFound: 'No building has this id',
+  backend: true,
+  handle: ({ params }, { addresses }) => addresses.ofBuilding(params.id),
+  record: (docs) => docs.map(addressRecord),
+});

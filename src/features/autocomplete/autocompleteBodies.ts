@@ -1,0 +1,275 @@
+/**
+ * Elasticsearch bodies of GET /autocomplete. Pure.
+ *
+ * Streets come from the streets index (one document per street and city, built by the indexer: see README,
+ * Design, "Autocomplete"): one `prefix` query on `street_words` (every tail of the street's normalised words, so
+ * the typed words match a prefix of the name or of any later word), ranked in the same request by match quality
+ * (constant scores: the name is what was typed, the name starts with it, a later word starts with it), then by
+ * distance to the focus (the nearest of the street's sampled address points), then by the street's size.
+ * Addresses (once a number is typed) and postcodes are searched on the address index.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { AddressDoc, GeoPoint, StreetDoc } from '../../../core/elasticsearch/documents.js';
+import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteInput.js';
+import { FUZZY_MIN_LENGTH } from './autocompleteInput.js';
+
+type Query = estypes.QueryDslQueryContainer;
+
+export const AUTOCOMPLETE_SOURCE = [
+  'id',
+  'streetname',
+  'number',
+  'suffix',
+  'postcode',
+  'city',
+  'location',
+  'street_key',
+] as const satisfies readonly (keyof AddressDoc)[];
+
+export type AutocompleteHit = Pick<AddressDoc, (typeof AUTOCOMPLETE_SOURCE)[number]>;
+
+export const STREET_SOURCE = [
+  'streetname',
+  'street_key',
+  'city',
+  'location',
+  'address_count',
+] as const satisfies readonly (keyof StreetDoc)[];
+
+/** A street hit; `points` only when there is a focus (the suggestion is placed at the nearest of them). */
+export type StreetHit = Pick<StreetDoc, (typeof STREET_SOURCE)[number]> & { points?: GeoPoint[] };
+
+/** Match quality of a street, best first. */
+export const QUALITIES = ['exact', 'starts', 'word'] as const;
+export type Quality = (typeof QUALITIES)[number] | 'fuzzy';
+
+/** Constant scores of the street qualities (a street named `q` also starts with it: 2 + 1). */
+const EXACT_BOOST = 2;
+const STARTS_BOOST = 1;
+
+/** The quality of a street hit of streetPrefixRequest, from its score (the first sort value). */
+export function qualityOfScore(score: number): (typeof QUALITIES)[number] {
+  if (score >= EXACT_BOOST + STARTS_BOOST) return 'exact';
+  if (score >= STARTS_BOOST) return 'starts';
+  return 'word';
+}
+
+/** With a focus and one or two letters typed, only streets this close are considered (the rest is noise anyway). */
+export const SHORT_PREFIX_RADIUS = '15km';
+export const SHORT_PREFIX_LENGTH = 2;
+/** From this many letters typed as one word, it also matches a prefix of the whole name glued (`vandermo`). */
+export const GLUED_MIN_LENGTH = 5;
+
+const ESCAPE_RE = /[.?+*|{}[\]()"\\#@&<>~]/g;
+const escapeRegexp = (s: string) => s.replace(ESCAPE_RE, '\\$&');
+
+/** The words typed (for the address index): every word but the last as a whole word, the last as a prefix. */
+function wordsClause(words: readonly string[]): Query {
+  return { match_bool_prefix: { street_text: { query: words.join(' '), operator: 'and' } } };
+}
+
+/**
+ * One typo in any word from FUZZY_MIN_LENGTH letters on, the first letter fixed: whole words through `fuzzy`, the
+ * unfinished last word through a regular expression of its one-edit variants followed by anything (Lucene has no
+ * fuzzy prefix query; the expression compiles to one automaton over the term dictionary).
+ */
+export function fuzzyPrefixRegexp(word: string): string {
+  return `${fuzzyWordRegexp(word)}.*`;
+}
+
+/** The one-edit variants of a whole word, the first letter fixed (the word itself among them). */
+export function fuzzyWordRegexp(word: string): string {
+  const variants = new Set<string>();
+  const any = '[a-z0-9]';
+  for (let i = 1; i <= word.length; i++) {
+    const head = escapeRegexp(word.slice(0, i));
+    if (i < word.length) {
+      variants.add(`${head}${any}${escapeRegexp(word.slice(i + 1))}`); // a letter mistyped
+      variants.add(`${head}${escapeRegexp(word.slice(i + 1))}`); // a letter too many
+    }
+    variants.add(`${head}${any}${escapeRegexp(word.slice(i))}`); // a letter left out
+    if (i + 1 < word.length) {
+      variants.add(escapeRegexp(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))); // two swapped
+    }
+  }
+  return `(${[...variants].join('|')})`;
+}
+
+function fuzzyWordsClause(words: readonly string[]): Query {
+  const last = words.length - 1;
+  return {
+    bool: {
+      filter: words.map((word, i): Query => {
+        if (word.length < FUZZY_MIN_LENGTH) {
+          return i === last ? { prefix: { street_text: word } } : { term: { street_text: word } };
+        }
+        if (i < last) return { fuzzy: { street_text: { value: word, fuzziness: 1, prefix_length: 1 } } };
+        const regexp = fuzzyPrefixRegexp(word);
+        if (regexp.length > MAX_REGEX_LENGTH) return { prefix: { street_text: word } };
+        return { regexp: { street_text: { value: regexp, flags: 'NONE' } } };
+      }),
+    },
+  };
+}
+
+/** Whether a fuzzy round may help: some word is long enough to carry a typo. */
+/** Elasticsearch's default `index.max_regex_length`: a longer expression is refused (found by the bench: 500s). */
+export const MAX_REGEX_LENGTH = 1000;
+
+/** Whether a typo round can help (a word long enough) and can be asked (its expression fits). */
+export function mayBeTypo(words: readonly string[]): boolean {
+  return words.some((w) => w.length >= FUZZY_MIN_LENGTH) && fuzzyPhraseRegexp(words) !== undefined;
+}
+
+const distanceSort = (focus: Focus): estypes.SortCombinations => ({
+  _geo_distance: { location: focus, order: 'asc', unit: 'm' },
+});
+
+function focusFilter(q: { focus: Focus | undefined; key: string }): Query[] {
+  if (!q.focus || q.key.length > SHORT_PREFIX_LENGTH) return [];
+  return [{ geo_distance: { distance: SHORT_PREFIX_RADIUS, points: q.focus } }];
+}
+
+/** Nearest first (the nearest sampled point of each street), then the bigger street, then a stable order. */
+function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinations[] {
+  return [
+    ...(score ? ['_score' as const] : []),
+    ...(q.focus
+      ? [{ _geo_distance: { points: q.focus, order: 'asc' as const, unit: 'm' as const, mode: 'min' as const } }]
+      : []),
+    { address_count: 'desc' },
+    { street_key: 'asc' },
+    { city_key: 'asc' },
+  ];
+}
+
+function streetSource(q: StreetPrefixQuery): string[] {
+  return q.focus ? [...STREET_SOURCE, 'points'] : [...STREET_SOURCE];
+}
+
+/**
+ * Streets whose words start with what was typed (the typed words joined by spaces, a prefix of one of the
+ * street_words tails; one word of GLUED_MIN_LENGTH+ letters also a prefix of the glued name, street_key), best
+ * quality first.
+ */
+export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest {
+  const match: Query[] = [{ prefix: { street_words: q.words.join(' ') } }];
+  if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { street_key: q.key } });
+  return streetRequest(
+    q,
+    {
+      filter: [{ bool: { should: match, minimum_should_match: 1 } }, ...focusFilter(q)],
+      should: [
+        { constant_score: { filter: { term: { street_key: q.key } }, boost: EXACT_BOOST } },
+        { constant_score: { filter: { prefix: { street_key: q.key } }, boost: STARTS_BOOST } },
+      ],
+    },
+    true,
+  );
+}
+
+/** A page of street suggestions: the street fields, sorted by quality (when scored), focus and size. */
+function streetRequest(q: StreetPrefixQuery, bool: estypes.QueryDslBoolQuery, scored: boolean): estypes.SearchRequest {
+  return {
+    size: q.size,
+    track_total_hits: false,
+    _source: streetSource(q),
+    query: { bool },
+    sort: streetSort(q, scored),
+  };
+}
+
+/**
+ * One typo per word from FUZZY_MIN_LENGTH letters on (first letter fixed), the words in the order typed: one
+ * regular expression over the street_words tails (finished words whole, the last as a prefix).
+ */
+export function fuzzyPhraseRegexp(words: readonly string[]): string | undefined {
+  const last = words.length - 1;
+  const build = (typosBeforeLast: boolean) =>
+    words
+      .map((word, i) => {
+        if (i === last) return word.length < FUZZY_MIN_LENGTH ? `${escapeRegexp(word)}.*` : fuzzyPrefixRegexp(word);
+        const fuzzy = typosBeforeLast && word.length >= FUZZY_MIN_LENGTH;
+        return fuzzy ? fuzzyWordRegexp(word) : escapeRegexp(word);
+      })
+      .join(' ');
+  // The expression grows with the square of a word's length: long input keeps the typo in its last word only,
+  // and input too long even for that gets no typo round (a refused expression would fail the request).
+  for (const typosBeforeLast of [true, false]) {
+    const regexp = build(typosBeforeLast);
+    if (regexp.length <= MAX_REGEX_LENGTH) return regexp;
+  }
+  return undefined;
+}
+
+/** Streets one typo away (only asked when the exact request found too little). */
+export function fuzzyStreetRequest(q: StreetPrefixQuery): estypes.SearchRequest {
+  // Asked only when mayBeTypo(): the expression fits.
+  const regexp = fuzzyPhraseRegexp(q.words) ?? '';
+  return streetRequest(
+    q,
+    { filter: [{ regexp: { street_words: { value: regexp, flags: 'NONE' } } }, ...focusFilter(q)] },
+    false,
+  );
+}
+
+/** Cities whose name or a later word of it starts with what was typed (the areas index). */
+export function cityPrefixRequest(text: string, size: number): estypes.SearchRequest {
+  return {
+    size,
+    track_total_hits: false,
+    _source: ['id', 'name', 'centroid'],
+    query: {
+      bool: {
+        filter: [{ term: { level: 'city' } }, { prefix: { name_tokens: text } }],
+        should: [{ term: { name_key: text } }],
+      },
+    },
+    sort: ['_score', { name_key: 'asc' }],
+  };
+}
+
+/** Addresses of the matching streets with that number: the named street first, then the suffixes in order. */
+export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): estypes.SearchRequest {
+  const filter: Query[] = [
+    { term: { house_number: q.houseNumber } },
+    fuzzy ? fuzzyWordsClause(q.words) : wordsClause(q.words),
+  ];
+  if (q.suffixPrefix) filter.push({ prefix: { suffix_key: q.suffixPrefix } });
+  if (q.city) filter.push({ prefix: { city_key: q.city } });
+  return {
+    size: q.size,
+    track_total_hits: false,
+    _source: [...AUTOCOMPLETE_SOURCE],
+    query: {
+      bool: {
+        filter,
+        should: [
+          { constant_score: { filter: { term: { street_key: q.key } }, boost: 4 } },
+          { constant_score: { filter: { prefix: { street_key: q.key } }, boost: 2 } },
+          { constant_score: { filter: { term: { suffix_key: q.suffixPrefix } }, boost: 1 } },
+        ],
+      },
+    },
+    sort: [
+      '_score',
+      ...(q.focus ? [distanceSort(q.focus)] : []),
+      { street_key: 'asc' },
+      { city_key: 'asc' },
+      { suffix_key: 'asc' },
+      { id: 'asc' },
+    ],
+  };
+}
+
+/** Postcodes starting with the prefix, one address each, in postcode order (nearest first with a focus). */
+export function postcodePrefixRequest(q: PostcodePrefixQuery): estypes.SearchRequest {
+  return {
+    size: q.size,
+    track_total_hits: false,
+    _source: [...AUTOCOMPLETE_SOURCE],
+    query: { bool: { filter: [{ prefix: { postcode_key: q.prefix } }] } },
+    collapse: { field: 'postcode_key' },
+    sort: q.focus ? [distanceSort(q.focus), { postcode_key: 'asc' }] : [{ postcode_key: 'asc' }],
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Type-ahead suggestions (GET /autocomplete): which searches run when, and how their answers are ranked. Bodies
+ * come from src/search/autocompleteRequests.ts; every search goes through the batcher, so the keystrokes of all
+ * users in flight share `_msearch` round trips.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { AreaDoc, GeoPoint } from '../../../core/elasticsearch/documents.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import type { Searcher } from '../../elasticsearch/searchBatcher.js';
+import type {
+  AddressPrefixQuery,
+  AutocompleteQuery,
+  Focus,
+  PostcodePrefixQuery,
+  StreetPrefixQuery,
+} from './autocompleteInput.js';
+import {
+  addressPrefixRequest,
+  type AutocompleteHit,
+  cityPrefixRequest,
+  fuzzyStreetRequest,
+  mayBeTypo,
+  postcodePrefixRequest,
+  QUALITIES,
+  type Quality,
+  qualityOfScore,
+  type StreetHit,
+  streetPrefixRequest,
+} from './autocompleteBodies.js';
+import { sources } from '../../repository/paging.js';
+
+export interface Suggestion {
+  type: 'street' | 'address' | 'postcode' | 'city';
+  label: string;
+  id?: string | undefined;
+  streetname: string;
+  number: string;
+  suffix: string;
+  postcode: string;
+  city: string;
+  location: GeoPoint;
+}
+
+/** Cities offered at most per answer: the answer is about streets. */
+const MAX_CITIES = 2;
+
+interface Ranked {
+  suggestion: Suggestion;
+  /** Index into RANK_ORDER. */
+  quality: number;
+  distance: number;
+  size: number;
+}
+
+const RANK_ORDER: readonly (Quality | 'city_exact')[] = ['city_exact', ...QUALITIES, 'fuzzy'];
+
+/** Great-circle distance in metres (ranking only). */
+function metres(a: GeoPoint, b: Focus): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 12_742_000 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+const byRank = (a: Ranked, b: Ranked) =>
+  a.quality - b.quality ||
+  a.distance - b.distance ||
+  b.size - a.size ||
+  a.suggestion.label.localeCompare(b.suggestion.label);
+
+const blank = { number: '', suffix: '', postcode: '' };
+
+function addressSuggestion(doc: AutocompleteHit): Suggestion {
+  const suffixed = `${doc.number}${doc.suffix}`;
+  return {
+    type: 'address',
+    label: `${doc.streetname} ${suffixed}, ${doc.postcode ? `${doc.postcode} ` : ''}${doc.city}`.trim(),
+    id: doc.id,
+    streetname: doc.streetname,
+    number: doc.number,
+    suffix: doc.suffix,
+    postcode: doc.postcode,
+    city: doc.city,
+    location: doc.location,
+  };
+}
+
+export class AutocompleteRepository {
+  private readonly addresses: string;
+  private readonly areas: string;
+  private readonly streetIndex: string;
+
+  constructor(
+    private readonly searcher: Searcher,
+    indexPrefix: string,
+  ) {
+    this.addresses = aliasName(indexPrefix, 'addresses');
+    this.areas = aliasName(indexPrefix, 'areas');
+    this.streetIndex = aliasName(indexPrefix, 'streets');
+  }
+
+  async suggest(q: AutocompleteQuery): Promise<Suggestion[]> {
+    if (q.kind === 'postcode') return this.postcodes(q);
+    if (q.kind === 'address') return this.addressesOf(q);
+    return this.streets(q);
+  }
+
+  private async postcodes(q: PostcodePrefixQuery): Promise<Suggestion[]> {
+    const res = await this.searcher.search<AutocompleteHit>(this.addresses, postcodePrefixRequest(q));
+    return sources(res.hits.hits).map((doc) => ({
+      type: 'postcode',
+      label: `${doc.postcode}, ${doc.city}`,
+      ...blank,
+      streetname: '',
+      postcode: doc.postcode,
+      city: doc.city,
+      location: doc.location,
+    }));
+  }
+
+  /**
+   * The addresses with the typed number on the matching streets; the other readings of the words after the number,
+   * then one typo in the street, only while nothing matched.
+   */
+  private async addressesOf(q: AddressPrefixQuery): Promise<Suggestion[]> {
+    let hits = (await this.searcher.search<AutocompleteHit>(this.addresses, addressPrefixRequest(q))).hits.hits;
+    for (const reading of q.otherReadings) {
+      if (hits.length > 0) break;
+      const other = addressPrefixRequest({ ...q, ...reading });
+      hits = (await this.searcher.search<AutocompleteHit>(this.addresses, other)).hits.hits;
+    }
+    if (hits.length === 0 && mayBeTypo(q.words)) {
+      hits = (await this.searcher.search<AutocompleteHit>(this.addresses, addressPrefixRequest(q, true), 'fuzzy')).hits
+        .hits;
+    }
+    return sources(hits).map(addressSuggestion);
+  }
+
+  private async streets(q: StreetPrefixQuery): Promise<Suggestion[]> {
+    const text = q.words.join(' ');
+    const [streets, cities] = await Promise.all([
+      this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q)),
+      this.searcher.search<Pick<AreaDoc, 'id' | 'name' | 'centroid' | 'name_key'>>(
+        this.areas,
+        cityPrefixRequest(text, MAX_CITIES),
+      ),
+    ]);
+    const ranked = rankStreets(q, streets.hits.hits, (hit) => qualityOfScore(Number(hit.sort?.[0] ?? 0)));
+    for (const hit of cities.hits.hits) {
+      const city = hit._source;
+      if (!city) continue;
+      // Sorted by score first: only the exact-name clause scores.
+      const exact = Number(hit.sort?.[0] ?? 0) > 0;
+      ranked.push({
+        suggestion: {
+          type: 'city',
+          label: city.name,
+          ...blank,
+          streetname: '',
+          city: city.name,
+          location: city.centroid,
+        },
+        quality: RANK_ORDER.indexOf(exact ? 'city_exact' : 'starts'),
+        distance: q.focus ? metres(city.centroid, q.focus) : 0,
+        size: Number.MAX_SAFE_INTEGER,
+      });
+    }
+    // The typo round only when no street starts with what was typed (as for addresses): a mistyped word rarely
+    // begins a real street, while a correct one that matches fewer streets than `size` (most keystrokes past the
+    // fifth letter) would pay a second round trip, a regular expression over every street word, for neighbours
+    // one typo away that nobody asked for. That round was the slow tail of type-ahead under load.
+    const streetCount = ranked.filter((r) => r.suggestion.type === 'street').length;
+    if (streetCount === 0 && mayBeTypo(q.words)) {
+      const fuzzy = await this.searcher.search<StreetHit>(this.streetIndex, fuzzyStreetRequest(q), 'fuzzy');
+      const seen = new Set(ranked.map((r) => r.suggestion.label));
+      for (const r of rankStreets(q, fuzzy.hits.hits, () => 'fuzzy')) {
+        if (!seen.has(r.suggestion.label)) ranked.push(r);
+      }
+    }
+    return ranked
+      .sort(byRank)
+      .slice(0, q.size)
+      .map((r) => r.suggestion);
+  }
+}
+
+/** Street hits as ranked suggestions; with a focus, placed at the street's sampled point nearest to it. */
+function rankStreets(
+  q: StreetPrefixQuery,
+  hits: readonly estypes.SearchHit<StreetHit>[],
+  qualityOf: (hit: estypes.SearchHit<StreetHit>) => Quality,
+): Ranked[] {
+  const out: Ranked[] = [];
+  for (const hit of hits) {
+    const doc = hit._source;
+    if (!doc) continue;
+    let location = doc.location;
+    let distance = 0;
+    if (q.focus) {
+      distance = metres(location, q.focus);
+      for (const p of doc.points ?? []) {
+        const d = metres(p, q.focus);
+        if (d < distance) {
+          distance = d;
+          location = p;
+        }
+      }
+    }
+    out.push({
+      suggestion: {
+        type: 'street',
+        label: doc.city ? `${doc.streetname}, ${doc.city}` : doc.streetname,
+        ...blank,
+        streetname: doc.streetname,
+        city: doc.city,
+        location,
+      },
+      quality: RANK_ORDER.indexOf(qualityOf(hit)),
+      distance,
+      size: doc.address_count,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * The known city names free text is read against, read from the live addresses index once per index
+ * generation (a composite aggregation over `city_key`: ~2,500 keys on the bulk data, a few hundred KB) and
+ * rebuilt when the alias points at a new generation.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import { elasticsearchCall } from '../../elasticsearch/failures.js';
+import { KnownCities } from './knownCities.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
+
+const PAGE = 5000;
+
+export class CityNameRepository {
+  private readonly cities: GenerationCache<KnownCities>;
+
+  constructor(
+    private readonly client: Client,
+    generations: IndexGenerations,
+  ) {
+    this.cities = new GenerationCache(generations, 'addresses', (generation) => this.load(generation));
+  }
+
+  known(): Promise<KnownCities> {
+    return this.cities.get();
+  }
+
+  private async load(generation: string): Promise<KnownCities> {
+    // The concrete generation, not the alias: the names and the cache key must describe the same index.
+    const index = concreteIndexes(generation);
+    const keys: string[] = [];
+    let after: Record<string, string | number | null> | undefined;
+    for (;;) {
+      const res = await elasticsearchCall(() =>
+        this.client.search({
+          index,
+          size: 0,
+          track_total_hits: false,
+          aggs: {
+            cities: {
+              composite: {
+                size: PAGE,
+                sources: [{ key: { terms: { field: 'city_key' } } }],
+                ...(after ? { after } : {}),
+              },
+            },
+          },
+        }),
+      );
+      const agg = res.aggregations?.cities as
+        { buckets: { key: { key: string } }[]; after_key?: Record<string, string | number | null> } | undefined;
+      for (const bucket of agg?.buckets ?? []) keys.push(bucket.key.key);
+      if (!agg?.after_key || (agg.buckets.length ?? 0) < PAGE) break;
+      after = agg.after_key;
+    }
+    return new KnownCities(keys);
+  }
+}

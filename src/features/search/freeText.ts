@@ -1,0 +1,193 @@
+/**
+ * Reading a free-text address ("Mekelweg 8, 2628 CD Delft", "delft, mekelweg 8", "2628CD 8a",
+ * "Wetstraat 16 1000 Brussel") into structured queries. Pure and table-tested; the data it needs (postcode
+ * shapes per country, the known city names) is passed in.
+ *
+ * The order people write: street, number, [postcode], [city]; or the city (and postcode) first, usually
+ * before a comma; or postcode and number alone. The house number anchors the reading: the words before it in
+ * its comma-segment are the street, the words after it and in other segments the city. When that is
+ * ambiguous ("Delft Mekelweg 8": city Delft and street Mekelweg, or street "Delft Mekelweg"), every
+ * plausible reading is returned, best guess first, and the caller tries them all in one round trip.
+ */
+import { parseHouseNumber } from '../../../core/text/houseNumber.js';
+import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
+import type { KnownCities } from './knownCities.js';
+import type { StreetQueryInput } from '../address/streetRequest.js';
+
+export interface FreeTextReading {
+  query: StreetQueryInput;
+  /** How the city was read: named exactly, with a typo, not given, or given but unknown (then ignored). */
+  city: 'exact' | 'fuzzy' | 'none' | 'ignored';
+}
+
+export interface FreeTextOptions {
+  cities: KnownCities;
+  /** Only these countries' postcode shapes (the `country` parameter); all when omitted. */
+  countries?: readonly CountryCode[];
+}
+
+interface Token {
+  text: string;
+  /** Lower case, for the patterns. */
+  lower: string;
+  segment: number;
+}
+
+/** Country names people add at the end ("…, Delft, Nederland"): noise for an address in the index. */
+const COUNTRY_WORDS = new Set(['nederland', 'netherlands', 'nl', 'belgie', 'belgië', 'belgique', 'belgium', 'be']);
+/**
+ * Words after the number that belong to it ("8 a", "139 A-1", "1 II", "12 bis", "3 hs", Lelystad's and Almere's
+ * numeric additions "Kogge 3 2", "Markerkant 13 120"), unless a known city starts with
+ * them. Anything longer is more likely the city ("1 Den Haag").
+ */
+const SUFFIX_WORD_RE =
+  /^(?:\d{1,4}|[a-z](?:[-/.]?\d{1,4})?|i{1,3}|iv|vi{0,3}|ix|x|bis|ter|quater|hs|huis|bg|boven|beneden)$/;
+/** Readings tried at most: each costs a search. */
+const MAX_READINGS = 4;
+
+function tokenise(text: string): Token[] {
+  const tokens: Token[] = [];
+  text.split(/[,;]/).forEach((segment, i) => {
+    for (const word of segment.trim().split(/\s+/)) {
+      if (word) tokens.push({ text: word, lower: word.toLowerCase(), segment: i });
+    }
+  });
+  return tokens;
+}
+
+/** The postcode's tokens (one, or two for "2628 CD"), preferring unambiguous shapes. */
+function findPostcode(
+  tokens: Token[],
+  countries: readonly CountryCode[] | undefined,
+): { start: number; length: number; text: string } | undefined {
+  const patterns = POSTCODE_PATTERNS.filter((p) => !countries || countries.includes(p.country));
+  const digitsLed = tokens.filter((t) => /^\d/.test(t.lower)).length;
+  for (const ambiguous of [false, true]) {
+    for (const { pattern, lookslikeNumber } of patterns) {
+      if (lookslikeNumber !== ambiguous) continue;
+      // A bare "1000" is a postcode only beside another number ("Wetstraat 16 1000 Brussel").
+      if (lookslikeNumber && digitsLed < 2) continue;
+      for (let i = 0; i < tokens.length; i++) {
+        const one = tokens[i] as Token;
+        const next = tokens[i + 1];
+        if (next && next.segment === one.segment && pattern.test(`${one.lower} ${next.lower}`)) {
+          return { start: i, length: 2, text: `${one.text} ${next.text}` };
+        }
+        // A house number follows its street's words; a bare-number postcode does not ("Wetstraat 16 1000
+        // Brussel", "1000 Brussel, Wetstraat 16").
+        const previous = tokens[i - 1];
+        const afterWord = previous !== undefined && previous.segment === one.segment && !/^\d/.test(previous.lower);
+        if (pattern.test(one.lower) && !(lookslikeNumber && afterWord)) {
+          return { start: i, length: 1, text: one.text };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The house number's tokens: a digit-led token that follows a word of its segment (the street's), else the first
+ * digit-led token ("2e Exloërmond, Noorderdiep 2": 2, not 2e), with a short suffix word after it when that parses.
+ */
+function findNumber(tokens: Token[], cities: KnownCities): { start: number; length: number; text: string } | undefined {
+  const isNumber = (t: Token) => /^\d/.test(t.lower) && parseHouseNumber(t.text) !== null;
+  const afterWord = tokens.findIndex((t, i) => {
+    const previous = tokens[i - 1];
+    return isNumber(t) && previous !== undefined && previous.segment === t.segment && !/^\d/.test(previous.lower);
+  });
+  const start = afterWord >= 0 ? afterWord : tokens.findIndex(isNumber);
+  if (start < 0) return undefined;
+  const first = tokens[start] as Token;
+  const next = tokens[start + 1];
+  const suffixWord = next && next.segment === first.segment && SUFFIX_WORD_RE.test(next.lower);
+  if (next && suffixWord && !cities.startsWith(next.text)) {
+    const joined = `${first.text} ${next.text}`;
+    if (parseHouseNumber(joined)) return { start, length: 2, text: joined };
+  }
+  return { start, length: 1, text: first.text };
+}
+
+function cityReading(words: string[], cities: KnownCities): { city?: string; how: FreeTextReading['city'] } {
+  const meaningful = words.filter((w) => !COUNTRY_WORDS.has(w.toLowerCase()));
+  if (meaningful.length === 0) return { how: 'none' };
+  const match = cities.match(meaningful);
+  if (!match) return { how: 'ignored' };
+  return { city: match.key, how: match.distance === 0 ? 'exact' : 'fuzzy' };
+}
+
+function reading(
+  street: string[],
+  number: string,
+  postcode: string | undefined,
+  cityWords: string[],
+  cities: KnownCities,
+): FreeTextReading {
+  const { city, how } = cityReading(cityWords, cities);
+  const query: StreetQueryInput = { number };
+  if (street.length > 0) query.streetname = street.join(' ');
+  if (postcode) query.postcode = postcode;
+  if (city) query.city = city;
+  return { query, city: how };
+}
+
+/** Readings of `text`, best guess first; [] when it holds no house number or no street and no postcode. */
+export function readFreeText(text: string, options: FreeTextOptions): FreeTextReading[] {
+  const { cities } = options;
+  const all = tokenise(text);
+  const postcode = findPostcode(all, options.countries);
+  const tokens = postcode ? all.filter((_, i) => i < postcode.start || i >= postcode.start + postcode.length) : all;
+  const number = findNumber(tokens, cities);
+  if (!number) return [];
+  const numberSegment = (tokens[number.start] as Token).segment;
+  const before = tokens.slice(0, number.start);
+  const after = tokens.slice(number.start + number.length);
+  // The street: the words before the number in its own segment; the rest is the city (and country noise).
+  const street = before.filter((t) => t.segment === numberSegment).map((t) => t.text);
+  const elsewhere = [...before.filter((t) => t.segment !== numberSegment), ...after].map((t) => t.text);
+  const readings: FreeTextReading[] = [];
+  if (street.length > 0 || postcode) {
+    readings.push(reading(street, number.text, postcode?.text, elsewhere, cities));
+  }
+  // Almere, Lelystad and Urk name streets with a number ("Markerkant 13", "Kogge 03", "Wijk 7"): "Kogge 03 2" is
+  // street "Kogge 03", number 2 as often as number 3 with addition 2.
+  if (number.length === 2 && street.length > 0) {
+    const [first, second] = tokens.slice(number.start, number.start + 2) as [Token, Token];
+    if (/^\d+$/.test(second.lower)) {
+      readings.push(reading([...street, first.text], second.text, postcode?.text, elsewhere, cities));
+    }
+  }
+  // "Delft Mekelweg 8" without a comma: the leading words may be the city. "8 Mekelweg Delft": the street after.
+  for (let k = 1; k <= Math.min(cities.maxWords, street.length - 1); k++) {
+    const lead = street.slice(0, k);
+    if (cities.match(lead)) readings.push(reading(street.slice(k), number.text, postcode?.text, lead, cities));
+  }
+  if (street.length === 0 && elsewhere.length > 1) {
+    for (let k = 1; k < elsewhere.length; k++) {
+      const tail = elsewhere.slice(elsewhere.length - k);
+      if (cities.match(tail)) {
+        readings.push(reading(elsewhere.slice(0, elsewhere.length - k), number.text, postcode?.text, tail, cities));
+      }
+    }
+    if (!postcode) readings.push(reading(elsewhere, number.text, undefined, [], cities));
+  }
+  return readings.slice(0, MAX_READINGS);
+}
+
+/**
+ * One answer list from several readings' candidates: best confidence first (a tie keeps the earlier reading's
+ * order), each address once, at most `size`.
+ */
+export function mergeReadings<T extends { doc: { id: string }; confidence: number }>(lists: T[][], size: number): T[] {
+  const seen = new Set<string>();
+  const all = lists.flatMap((list, reading) => list.map((answer, rank) => ({ answer, reading, rank })));
+  all.sort((a, b) => b.answer.confidence - a.answer.confidence || a.reading - b.reading || a.rank - b.rank);
+  const out: T[] = [];
+  for (const { answer } of all) {
+    if (seen.has(answer.doc.id)) continue;
+    seen.add(answer.doc.id);
+    out.push(answer);
+    if (out.length === size) break;
+  }
+  return out;
+}

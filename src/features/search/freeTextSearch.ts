@@ -1,0 +1,51 @@
+/**
+ * GET /search: free text read into structured readings (src/search/freeText.ts) against the known city names,
+ * every reading run through the forward tiers at once (the batcher carries the readings' searches in one
+ * `_msearch` round trip), the answers graded and merged.
+ */
+import type { CountryCode } from '../../../core/text/postcodePatterns.js';
+import { mergeReadings, readFreeText } from './freeText.js';
+import { gradeReading } from '../address/matchQuality.js';
+import { parseStreetQuery } from '../address/streetRequest.js';
+import type { AddressRepository, ForwardAnswer } from '../address/addressRepository.js';
+import type { AreaRepository } from '../hierarchy/areaRepository.js';
+import type { CityNameRepository } from './cityNames.js';
+
+export interface FreeTextRequest {
+  q: string;
+  size: number;
+  focus?: { lat: number; lon: number } | undefined;
+  country?: CountryCode | undefined;
+}
+
+export class FreeTextSearch {
+  constructor(
+    private readonly addresses: AddressRepository,
+    private readonly areas: AreaRepository,
+    private readonly cityNames: CityNameRepository,
+  ) {}
+
+  async search(request: FreeTextRequest): Promise<ForwardAnswer[]> {
+    const [cities, countryId] = await Promise.all([
+      this.cityNames.known(),
+      request.country ? this.areas.countryIdOf(request.country) : undefined,
+    ]);
+    // A country the index does not hold has no addresses.
+    if (request.country && !countryId) return [];
+    const readings = readFreeText(request.q, {
+      cities,
+      ...(request.country ? { countries: [request.country] } : {}),
+    });
+    const answers = await Promise.all(
+      readings.map(async (reading) => {
+        const q = {
+          ...parseStreetQuery({ ...reading.query, lat: request.focus?.lat, lon: request.focus?.lon }),
+          countryId,
+        };
+        const candidates = await this.addresses.candidates(q, request.size);
+        return candidates.map((answer) => ({ ...answer, ...gradeReading(answer, reading.city) }));
+      }),
+    );
+    return mergeReadings(answers, request.size);
+  }
+}

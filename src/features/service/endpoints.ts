@@ -1,0 +1,57 @@
+/** The service's own endpoints, open without an API key: health, metrics and the API description. */
+import { endpoint } from '../../endpoints/endpoint.js';
+import { METRICS_PATH } from '../../http/metrics.js';
+import { JSON_TYPE } from '../../http/mediaType.js';
+import { Health, MetricsText, OpenApiDocument } from '../../schemas/responses.js';
+import { serveHealth } from './health.js';
+
+export const healthEndpoint = endpoint({
+  method: 'get',
+  path: '/health',
+  tag: 'Service',
+  summary: 'Service and Elasticsearch health',
+  description:
+    'For load balancers: 200 `ok` while Elasticsearch answers and every index is loaded; 503 otherwise. Also ' +
+    'the body cache and the circuit breaker around Elasticsearch.',
+  access: 'open',
+  ok: { description: '`status: ok`', schema: Health },
+  sameShape: {
+    '503': '`not_loaded` (Elasticsearch answers, an index is missing: `null`) or `unavailable` (no answer)',
+  },
+  backend: false,
+  serve: serveHealth,
+});
+
+export const metricsEndpoint = endpoint({
+  method: 'get',
+  path: METRICS_PATH,
+  tag: 'Service',
+  summary: 'Prometheus metrics',
+  description:
+    'Requests by route and status, latency, Elasticsearch round trips, breaker state. No key from loopback ' +
+    '(the socket peer, not behind a proxy); from anywhere else `X-Metrics-Key` or `Authorization: Bearer` ' +
+    'with METRICS_KEY (403 when none is configured).',
+  access: 'metrics',
+  ok: { description: 'The metrics', schema: MetricsText, mediaType: 'text/plain' },
+  backend: false,
+  serve: ({ metrics, metricsKeyDigest }) => metrics.endpoint(metricsKeyDigest),
+});
+
+/** GET /openapi.json; the Swagger UI page on it is served at /docs (src/pages/docs.ts). */
+export const openApiEndpoint = endpoint({
+  method: 'get',
+  path: '/openapi.json',
+  tag: 'Service',
+  summary: 'This API description',
+  description: 'The OpenAPI 3.1 document, generated from the schemas the service validates with. Rendered at `/docs`.',
+  access: 'open',
+  ok: { description: 'The OpenAPI document', schema: OpenApiDocument },
+  backend: false,
+  serve:
+    ({ apiDocument }) =>
+    (ctx) => {
+      ctx.type = JSON_TYPE;
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.body = apiDocument;
+    },
+});
