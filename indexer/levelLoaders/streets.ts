@@ -9,7 +9,12 @@ import type { CityRemap } from '../derivedCities.js';
 import { arrayItems, type RunContext } from '../runContext.js';
 import type { StreetAccumulator } from '../streets.js';
 
-export async function loadStreets(ctx: RunContext, streets: StreetAccumulator, remap?: CityRemap): Promise<void> {
+/** Returns the documents written (the places are built from them). */
+export async function loadStreets(
+  ctx: RunContext,
+  streets: StreetAccumulator,
+  remap?: CityRemap,
+): Promise<StreetDoc[]> {
   ctx.checkAbort();
   const docs = streets.finish(remap);
   const s = ctx.streets;
@@ -35,4 +40,5 @@ export async function loadStreets(ctx: RunContext, streets: StreetAccumulator, r
     { dataset_level: 'streets', built: s.built, indexed: s.indexed, addresses: s.addresses },
     'streets loaded',
   );
+  return docs;
 }
