@@ -62,7 +62,7 @@ export function readPlaceQuery(text: string): PlaceReading[] {
   return readings;
 }
 
-/** Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 10). */
+/** Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 15). */
 export const TIER_SCORES = { exact: 200, prefix: 100, typo: 50 } as const;
 export type PlaceMatch = keyof typeof TIER_SCORES;
 
@@ -76,9 +76,12 @@ const TYPE_BOOSTS: Partial<Record<PlaceType, number>> = {
   postcode: 2,
 };
 
-/** Focus: a place this far away gets half of FOCUS_BOOST (distance_feature: boost * pivot / (pivot + distance)). */
-const FOCUS_PIVOT = '10km';
-const FOCUS_BOOST = 10;
+/**
+ * Focus: a place this far away gets half of FOCUS_BOOST (distance_feature: boost * pivot / (pivot + distance)); at
+ * the focus, as much as a 3,000-fold difference in size (ln).
+ */
+const FOCUS_PIVOT = '1km';
+const FOCUS_BOOST = 15;
 
 /** Prefixes of one character would match a twentieth of the index; they rank nothing useful. */
 const MIN_PREFIX_LENGTH = 2;
