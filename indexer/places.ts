@@ -227,6 +227,10 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       const a = src.area(id);
       return a ? namesOf(a.name, a.names) : [];
     });
+  const localityKeys = (parents: ParentIds, cityName = ''): string[] => {
+    const locality = src.area(parents.city_id) ?? src.area(parents.municipality_id);
+    return keysOf([...(cityName ? [cityName] : []), ...(locality ? namesOf(locality.name, locality.names) : [])]);
+  };
   const countryOf = (parents: ParentIds, own = ''): string => own || src.area(parents.country_id)?.countryCode || '';
 
   for (const a of src.areas) {
@@ -239,6 +243,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       names: a.names ?? {},
       name_keys: keysOf(names),
       qualifier_keys: keysOf(ancestorNames(a.parents)),
+      locality_keys: localityKeys(a.parents),
       local_identifier: a.localIdentifier,
       parent_names: parentNames(a.parents),
       ancestor_ids: [...ancestorIds(a.parents), a.id],
@@ -264,6 +269,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       name_keys: keysOf(namesOf(s.streetname, s.names)),
       // Its postcode and postcode area qualify it too: "Mekelweg 2628".
       qualifier_keys: keysOf([s.city, ...ancestorNames(s), ...(postcode ? [postcode, postcode.slice(0, 4)] : [])]),
+      locality_keys: localityKeys(s, s.city),
       local_identifier: '',
       parent_names: parentNames(s),
       ancestor_ids: ancestorIds(s),
@@ -292,6 +298,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       names: {},
       name_keys: keysOf([p.postcode]),
       qualifier_keys: keysOf([city, ...ancestorNames(p.parents)]),
+      locality_keys: localityKeys(p.parents, city),
       local_identifier: '',
       parent_names: parentNames(p.parents),
       ancestor_ids: ancestorIds(p.parents),

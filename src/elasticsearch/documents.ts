@@ -152,6 +152,11 @@ export interface PlaceDoc {
   name_keys: string[];
   /** placeNameKeys() of the ancestors' names (and a street's or postcode's city and postcode): "Mekelweg Delft". */
   qualifier_keys: string[];
+  /**
+   * placeNameKeys() of the place's own locality (its city, else its municipality): a qualifier naming it ranks the
+   * place above one the qualifier only reaches through a province of that name ("Hoofdstraat Groningen").
+   */
+  locality_keys: string[];
   /** Areas: their official code; streets and postcodes: "". */
   local_identifier: string;
   parent_names: PlaceParentNames;

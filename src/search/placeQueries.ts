@@ -62,7 +62,7 @@ export function readPlaceQuery(text: string): PlaceReading[] {
   return readings;
 }
 
-/** Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 15). */
+/** Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 15 + 5). */
 export const TIER_SCORES = { exact: 200, prefix: 100, typo: 50 } as const;
 export type PlaceMatch = keyof typeof TIER_SCORES;
 
@@ -154,10 +154,19 @@ function qualifierFilter(keys: readonly string[], typos: boolean): Query {
   return anyOf(options);
 }
 
+/** A qualifier naming the place's own city (not only a province or municipality of that name) adds this much. */
+const LOCALITY_BOOST = 5;
+
 function readingClause(r: PlaceReading, typos: boolean): Query | undefined {
   const name = nameClause(r.keys, typos);
   if (!name || !r.qualifierKeys.length) return name;
-  return { bool: { must: [name], filter: [qualifierFilter(r.qualifierKeys, typos)] } };
+  return {
+    bool: {
+      must: [name],
+      filter: [qualifierFilter(r.qualifierKeys, typos)],
+      should: [{ constant_score: { filter: { terms: { locality_keys: r.qualifierKeys } }, boost: LOCALITY_BOOST } }],
+    },
+  };
 }
 
 function filters(q: PlaceQuery): Query[] {
