@@ -68,7 +68,9 @@ async function scanPlaces(ctx: EntryEvalContext): Promise<Scanned[]> {
  */
 function sameNamedArea(got: Scanned, target: Scanned): boolean {
   if (!AREA_TYPES.has(got.type) || keyOf(got.name) !== keyOf(target.name)) return false;
-  if (target.type === 'street') return target.ancestor_ids.some((id) => got.ancestor_ids.includes(id));
+  // A street's ancestors run country, province, municipality, city: the last one is its locality.
+  const locality = target.ancestor_ids.at(-1);
+  if (target.type === 'street') return !!locality && got.ancestor_ids.includes(locality);
   return inChain(got, target);
 }
 
