@@ -90,8 +90,6 @@ interface PostcodeRecord {
   extent: Extent;
   cities: Map<string, number>;
   parents: ParentIds;
-  /** The country the postcode's first address lies in (its country area's code). */
-  countryId: string;
 }
 
 /** Dutch 6-character postcodes also count into their 4-digit area. */
@@ -143,7 +141,6 @@ export class PlaceAccumulator {
           municipality_id: doc.municipality_id,
           city_id: doc.city_id,
         },
-        countryId: doc.country_id,
       };
       this.postcodes.set(key, p);
     }
@@ -178,6 +175,32 @@ export class PlaceAccumulator {
   postcodeRecords(): Iterable<PostcodeRecord> {
     return this.postcodes.values();
   }
+}
+
+/** One postcode from two records: the larger one's parents and point, both extents and cities. */
+function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
+  const [big, small] = a.extent.count >= b.extent.count ? [a, b] : [b, a];
+  const cities = new Map(big.cities);
+  for (const [city, n] of small.cities) cities.set(city, (cities.get(city) ?? 0) + n);
+  const x = big.extent.bbox;
+  const y = small.extent.bbox;
+  return {
+    postcode: big.postcode,
+    parents: big.parents,
+    cities,
+    extent: {
+      count: big.extent.count + small.extent.count,
+      sumLat: big.extent.sumLat + small.extent.sumLat,
+      sumLon: big.extent.sumLon + small.extent.sumLon,
+      point: big.extent.point,
+      bbox: {
+        min_lon: Math.min(x.min_lon, y.min_lon),
+        min_lat: Math.min(x.min_lat, y.min_lat),
+        max_lon: Math.max(x.max_lon, y.max_lon),
+        max_lat: Math.max(x.max_lat, y.max_lat),
+      },
+    },
+  };
 }
 
 /** An area as the places see it: a record of the hierarchy, with per-language names where it has them. */
@@ -288,11 +311,20 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
     };
   }
 
+  // Keyed by country id while the addresses streamed, a postcode is one place per country code: addresses of one
+  // postcode found outside every country polygon (a generalised coast) join their country's once a folded derived
+  // city gave them its chain.
+  const postcodes = new Map<string, PostcodeRecord>();
   for (const p of src.accumulator.postcodeRecords()) {
+    const id = postcodePlaceId(countryOf(p.parents), p.postcode);
+    const other = postcodes.get(id);
+    postcodes.set(id, other ? mergePostcodes(other, p) : p);
+  }
+  for (const [id, p] of postcodes) {
     const city = mostCommon(p.cities);
     const country = countryOf(p.parents);
     yield {
-      id: postcodePlaceId(country, p.postcode),
+      id,
       type: 'postcode',
       name: p.postcode,
       names: {},

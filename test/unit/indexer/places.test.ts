@@ -115,3 +115,21 @@ describe('verifyPlaces', () => {
     expect(verifyPlaces(emptyPlaces(), 5)).toEqual(['places: none built']);
   });
 });
+
+describe('postcodes across a folded derived city', () => {
+  it('are one place per country code, even when some addresses had no country until their city was folded', () => {
+    const acc = new PlaceAccumulator();
+    const withChain = (lat: number) => ({ ...address('Mekelweg', '2628CD', lat, 4.37) });
+    acc.add(withChain(52.0));
+    acc.add(withChain(52.001));
+    // An address outside every country polygon, in a derived city later folded into Delft.
+    acc.add({ ...withChain(52.01), country_id: '', province_id: '', municipality_id: '', city_id: 'old' });
+    acc.applyRemap(new Map([['old', chain]]));
+    const byId = new Map(areas.map((a) => [a.id, a]));
+    const docs = [...buildPlaces({ areas: [], streets: [], accumulator: acc, area: (id) => byId.get(id) })];
+    const ids = docs.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(docs.find((d) => d.id === 'postcode:NL:2628CD')).toMatchObject({ address_count: 3 });
+    expect(docs.find((d) => d.id === 'postcode:NL:2628CD')?.bbox.max_lat).toBe(52.01);
+  });
+});
