@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { streetId } from '../../../indexer/ids.js';
 import { buildPlaces, PlaceAccumulator, type PlaceArea, type PlaceStreet } from '../../../indexer/places.js';
+import { StreetAccumulator } from '../../../indexer/streets.js';
 import { emptyPlaces, verifyPlaces } from '../../../indexer/summary.js';
 import type { PlaceDoc } from '../../../src/elasticsearch/documents.js';
 
@@ -40,19 +42,15 @@ function build(): PlaceDoc[] {
   acc.add(address('Mekelweg', '2628CD', 52.0, 4.37));
   acc.add(address('Mekelweg', '2628CD', 52.002, 4.374));
   acc.add(address('Mekelweg', '2628CC', 51.998, 4.38));
-  const street: PlaceStreet = {
-    id: 'street-1',
-    source_key: 'streets:mekelweg|delft',
-    streetname: 'Mekelweg',
-    street_key: 'mekelweg',
-    street_words: ['mekelweg'],
-    city: 'Delft',
-    city_key: 'delft',
-    address_count: 3,
-    location: { lat: 52.0, lon: 4.37 },
-    points: [],
-    ...chain,
-  };
+  const streets = new StreetAccumulator();
+  for (const [lat, lon] of [
+    [52.0, 4.37],
+    [52.002, 4.374],
+    [51.998, 4.38],
+  ] as const) {
+    streets.add({ streetname: 'Mekelweg', ...address('Mekelweg', '', lat, lon) });
+  }
+  const street: PlaceStreet = streets.finish()[0] as PlaceStreet;
   const byId = new Map(areas.map((a) => [a.id, a]));
   return [...buildPlaces({ areas, streets: [street], accumulator: acc, area: (id) => byId.get(id) })];
 }
@@ -86,7 +84,7 @@ describe('buildPlaces', () => {
 
   it('gives a street the extent of its addresses, its most common postcode and its city as qualifiers', () => {
     const s = find('street', 'Mekelweg');
-    expect(s).toMatchObject({ id: 'street-1', city: 'Delft', postcode: '2628CD', address_count: 3 });
+    expect(s).toMatchObject({ id: streetId('mekelweg', 'delft'), city: 'Delft', postcode: '2628CD', address_count: 3 });
     expect(s.bbox).toEqual({ min_lon: 4.37, min_lat: 51.998, max_lon: 4.38, max_lat: 52.002 });
     expect(s.qualifier_keys).toEqual(expect.arrayContaining(['delft', 'zuid holland', '2628cd', '2628']));
   });
