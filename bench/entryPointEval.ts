@@ -2,7 +2,7 @@
  * Quality of the geocoder's entry points beyond structured forward geocoding (that one is `npm run eval`):
  *
  *   npm run eval:entry [-- --manifest datasets/sample.json|datasets/bulk.json] [--sample N] [--seed S]
- *                         [--concurrency 8] [--prefix P] [--only reverse,autocomplete,search]
+ *                         [--concurrency 8] [--prefix P] [--only reverse,autocomplete,search,places]
  *
  * Elasticsearch: ELASTICSEARCH_URL, else one is started (dev/elasticsearch/provider.ts). The manifest is indexed
  * with the real indexer under the alias prefix (`eval-sample-` / `bulk-` / `eval-<name>-`) when its aliases are

@@ -23,4 +23,5 @@ export async function countDocuments(ctx: RunContext): Promise<void> {
   const total = streets.hits.total;
   ctx.streets.count = typeof total === 'number' ? total : (total?.value ?? 0);
   ctx.streets.addressCountSum = (streets.aggregations?.addresses as { value?: number } | undefined)?.value ?? 0;
+  ctx.places.count = (await client.count({ index: ctx.index('places') })).count;
 }

@@ -77,6 +77,11 @@ export class Hierarchy {
     return this.byId.get(id);
   }
 
+  /** Every area of every level, in the order they were added (top level first). */
+  areas(): Iterable<AreaRecord> {
+    return this.byId.values();
+  }
+
   findByCode(level: AreaLevelName, field: ParentField, value: string): AreaRecord | undefined {
     const index = this.levels.get(level);
     if (!index || !value) return undefined;

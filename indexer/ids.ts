@@ -45,3 +45,8 @@ export function streetSourceKey(streetKey: string, cityKey: string): string {
 export function streetId(streetKey: string, cityKey: string): string {
   return uuidv5(streetSourceKey(streetKey, cityKey), ID_NAMESPACE);
 }
+
+/** A postcode place: readable, and per country (a 4-digit area such as 1050 exists in NL and BE). */
+export function postcodePlaceId(country: string, postcode: string): string {
+  return `postcode:${country || 'XX'}:${postcode}`;
+}

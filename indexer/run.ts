@@ -1,6 +1,6 @@
 /**
- * One indexing run: manifest in, a new generation of all four indexes (areas, buildings, addresses and the
- * streets built from the addresses) out, verified, then made
+ * One indexing run: manifest in, a new generation of all five indexes (areas, buildings, addresses, the
+ * streets built from the addresses and the places built from all of them) out, verified, then made
  * live with one atomic alias swap. Anything that goes wrong before the swap deletes this run's own
  * indexes and leaves the aliases alone. The whole run holds the prefix's lock (runLock.ts).
  */
@@ -26,6 +26,7 @@ import {
 import { loadAddresses } from './levelLoaders/addresses.js';
 import { loadAreaLevel } from './levelLoaders/areas.js';
 import { loadBuildings } from './levelLoaders/buildings.js';
+import { loadPlaces } from './levelLoaders/places.js';
 import { AREA_LEVELS, LEVELS } from './levels.js';
 import { type Logger, silentLogger } from './logger.js';
 import { loadManifest } from './manifest.js';
@@ -35,7 +36,7 @@ import { RejectsWriter } from './rejects.js';
 import { RunContext } from './runContext.js';
 import { watchAbort } from './runAbort.js';
 import { acquireRunLock, type LeaseTiming, type RunLock } from './runLock.js';
-import { compactLevel, type RunSummary, verifyLevels, verifyStreets } from './summary.js';
+import { compactLevel, type RunSummary, verifyLevels, verifyPlaces, verifyStreets } from './summary.js';
 
 export interface RunOptions {
   client: Client;
@@ -148,6 +149,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       orphansRemoved: [...orphansRemoved, ...pruned.orphans],
       levels: run.levels,
       streets: run.streets,
+      places: run.places,
       rejects: { path: rejects.written ? rejectsPath : null, count: rejects.count, byReason: { ...rejects.byReason } },
       problems,
       durationMs: Date.now() - started,
@@ -166,6 +168,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
     for (const level of AREA_LEVELS) await loadAreaLevel(run, level);
     await loadBuildings(run);
     await loadAddresses(run);
+    await loadPlaces(run);
     progress.stop();
     await rejects.close();
 
@@ -181,10 +184,16 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
           LEVELS.map((l) => [l, { ...compactLevel(run.levels[l]), count: run.levels[l].count }]),
         ),
         streets: run.streets,
+        places: run.places,
       },
       'documents counted',
     );
-    const problems = [...verifyLevels(run.levels, maxRejectRatio), ...verifyStreets(run.streets, run.levels.addresses)];
+    const areasIndexed = AREA_LEVELS.reduce((n, l) => n + run.levels[l].indexed, 0);
+    const problems = [
+      ...verifyLevels(run.levels, maxRejectRatio),
+      ...verifyStreets(run.streets, run.levels.addresses),
+      ...verifyPlaces(run.places, areasIndexed),
+    ];
     if (problems.length) {
       throw new IndexingError(
         `generation ${generation} failed verification:\n  ${problems.join('\n  ')}`,
@@ -199,7 +208,9 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
           ? AREA_LEVELS.reduce((n, l) => n + run.levels[l].count, 0)
           : kind === 'streets'
             ? run.streets.count
-            : run.levels[kind === 'buildings' ? 'buildings' : 'addresses'].count;
+            : kind === 'places'
+              ? run.places.count
+              : run.levels[kind === 'buildings' ? 'buildings' : 'addresses'].count;
       await markComplete(client, run.index(kind), kind, { generation, completedAt, manifest: manifestPath, documents });
     }
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.

@@ -4,19 +4,20 @@
  */
 import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { IndexKind } from '../core/elasticsearch/documents.js';
+import type { IndexKind, StreetDoc } from '../core/elasticsearch/documents.js';
 import { generationIndexName } from '../core/elasticsearch/indexNames.js';
 import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
 import { Hierarchy } from './hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from './levels.js';
 import type { Logger } from './logger.js';
 import { LookupTables } from './lookupTables.js';
+import { PlaceAccumulator } from './places.js';
 import type { FileSource, Manifest } from './manifest.js';
 import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
 import { readSource, type SourceItem } from './sources/index.js';
-import { compactLevel, emptyLevels, emptyStreets, type SourceSummary } from './summary.js';
+import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
 import { matchesFilters } from './transform/fields.js';
 
 export interface RunSetup {
@@ -42,6 +43,12 @@ export class RunContext {
   readonly levels = emptyLevels();
   /** The streets index, built from the addresses (indexer/levelLoaders/streets.ts). */
   readonly streets = emptyStreets();
+  /** The places index, built last (indexer/levelLoaders/places.ts). */
+  readonly places = emptyPlaces();
+  /** What the address stream tells the places (addresses per area, streets' extents, postcodes). */
+  readonly placeAccumulator = new PlaceAccumulator();
+  /** The streets built from the addresses, kept for the places. */
+  builtStreets: StreetDoc[] = [];
   readonly hierarchy = new Hierarchy();
   readonly lookups = new LookupTables();
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */

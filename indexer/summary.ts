@@ -61,6 +61,8 @@ export interface RunSummary {
   levels: Record<LevelName, LevelSummary>;
   /** The streets index (built from the addresses, not a dataset level). */
   streets: StreetsSummary;
+  /** The places index (built from the areas, streets and addresses). */
+  places: PlacesSummary;
   rejects: { path: string | null; count: number; byReason: Partial<Record<RejectReason, number>> };
   problems: string[];
   durationMs: number;
@@ -103,6 +105,29 @@ export interface StreetsSummary {
 
 export function emptyStreets(): StreetsSummary {
   return { built: 0, indexed: 0, count: 0, addresses: 0, addressCountSum: 0 };
+}
+
+/** The places index: derived data, so every document built must be there. */
+export interface PlacesSummary {
+  built: number;
+  indexed: number;
+  /** Documents in the new index after refresh: = built. */
+  count: number;
+  /** Built per type (street, postcode, city, …). */
+  byType: Record<string, number>;
+}
+
+export function emptyPlaces(): PlacesSummary {
+  return { built: 0, indexed: 0, count: 0, byType: {} };
+}
+
+/** Pure: one place document per place built, none refused; areas present mean places present. */
+export function verifyPlaces(p: PlacesSummary, areasIndexed: number): string[] {
+  const problems: string[] = [];
+  if (p.indexed !== p.built) problems.push(`places: indexed ${p.indexed} != built ${p.built}`);
+  if (p.count !== p.built) problems.push(`places: _count ${p.count} != built ${p.built}`);
+  if (areasIndexed > 0 && p.built === 0) problems.push('places: none built');
+  return problems;
 }
 
 /**

@@ -110,8 +110,76 @@ export interface StreetDoc extends ParentIds {
   points: GeoPoint[];
 }
 
-export type IndexKind = 'addresses' | 'buildings' | 'areas' | 'streets';
-export const INDEX_KINDS: readonly IndexKind[] = ['areas', 'buildings', 'addresses', 'streets'];
+/** What a place document is; areas keep their level's name. */
+export type PlaceType = 'street' | 'postcode' | AreaLevel;
+export const PLACE_TYPES: readonly PlaceType[] = [
+  'street',
+  'postcode',
+  'city',
+  'suburb',
+  'municipality',
+  'province',
+  'country',
+];
+
+/**
+ * A name per language (`nl`, `fr`, `de`) where the source has several (Brussels); absent where it has one. Copied
+ * through to place documents, which index a key for every language.
+ */
+export type LocalisedNames = Partial<Record<string, string>>;
+
+/** Names of a place's ancestors, for labels ("Delft, Zuid-Holland"); "" where there is none. */
+export interface PlaceParentNames {
+  city: string;
+  municipality: string;
+  province: string;
+  country: string;
+}
+
+/**
+ * One place a search box can answer with: an area (its hierarchy id), a street in a city (the streets index's
+ * id) or a postcode (`postcode:<country>:<key>`). Built by the indexer from the areas, the streets and the
+ * addresses (indexer/places.ts) so one query searches every type in one round trip.
+ */
+export interface PlaceDoc {
+  id: string;
+  type: PlaceType;
+  /** Display name: the area's or street's name, the postcode as written (2628CD, 1050). */
+  name: string;
+  /** Per-language names where the source has them ({} otherwise). */
+  names: LocalisedNames;
+  /** placeNameKeys() (src/text/placeKeys.ts) of every name: exact, prefix and fuzzy matching. */
+  name_keys: string[];
+  /** placeNameKeys() of the ancestors' names (and a street's or postcode's city and postcode): "Mekelweg Delft". */
+  qualifier_keys: string[];
+  /**
+   * placeNameKeys() of the place's own locality (its city, else its municipality): a qualifier naming it ranks the
+   * place above one the qualifier only reaches through a province of that name ("Hoofdstraat Groningen").
+   */
+  locality_keys: string[];
+  /** Areas: their official code; streets and postcodes: "". */
+  local_identifier: string;
+  parent_names: PlaceParentNames;
+  /** The hierarchy ids the place lies in, its own id too for an area: the `within` filter. */
+  ancestor_ids: string[];
+  /** ISO 3166-1 alpha-2 (NL, BE), "" when unknown. */
+  country: string;
+  /** Streets: their name; "" otherwise. */
+  streetname: string;
+  /** Streets and postcodes: the (most common) city of their addresses; "" otherwise. */
+  city: string;
+  /** Streets: their most common postcode ("" when none); postcodes: themselves; "" otherwise. */
+  postcode: string;
+  /** A point inside the place: an area's representative point, an address of a street or postcode. */
+  location: GeoPoint;
+  /** Areas: their envelope; streets and postcodes: the extent of their addresses. */
+  bbox: BoundingBox;
+  /** Addresses inside an area, of a street, with a postcode: size breaks ties between same-named places. */
+  address_count: number;
+}
+
+export type IndexKind = 'addresses' | 'buildings' | 'areas' | 'streets' | 'places';
+export const INDEX_KINDS: readonly IndexKind[] = ['areas', 'buildings', 'addresses', 'streets', 'places'];
 
 /**
  * The field on a child document that holds the id of its parent at this level: one table for the indexer

@@ -47,6 +47,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         doc.suburb_id = parents.suburb_id;
         doc.building_id = parents.building_id;
         streets.add(doc);
+        ctx.placeAccumulator.add(doc);
         yield { id: doc.id, doc, origin, position: item.position, version: mergePriority(parents, sequence++) };
       }
     }
@@ -59,7 +60,8 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   s.merged = result.superseded;
   ctx.logLoaded('addresses');
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
-  await loadStreets(ctx, streets, remap);
+  ctx.placeAccumulator.applyRemap(remap);
+  ctx.builtStreets = await loadStreets(ctx, streets, remap);
 }
 
 /** Loads the derived cities and moves the addresses of folded groups; returns that move for the streets. */

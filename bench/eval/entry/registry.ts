@@ -2,10 +2,12 @@
 import { evaluateAutocomplete } from './autocomplete.js';
 import type { EntryEvaluator } from './context.js';
 import { evaluateFreeText } from './freeText.js';
+import { evaluatePlaces } from './places.js';
 import { evaluateReverse } from './reverse.js';
 
 export const ENTRY_EVALUATIONS: Record<string, EntryEvaluator> = {
   search: evaluateFreeText,
   reverse: evaluateReverse,
   autocomplete: evaluateAutocomplete,
+  places: evaluatePlaces,
 };

@@ -1,0 +1,32 @@
+/**
+ * The bulk load of derived documents (streets, places): built by the indexer from data it already accepted, so
+ * Elasticsearch refusing one is a bug. It fails the run through the summary's checks (indexed != built) instead of
+ * becoming a reject; the first refusals are logged.
+ */
+import type { IndexKind } from '../../core/elasticsearch/documents.js';
+import { bulkLoad, type LoadItem } from '../bulkLoader.js';
+import type { RunContext } from '../runContext.js';
+
+/** Returns the documents written without error. */
+export async function loadDerivedDocuments<D extends object>(
+  ctx: RunContext,
+  kind: IndexKind,
+  items: AsyncIterable<LoadItem<D>>,
+): Promise<number> {
+  const refused: string[] = [];
+  const result = await bulkLoad<D>({
+    client: ctx.setup.client,
+    index: ctx.index(kind),
+    items,
+    tuning: ctx.setup.tuning,
+    onDrop: (drop) => {
+      if (refused.length < 5) refused.push(`${drop.id}: HTTP ${drop.status} ${JSON.stringify(drop.error)}`);
+    },
+    onRetry: (attempt, error, waitMs) =>
+      ctx.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
+    signal: ctx.setup.signal,
+  });
+  ctx.checkAbort();
+  if (refused.length) ctx.log.error({ refused, kind }, `Elasticsearch refused ${kind} documents`);
+  return result.sent - result.failed;
+}
