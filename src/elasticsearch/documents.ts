@@ -42,7 +42,10 @@ export interface AreaDoc extends ParentIds {
   other_name_keys?: string[];
   /** nameTokens() of those names. */
   other_name_tokens?: string[];
-  /** Official code where the source has one: ISO 3166-1 alpha-2 for countries, CBS PVxx/GMxxxx, ISO 3166-2 for the Belgian provinces, Belgian NIS codes, woonplaatscode, wijk code. */
+  /**
+   * Official code where the source has one: ISO 3166-1 alpha-2 for countries, CBS PVxx/GMxxxx, ISO 3166-2 for the
+   * Belgian provinces, the NIS code of Belgian municipalities, woonplaatscode, wijk code.
+   */
   local_identifier: string;
   /** ISO 3166-1 alpha-2 / alpha-3 of the country the area lies in, upper case; "" when unknown. */
   country_code: string;
