@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { DEFAULT_TUNING } from '../indexer/bulkLoader.js';
 import { listGenerations } from '../indexer/generations.js';
+import { parseManifest } from '../indexer/manifest.js';
 import { createGenerationIndex, deleteIndexes } from '../indexer/generationIndexes.js';
 import type { RunSummary } from '../indexer/summary.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
@@ -152,18 +153,13 @@ async function rawBulk(client: Client, sourceAlias: string, rawIndex: string): P
   return { docs, ms };
 }
 
+/** The bulk manifest with only the address files matching `fileFragment`, its paths made absolute by the indexer's own parser. */
 function bulkSubsetManifest(fileFragment: string, name: string): string {
-  const bulk = JSON.parse(readFileSync(join(root, 'datasets/bulk.json'), 'utf8')) as {
-    levels: Record<string, { file?: string; parent?: { lookup?: { file: string } } }[]>;
-  };
-  const base = join(root, 'datasets');
-  for (const sources of Object.values(bulk.levels)) {
-    for (const s of sources) {
-      if (s.file) s.file = resolve(base, s.file);
-      if (s.parent?.lookup) s.parent.lookup.file = resolve(base, s.parent.lookup.file);
-    }
-  }
-  bulk.levels.addresses = (bulk.levels.addresses ?? []).filter((s) => s.file?.includes(fileFragment));
+  const bulk = parseManifest(
+    JSON.parse(readFileSync(join(root, 'datasets/bulk.json'), 'utf8')),
+    join(root, 'datasets'),
+  );
+  bulk.levels.addresses = (bulk.levels.addresses ?? []).filter((s) => s.file.includes(fileFragment));
   const path = join(work, `${name}.json`);
   writeFileSync(path, JSON.stringify(bulk));
   return path;

@@ -45,6 +45,27 @@ export const FilterSchema = z.union([
 ]);
 export type Filter = z.infer<typeof FilterSchema>;
 
+/** An ISO 639-1 (or -2) language code, lower case: the keys of `names`. */
+export const LanguageCodeSchema = z.string().regex(/^[a-z]{2,3}$/, 'a lower-case ISO 639 language code');
+
+/** A two-column join table (`key` column -> `value` column), relative to the manifest. */
+const LookupTableSchema = z.strictObject({
+  file: z.string().min(1),
+  key: z.string().min(1),
+  value: z.string().min(1),
+  delimiter: z.string().length(1).optional(),
+});
+
+/**
+ * The language of an area's own name: a constant (`"nl"`) or a coded property translated by a table
+ * (Statbel's language regime `lang_code`: `D` -> `nl`, `F` -> `fr`, `G` -> `de`).
+ */
+const PrimaryLanguageSchema = z.union([
+  LanguageCodeSchema,
+  z.strictObject({ property: z.string().min(1), map: z.record(z.string(), LanguageCodeSchema) }),
+]);
+export type PrimaryLanguageSpec = z.infer<typeof PrimaryLanguageSchema>;
+
 const ParentFieldSchema = z.enum(['local_identifier', 'country_code', 'country_code3', 'source_key', 'name']);
 
 export const ParentSpecSchema = z.discriminatedUnion('by', [
@@ -60,21 +81,18 @@ export const ParentSpecSchema = z.discriminatedUnion('by', [
     /** Which attribute of the parent record that value is compared with. */
     parentField: ParentFieldSchema.default('local_identifier'),
     /** Translate the value through a two-column join table first (e.g. gemeentecode → provinciecode). */
-    lookup: z
-      .strictObject({
-        file: z.string().min(1),
-        key: z.string().min(1),
-        value: z.string().min(1),
-        delimiter: z.string().length(1).optional(),
-      })
-      .optional(),
+    lookup: LookupTableSchema.optional(),
   }),
 ]);
 export type ParentSpec = z.infer<typeof ParentSpecSchema>;
 
 const AreaFieldsSchema = z.strictObject({
   key: FieldSpecSchema,
-  name: FieldSpecSchema,
+  /** Optional when `names` is mapped: then the name in `primaryLanguage`, else the first name found. */
+  name: FieldSpecSchema.optional(),
+  /** The area's name per language (`{ "fr": "name_fr", "nl": "name_nl" }`); every one is searchable. */
+  names: z.record(LanguageCodeSchema, FieldSpecSchema).optional(),
+  primaryLanguage: PrimaryLanguageSchema.optional(),
   localIdentifier: FieldSpecSchema.optional(),
   countryCode: FieldSpecSchema.optional(),
   countryCode3: FieldSpecSchema.optional(),
@@ -114,7 +132,33 @@ const FileSourceBase = {
 
 export const AreaSourceSchema = z.strictObject({ ...FileSourceBase, fields: AreaFieldsSchema });
 export const BuildingSourceSchema = z.strictObject({ ...FileSourceBase, fields: BuildingFieldsSchema });
-export const AddressSourceSchema = z.strictObject({ ...FileSourceBase, fields: AddressFieldsSchema });
+/**
+ * Street names in other languages, joined to each address from a table (CSV) by its street name as the
+ * addresses spell it (`street`, compared by streetKey) within a scope (`within`: e.g. the municipality's NIS code,
+ * reached from the address's city name through `lookup`; compared normalised). `names` maps a language to the
+ * column with the street's name in it, `alternatives` to a column of further spellings (`separator`-separated):
+ * searchable, never shown.
+ */
+export const StreetNamesSchema = z.strictObject({
+  file: z.string().min(1),
+  delimiter: z.string().length(1).optional(),
+  /** The language the addresses' own street names are in. */
+  language: LanguageCodeSchema,
+  street: z.string().min(1),
+  within: z
+    .strictObject({ column: z.string().min(1), field: FieldSpecSchema, lookup: LookupTableSchema.optional() })
+    .optional(),
+  names: z.record(LanguageCodeSchema, z.string().min(1)),
+  alternatives: z.record(LanguageCodeSchema, z.string().min(1)).optional(),
+  separator: z.string().min(1).default(';'),
+});
+export type StreetNamesSpec = z.infer<typeof StreetNamesSchema>;
+
+export const AddressSourceSchema = z.strictObject({
+  ...FileSourceBase,
+  fields: AddressFieldsSchema,
+  streetNames: StreetNamesSchema.optional(),
+});
 
 /**
  * Cities derived from the addresses' city names (for address files without city polygons): one city
@@ -187,6 +231,12 @@ export const ManifestSchema = z
             ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'CSV addresses need lon and lat' });
           }
         }
+        if (isAreaLevel(level)) {
+          const f = source.fields as AreaSource['fields'];
+          if (f.name === undefined && !Object.keys(f.names ?? {}).length) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map name, or names' });
+          }
+        }
         if (level !== 'addresses' && source.format === 'csv') {
           ctx.addIssue({
             code: 'custom',
@@ -230,12 +280,21 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
     for (const source of manifest.levels[level] ?? []) {
       if (source.format === 'derived') continue;
       source.file = resolve(baseDir, source.file);
-      if (source.parent?.by === 'code' && source.parent.lookup) {
-        source.parent.lookup.file = resolve(baseDir, source.parent.lookup.file);
-      }
+      for (const table of joinTables(source)) table.file = resolve(baseDir, table.file);
     }
   }
   return manifest;
+}
+
+/** The tables a source joins besides its own file: the parent lookup, the street names and their scope's lookup. */
+function joinTables(source: FileSource): { file: string }[] {
+  const tables: { file: string }[] = [];
+  if (source.parent?.by === 'code' && source.parent.lookup) tables.push(source.parent.lookup);
+  if ('streetNames' in source && source.streetNames) {
+    tables.push(source.streetNames);
+    if (source.streetNames.within?.lookup) tables.push(source.streetNames.within.lookup);
+  }
+  return tables;
 }
 
 export async function loadManifest(path: string): Promise<LoadedManifest> {
@@ -264,7 +323,7 @@ async function assertSourcesReadable(manifestPath: string, manifest: Manifest): 
     for (const source of manifest.levels[level] ?? []) {
       if (source.format === 'derived') continue;
       files.add(source.file);
-      if (source.parent?.by === 'code' && source.parent.lookup) files.add(source.parent.lookup.file);
+      for (const table of joinTables(source)) files.add(table.file);
     }
   }
   const missing: string[] = [];

@@ -6,6 +6,7 @@ import type { BoundingBox, GeoPoint, ParentIds } from '../core/elasticsearch/doc
 import type { PolygonGeometry } from './geometry/checks.js';
 import type { GeometryRepairs } from './geometry/repair.js';
 import type { AreaLevelName } from './levels.js';
+import type { Names } from './names.js';
 
 export interface AreaRecord {
   level: AreaLevelName;
@@ -13,6 +14,8 @@ export interface AreaRecord {
   id: string;
   sourceKey: string;
   name: string;
+  /** The name per language where the source has several (`names` in the manifest). */
+  names?: Names;
   localIdentifier: string;
   countryCode: string;
   countryCode3: string;

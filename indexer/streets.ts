@@ -33,6 +33,8 @@ interface StreetRecord {
   /** lat, lon pairs: the reservoir sample. */
   points: number[];
   parents: ParentIds;
+  /** The multilingual fields of the first address that had them (one street-names row per street and scope). */
+  names?: Pick<AddressDoc, 'street_names' | 'other_street_keys' | 'other_street_text'>;
 }
 
 export class StreetAccumulator {
@@ -45,7 +47,20 @@ export class StreetAccumulator {
     return this.streets.size;
   }
 
-  add(doc: Pick<AddressDoc, 'streetname' | 'street_key' | 'city' | 'city_key' | 'location' | keyof ParentIds>): void {
+  add(
+    doc: Pick<
+      AddressDoc,
+      | 'streetname'
+      | 'street_key'
+      | 'city'
+      | 'city_key'
+      | 'location'
+      | 'street_names'
+      | 'other_street_keys'
+      | 'other_street_text'
+      | keyof ParentIds
+    >,
+  ): void {
     const key = `${doc.street_key}|${doc.city_key}`;
     let s = this.streets.get(key);
     if (!s) {
@@ -72,6 +87,13 @@ export class StreetAccumulator {
       if (!p.province_id) p.province_id = doc.province_id;
       if (!p.municipality_id) p.municipality_id = doc.municipality_id;
       if (!p.city_id) p.city_id = doc.city_id;
+    }
+    if (!s.names && doc.street_names) {
+      s.names = {
+        street_names: doc.street_names,
+        other_street_keys: doc.other_street_keys,
+        other_street_text: doc.other_street_text,
+      };
     }
     const spelling = `${doc.streetname}\u0000${doc.city}`;
     s.spellings.set(spelling, (s.spellings.get(spelling) ?? 0) + 1);
@@ -120,6 +142,7 @@ export class StreetAccumulator {
         streetname,
         street_key: s.streetKey,
         street_words: [...words],
+        ...(s.names && otherStreetNameFields(s.names)),
         city,
         city_key: s.cityKey,
         address_count: s.count,
@@ -133,6 +156,20 @@ export class StreetAccumulator {
     }
     return out;
   }
+}
+
+/** A street's names per language, and its other names' keys and word tails (as street_words, over the same text). */
+function otherStreetNameFields(
+  names: NonNullable<StreetRecord['names']>,
+): Pick<StreetDoc, 'street_names' | 'other_street_keys' | 'other_street_words'> {
+  const text = names.other_street_text ?? [];
+  return {
+    street_names: names.street_names,
+    ...(text.length && {
+      other_street_keys: names.other_street_keys,
+      other_street_words: [...new Set(text.flatMap(wordTails))],
+    }),
+  };
 }
 
 /** The point nearest `to` (equirectangular: the points of one street are close together). */

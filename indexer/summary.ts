@@ -12,6 +12,8 @@ export interface SourceSummary {
   read: number;
   skipped: number;
   rejected: number;
+  /** Addresses whose street joined the source's street-names table (`streetNames` in the manifest). */
+  streetNamesJoined?: number;
 }
 
 export interface LevelSummary {

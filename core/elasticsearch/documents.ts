@@ -36,7 +36,16 @@ export interface AreaDoc extends ParentIds {
   name_key: string;
   /** nameTokens(name): prefix filter on words. */
   name_tokens: string[];
-  /** Official code where the source has one: ISO 3166-1 alpha-2 for countries, CBS PVxx/GMxxxx, woonplaatscode, wijk code. */
+  /** The name per language ({"nl": "Elsene", "fr": "Ixelles", "de": "Ixelles"}) where the source has several. */
+  names?: Record<string, string>;
+  /** normaliseText() of each name in `names` that differs from name_key: a name filter matches any language. */
+  other_name_keys?: string[];
+  /** nameTokens() of those names. */
+  other_name_tokens?: string[];
+  /**
+   * Official code where the source has one: ISO 3166-1 alpha-2 for countries, CBS PVxx/GMxxxx, ISO 3166-2 for the
+   * Belgian provinces, the NIS code of Belgian municipalities, woonplaatscode, wijk code.
+   */
   local_identifier: string;
   /** ISO 3166-1 alpha-2 / alpha-3 of the country the area lies in, upper case; "" when unknown. */
   country_code: string;
@@ -69,6 +78,15 @@ export interface AddressDoc extends ParentIds {
   street_key: string;
   /** normaliseStreet(streetname): analysed text for fuzzy matching. */
   street_text: string;
+  /**
+   * The street's name per language where a street-names table joined ({"nl": "Nieuwstraat", "fr": "Rue Neuve"});
+   * the source's own name is `streetname`.
+   */
+  street_names?: Record<string, string>;
+  /** streetKey() of every other-language name and alternative spelling (distinct from street_key). */
+  other_street_keys?: string[];
+  /** normaliseStreet() of each of them: analysed like street_text. */
+  other_street_text?: string[];
   house_number: number;
   /** Display form of the house number (digits only). */
   number: string;
@@ -100,6 +118,10 @@ export interface StreetDoc extends ParentIds {
   street_key: string;
   /** streetWordTokens(streetname) (indexer/streets.ts): every tail of the normalised words; prefix queries on them. */
   street_words: string[];
+  /** As on the addresses: the names per language, and the other names' keys and word tails (streetWordTokens). */
+  street_names?: Record<string, string>;
+  other_street_keys?: string[];
+  other_street_words?: string[];
   city: string;
   city_key: string;
   /** Addresses of the street in this city (records read; OSM's repeated addresses counted each time). */

@@ -16,6 +16,9 @@ import { toAreaDoc } from '../transform/area.js';
 import { remapAddressCities } from './cityRemap.js';
 import { StreetAccumulator } from '../streets.js';
 import { loadStreets } from './streets.js';
+import type { AddressSource } from '../manifest.js';
+import { readCsvTable } from '../sources/csv.js';
+import { applyStreetNames, StreetNameTable } from '../streetNames.js';
 
 export async function loadAddresses(ctx: RunContext): Promise<void> {
   const sources = ctx.manifest.levels.addresses ?? [];
@@ -29,6 +32,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   let sequence = 0;
   async function* items(): AsyncGenerator<LoadItem<AddressDoc>> {
     for (const source of sources) {
+      const streetNames = await readStreetNames(source);
       for await (const { item, summary, origin } of ctx.records('addresses', source)) {
         const outcome = addressFromRecord(item.props, item.geometry, source.fields);
         if (!outcome.ok) {
@@ -37,6 +41,13 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
           continue;
         }
         const doc = outcome.value;
+        if (streetNames) {
+          const entry = streetNames.join(item.props, doc.street_key);
+          if (entry) {
+            applyStreetNames(doc, entry);
+            summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
+          }
+        }
         const parents = ctx.hierarchy.resolveSpatialParents('addresses', doc.location.lon, doc.location.lat);
         derived?.assign(doc.city, doc.location, parents);
         ctx.countUnassigned('addresses', ctx.hierarchy.unassigned(levels, parents));
@@ -64,6 +75,18 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
 }
 
+/** The source's street-names table, read whole (thousands of rows), or undefined when it has none. */
+async function readStreetNames(source: AddressSource): Promise<StreetNameTable | undefined> {
+  const spec = source.streetNames;
+  if (!spec) return undefined;
+  const lookup = spec.within?.lookup;
+  return new StreetNameTable(
+    spec,
+    await readCsvTable(spec.file, spec.delimiter),
+    lookup ? await readCsvTable(lookup.file, lookup.delimiter) : [],
+  );
+}
+
 /** Loads the derived cities and moves the addresses of folded groups; returns that move for the streets. */
 async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promise<CityRemap> {
   const { records: cities, remap } = derived.finish();
@@ -76,7 +99,7 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
     );
     countRepairs(c, city.repairs);
   }
-  c.read = cities.length;
+  c.read += cities.length;
   const { summary, origin } = ctx.addSource('cities', 'derived from addresses');
   summary.read = cities.length;
   ctx.hierarchy.addAreaLevel('cities', cities);
@@ -86,7 +109,7 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
     arrayItems(cities.map((city, i) => ({ id: city.id, doc: toAreaDoc(city), origin, position: i + 1 }))),
     false,
   );
-  c.indexed = r.sent - r.failed;
+  c.indexed += r.sent - r.failed;
   const moved = await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort());
   ctx.logLoaded('cities', { derived: true, foldedGroups: remap.size, movedAddresses: moved });
   return remap;

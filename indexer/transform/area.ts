@@ -6,11 +6,12 @@ import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';
 import { AREA_LEVEL_VALUE, type AreaLevelName } from '../levels.js';
-import type { AreaSource } from '../manifest.js';
+import type { AreaSource, PrimaryLanguageSpec } from '../manifest.js';
+import { type Names, otherNames } from '../names.js';
 import { type AreaRecord, emptyParents } from '../records.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import { nameTokens, normaliseText } from '../text.js';
-import { type Properties, readField } from './fields.js';
+import { type Properties, propertyText, readField } from './fields.js';
 
 export function areaFromFeature(
   level: AreaLevelName,
@@ -20,7 +21,11 @@ export function areaFromFeature(
 ): Outcome<AreaRecord> {
   const key = readField(props, fields.key);
   if (!key) return reject('missing_key', 'no value for the key field');
-  const name = readField(props, fields.name);
+  const names = readNames(props, fields.names);
+  const name =
+    readField(props, fields.name) ||
+    (names && (names[primaryLanguage(props, fields.primaryLanguage)] ?? Object.values(names)[0])) ||
+    '';
   if (!name) return reject('missing_name', `area ${key} has no name`);
   const check = validatePolygonal(geometry);
   if (!check.ok) return reject('invalid_geometry', check.detail);
@@ -35,6 +40,7 @@ export function areaFromFeature(
       id: stableId(level, key),
       sourceKey: sourceKey(level, key),
       name,
+      ...(names && { names }),
       localIdentifier: readField(props, fields.localIdentifier),
       countryCode: readField(props, fields.countryCode).toUpperCase(),
       countryCode3: readField(props, fields.countryCode3).toUpperCase(),
@@ -47,6 +53,22 @@ export function areaFromFeature(
       repairs: fixed.repairs,
     },
   };
+}
+
+/** The mapped names that are not empty; undefined when none is mapped or found. */
+function readNames(props: Properties, specs: AreaSource['fields']['names']): Names | undefined {
+  if (!specs) return undefined;
+  const names: Names = {};
+  for (const [language, spec] of Object.entries(specs)) {
+    const value = readField(props, spec);
+    if (value) names[language] = value;
+  }
+  return Object.keys(names).length ? names : undefined;
+}
+
+function primaryLanguage(props: Properties, spec: PrimaryLanguageSpec | undefined): string {
+  if (spec === undefined || typeof spec === 'string') return spec ?? '';
+  return spec.map[propertyText(props, spec.property)] ?? '';
 }
 
 /**
@@ -62,13 +84,20 @@ export function mergeAreas(first: AreaRecord, second: AreaRecord): AreaRecord {
 }
 
 export function toAreaDoc(r: AreaRecord): AreaDoc {
+  const nameKey = normaliseText(r.name);
+  const others = r.names ? otherNames(nameKey, Object.values(r.names), normaliseText) : [];
   return {
     id: r.id,
     level: AREA_LEVEL_VALUE[r.level],
     source_key: r.sourceKey,
     name: r.name,
-    name_key: normaliseText(r.name),
+    name_key: nameKey,
     name_tokens: nameTokens(r.name),
+    ...(r.names && { names: r.names }),
+    ...(others.length && {
+      other_name_keys: others.map(normaliseText),
+      other_name_tokens: [...new Set(others.flatMap(nameTokens))],
+    }),
     local_identifier: r.localIdentifier,
     country_code: r.countryCode,
     country_code3: r.countryCode3,

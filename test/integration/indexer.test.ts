@@ -130,18 +130,22 @@ describe('indexing the sample manifest', () => {
     expect(first.problems).toEqual([]);
     // 241 Natural Earth features; Ashmore and Cartier Is. share AUS and merge into Australia.
     expect(l.countries).toMatchObject({ read: 241, indexed: 241, merged: 1, rejected: 0, count: 240 });
-    expect(l.provinces).toMatchObject({ read: 12, indexed: 12, rejected: 0, count: 12, unassigned: { countries: 0 } });
-    // GM0998 "Buitenland" is filtered out, not rejected.
-    expect(l.municipalities).toMatchObject({ read: 342, skipped: 1, indexed: 342, rejected: 0, count: 342 });
+    // 12 CBS provinces, Belgium's 10 provinces and the Brussels-Capital Region (Natural Earth).
+    expect(l.provinces).toMatchObject({ read: 23, indexed: 23, rejected: 0, count: 23, unassigned: { countries: 0 } });
+    // 342 CBS municipalities (GM0998 "Buitenland" is filtered out, not rejected) and 581 Belgian ones.
+    expect(l.municipalities).toMatchObject({ read: 923, skipped: 1, indexed: 923, rejected: 0, count: 923 });
     expect(l.municipalities.unassigned).toEqual({ provinces: 0, countries: 0 });
-    expect(l.cities).toMatchObject({ read: 2, indexed: 2, count: 2 });
+    // Delft and Delfgauw from their polygons; Brussel and Elsene derived from the Brussels addresses.
+    expect(l.cities).toMatchObject({ read: 4, indexed: 4, count: 4 });
     expect(l.cities.unassigned).toEqual({ municipalities: 0, provinces: 0, countries: 0 });
     expect(l.suburbs).toMatchObject({ read: 6, indexed: 6, count: 6 });
     expect(l.buildings).toMatchObject({ read: 3478, indexed: 3478, merged: 0, rejected: 0, count: 3478 });
-    expect(l.addresses).toMatchObject({ read: 8917, indexed: 8917, rejected: 0, merged: 32, count: 8885 });
+    // 8,917 Delft rows (32 repeats merge) and 3,361 Brussels rows (10 repeats merge).
+    expect(l.addresses).toMatchObject({ read: 12278, indexed: 12278, rejected: 0, merged: 42, count: 12236 });
+    // Brussels has no buildings or suburbs in the sample.
     expect(l.addresses.unassigned).toEqual({
-      buildings: 7,
-      suburbs: 0,
+      buildings: 7 + 3361,
+      suburbs: 3361,
       cities: 0,
       municipalities: 0,
       provinces: 0,
@@ -150,7 +154,7 @@ describe('indexing the sample manifest', () => {
     // One street document per street key and city key; every address read counted in one of them.
     expect(first.streets).toMatchObject({ indexed: first.streets.built, count: first.streets.built });
     expect(first.streets.built).toBeGreaterThan(100);
-    expect(first.streets).toMatchObject({ addresses: 8917, addressCountSum: 8917 });
+    expect(first.streets).toMatchObject({ addresses: 12278, addressCountSum: 12278 });
     expect(first.rejects).toEqual({ path: null, count: 0, byReason: {} });
     expect(first.aliasesSwapped).toBe(true);
     expect(first.previousGeneration).toBeNull();
@@ -219,18 +223,20 @@ describe('indexing the sample manifest', () => {
     const pv28 = stableId('provinces', 'PV28');
     const nl = stableId('countries', 'NLD');
     const delft = stableId('cities', '2138');
-    const all = await countWhere({ match_all: {} });
+    const all = await countWhere({ term: { country_id: nl } });
     expect(all).toBe(8885);
     expect(await countWhere({ term: { municipality_id: gm0503 } })).toBe(all);
     expect(await countWhere({ term: { province_id: pv28 } })).toBe(all);
     expect(await countWhere({ term: { country_id: nl } })).toBe(all);
     expect(await countWhere({ term: { city_id: delft } })).toBe(all);
-    expect(await countWhere({ term: { suburb_id: '' } })).toBe(0);
+    expect(await countWhere({ bool: { filter: [{ term: { country_id: nl } }, { term: { suburb_id: '' } }] } })).toBe(0);
     // SOURCES.md: 8,910 of 8,917 rows lie inside a footprint (summary: unassigned buildings 7). The 7
     // are 5 distinct addresses; 4 of them also have a point inside their building and the merge keeps
     // the better-joined record, so only Leeuwenstein 7 is left without a building.
-    expect(first.levels.addresses.unassigned.buildings).toBe(7);
-    expect(await countWhere({ term: { building_id: '' } })).toBe(1);
+    expect(first.levels.addresses.unassigned.buildings).toBe(7 + 3361);
+    expect(await countWhere({ bool: { filter: [{ term: { country_id: nl } }, { term: { building_id: '' } }] } })).toBe(
+      1,
+    );
     expect(
       await countWhere({ bool: { filter: [{ term: { building_id: '' } }, { term: { street_key: 'leeuwenstein' } }] } }),
     ).toBe(1);
@@ -326,7 +332,7 @@ describe('indexing the sample manifest', () => {
     }
     expect(failures).toEqual([]);
     expect(polls).toBeGreaterThan(20);
-    expect(counts).toMatchObject({ areas: 602, buildings: 3478, addresses: 8885 });
+    expect(counts).toMatchObject({ areas: 1196, buildings: 3478, addresses: 12236 });
     expect(second.previousGeneration).toBe(EARLIER);
     expect(await liveGeneration(client, p)).toBe(second.generation);
     expect(second.levels.addresses.count).toBe(counts.addresses);
@@ -338,7 +344,7 @@ describe('indexing the sample manifest', () => {
       [second.generation, true, true],
       [EARLIER, false, true],
     ]);
-    expect(generations[1]?.indexes.addresses?.documents).toBe(8885);
+    expect(generations[1]?.indexes.addresses?.documents).toBe(12236);
     expect(generations[1]?.indexes.streets).toMatchObject({ documents: counts.streets, complete: true });
   });
 

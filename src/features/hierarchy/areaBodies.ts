@@ -41,13 +41,21 @@ export function countryByCodeQuery(code: string): estypes.QueryDslQueryContainer
   return { bool: { filter: [{ term: { level: 'country' } }, countryCodeTerm(code)] } };
 }
 
-/** A name filter matches a name that equals it or whose words start with it, ignoring case and accents. */
+/**
+ * A name filter matches a name that equals it or whose words start with it, ignoring case and accents, in any of
+ * the area's languages (`Ixelles` and `Elsene` both find Elsene/Ixelles).
+ */
 export function nameFilterClause(name: string): estypes.QueryDslQueryContainer | undefined {
   const key = normaliseText(name);
   if (!key) return undefined;
   return {
     bool: {
-      should: [{ term: { name_key: key } }, { prefix: { name_tokens: key } }],
+      should: [
+        { term: { name_key: key } },
+        { prefix: { name_tokens: key } },
+        { term: { other_name_keys: key } },
+        { prefix: { other_name_tokens: key } },
+      ],
       minimum_should_match: 1,
     },
   };
