@@ -17,7 +17,7 @@ import { readSource } from '../indexer/sources/index.js';
 import { StreetNameTable } from '../indexer/streetNames.js';
 import { addressFromRecord } from '../indexer/transform/address.js';
 import { areaFromFeature } from '../indexer/transform/area.js';
-import { AreaIndex, envelopeArea, type IndexedArea, polygonsOf } from '../src/geometry/containment.js';
+import { AreaIndex, envelopeArea, type IndexedArea, polygonsOf } from '../src/features/reverse/containment.js';
 
 const { values } = parseArgs({ options: { manifest: { type: 'string', default: 'datasets/bulk.json' } } });
 const { manifest } = await loadManifest(resolve(values.manifest));

@@ -4,7 +4,7 @@
  * each address by its street key within its scope. Pure: built from rows the loader has read; every key is built
  * once per table row, so an address costs two map look-ups.
  */
-import type { AddressDoc } from '../src/elasticsearch/documents.js';
+import type { AddressDoc } from '../core/elasticsearch/documents.js';
 import type { StreetNamesSpec } from './manifest.js';
 import { type Names, otherNames } from './names.js';
 import { normaliseStreet, normaliseText, streetKey } from './text.js';

@@ -4,9 +4,9 @@
  * addresses carrying their Dutch and French street names, and /reverse naming a Brussels municipality.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AddressDoc, StreetDoc } from '../../src/elasticsearch/documents.js';
-import { aliasName } from '../../src/elasticsearch/indexNames.js';
-import { streetKey } from '../../src/text/normalise.js';
+import type { AddressDoc, StreetDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { streetKey } from '../../core/text/normalise.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 interface Area {

@@ -9,7 +9,7 @@ import { StreetAccumulator } from '../../../indexer/streets.js';
 import { applyStreetNames, StreetNameTable } from '../../../indexer/streetNames.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature, toAreaDoc } from '../../../indexer/transform/area.js';
-import type { AddressDoc } from '../../../src/elasticsearch/documents.js';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { boxPolygon } from '../../support/geometry.js';
 
 const square = boxPolygon(4.3, 50.8, 4.4, 50.9);
