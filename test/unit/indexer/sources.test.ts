@@ -37,7 +37,7 @@ describe('CSV source', () => {
   it('reads small lookup tables with another delimiter', async () => {
     const file = join(dir, 't.csv');
     writeFileSync(file, 'k;v\nGM1;PV1\n');
-    expect(await readCsvTable(file, ';')).toEqual([{ k: 'GM1', v: 'PV1' }]);
+    expect(await readCsvTable(file, { delimiter: ';' })).toEqual([{ k: 'GM1', v: 'PV1' }]);
   });
 });
 
