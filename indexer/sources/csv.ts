@@ -5,9 +5,9 @@
  * never closed swallows every line after it) are reported with their first line and how many lines they cover.
  */
 import { type CsvError, parse } from 'csv-parse';
-import { LineIndex, physicalLines } from './decode.js';
-import { openText } from './open.js';
-import type { ReadOptions, SourceItem } from './types.js';
+import { createTextDecoder, LineIndex, physicalLines } from './decode.js';
+import { openFile, openText } from './open.js';
+import { type ReadOptions, SourceFileError, type SourceItem } from './types.js';
 
 export interface CsvOptions extends ReadOptions {
   delimiter?: string | undefined;
@@ -97,21 +97,34 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
   }
 }
 
-/** The header of a CSV file: its column names, read from the first line only. */
+/**
+ * The header of a CSV file: its column names, from its first line alone (only that line's bytes are decoded, so
+ * an encoding error further on is left to the full read, which names it with its line).
+ */
 export async function readCsvHeader(path: string, options: CsvOptions = {}): Promise<string[]> {
-  const opened = await openText(path, { encoding: options.encoding });
-  const parser = parse({ bom: true, delimiter: options.delimiter ?? ',', skip_empty_lines: true, to_line: 1 });
-  opened.output.on('error', (error) => parser.destroy(error));
-  opened.output.pipe(parser);
+  const opened = await openFile(path);
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    for await (const row of parser as AsyncIterable<string[]>) return row.map((c) => c.trim());
-    return [];
+    for await (const chunk of opened.output as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (chunk.includes(0x0a) || size > 1 << 20) break;
+    }
   } catch (error) {
-    throw opened.failure(error, 0);
+    throw new SourceFileError(path, `${path}: cannot read its header: ${(error as Error).message}`);
   } finally {
     opened.destroy();
-    parser.destroy();
   }
+  const bytes = Buffer.concat(chunks);
+  const end = bytes.indexOf(0x0a);
+  const { stream } = createTextDecoder(path, { encoding: options.encoding });
+  const parser = parse({ bom: true, delimiter: options.delimiter ?? ',', to_line: 1 });
+  stream.on('error', (error) => parser.destroy(error));
+  stream.pipe(parser);
+  stream.end(end === -1 ? bytes : bytes.subarray(0, end + 1));
+  for await (const row of parser as AsyncIterable<string[]>) return row.map((c) => c.trim());
+  return [];
 }
 
 /** Small lookup tables (join CSVs) are read whole. */

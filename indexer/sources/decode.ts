@@ -28,25 +28,33 @@ export function encodingKnown(encoding: string): boolean {
  * parser's byte position becomes a physical line without holding the whole file's line table.
  */
 export class LineIndex {
-  private offsets: number[] = [];
+  // A queue in one typed array (head..tail): no object per line, compacted in place as the parser catches up.
+  private offsets = new Float64Array(1 << 16);
   private head = 0;
+  private tail = 0;
   private passed = 0;
 
   add(offset: number): void {
-    this.offsets.push(offset);
+    if (this.tail === this.offsets.length) {
+      if (this.head > 0) {
+        this.offsets.copyWithin(0, this.head, this.tail);
+        this.tail -= this.head;
+        this.head = 0;
+      } else {
+        const grown = new Float64Array(this.offsets.length * 2);
+        grown.set(this.offsets);
+        this.offsets = grown;
+      }
+    }
+    this.offsets[this.tail++] = offset;
   }
 
   /** The 1-based physical line holding the byte at `offset`; offsets must not decrease between calls. */
   lineAt(offset: number): number {
     const offsets = this.offsets;
     let head = this.head;
-    while (head < offsets.length && (offsets[head] as number) < offset) head++;
+    while (head < this.tail && (offsets[head] as number) < offset) head++;
     this.passed += head - this.head;
-    // Drop what is behind the parser now and then, so the table stays as small as the stream's buffers.
-    if (head > 65_536) {
-      this.offsets = offsets.slice(head);
-      head = 0;
-    }
     this.head = head;
     return this.passed + 1;
   }
@@ -146,7 +154,7 @@ export function createTextDecoder(
   const invalid = (body: Buffer, at: number): SourceFileError => {
     let line = position.newlines + 1;
     for (let i = body.indexOf(NEWLINE); i !== -1 && i < at; i = body.indexOf(NEWLINE, i + 1)) line++;
-    const where = `line ${line}, byte ${position.bytes + at}${options.compressed ? ' of the decompressed text' : ''}`;
+    const where = `line ${line}, byte offset ${position.bytes + at}${options.compressed ? ' of the decompressed text' : ''}`;
     return new SourceFileError(
       file,
       `${file}: not valid UTF-8 at ${where} (${hexBytes(body.subarray(at, at + 4))}), after ${line - 1} complete ` +
