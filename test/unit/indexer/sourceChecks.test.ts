@@ -15,7 +15,7 @@ import { validateManifest } from '../../../indexer/validate.js';
 const dir = mkdtempSync(join(tmpdir(), 'indexer-checks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const delft = readFileSync('data/sample/osm/delft_addresses.csv', 'utf8').split('\n');
+const delft = readFileSync('data/sample/osm/delft_addresses.csv', 'utf8').split(/\r?\n/);
 const header = delft[0] as string;
 const rows = delft.slice(1, 401);
 
