@@ -43,17 +43,11 @@ function fixture(name: string, file: string, bytes: Buffer | string | null, sour
   const country = { type: 'Feature', properties: { iso_a3: 'NLD', name: 'NL' }, geometry: boxPolygon(4, 51, 5, 53) };
   writeFileSync(join(dir, 'countries.geojson'), JSON.stringify({ type: 'FeatureCollection', features: [country] }));
   if (bytes !== null) writeFileSync(join(dir, file), bytes);
-  const fields = {
-    sourceId: { join: ['osm_type', 'osm_id'], separator: '/' },
-    street: 'street',
-    number: 'housenumber',
-    letter: 'housenumber_letter',
-    addition: 'housenumber_addition',
-    postcode: 'postcode',
-    city: 'city',
-    lon: 'lon',
-    lat: 'lat',
+  // The sample manifest's own mapping of these columns.
+  const sample = JSON.parse(readFileSync('datasets/sample.json', 'utf8')) as {
+    levels: { addresses: { fields: object }[] };
   };
+  const fields = sample.levels.addresses[0]?.fields;
   const manifest = {
     levels: {
       countries: [{ file: 'countries.geojson', format: 'geojson', fields: { key: 'iso_a3', name: 'name' } }],
