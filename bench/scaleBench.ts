@@ -3,7 +3,7 @@
  *  [--repeat N] [--only REGEX] [--keep]`
  *
  * The scale model: how latency, disk and memory grow with the number of addresses. Indexes the bulk data (1x) with
- * the real indexer under its own bench prefix, builds 2x, 4x (any --sizes) from it with `_reindex` (the addresses
+ * the real indexer under its own bench prefix, builds 2x, 4x (any --sizes) from it by copying (scroll + `_bulk`: the addresses
  * and streets copied under new ids into cities renamed "<city>~k", clearly synthetic: bench/support/scaleReplicas.ts),
  * and at each size drives forward (exact), reverse, free-text search and autocomplete through the API (a separate
  * production-mode process), once at a fixed rate (latency: --rate, default 100 req/s) and once as fast as it goes
@@ -19,6 +19,7 @@ import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { liveIndexes } from '../indexer/generations.js';
@@ -40,7 +41,6 @@ import {
   type HeapStats,
   indexStats,
   type IndexKindStats,
-  verifyReplicas,
 } from './support/scaleIndexes.js';
 import { scalePrefix } from './support/scaleReplicas.js';
 
@@ -97,6 +97,8 @@ interface SizeStats {
   heap: HeapStats;
   /** Of the first 100 free-text queries, how many found the drawn address first (replicas must stay findable). */
   search_first_hit: number;
+  /** 1/5/15-minute load average when this size's runs began: the machine is shared, so say how busy it was. */
+  load_average: number[];
 }
 
 /** The live concrete indexes of a prefix (one per kind). */
@@ -161,6 +163,7 @@ async function measureSize(
   children: ChildProcess[],
 ): Promise<{ rows: ScaleRow[]; stats: SizeStats }> {
   const prefix = scalePrefix(dataset.name, size);
+  const loadAverage = loadavg().map((l) => Math.round(l * 10) / 10);
   const addresses = (await client.count({ index: aliasName(prefix, 'addresses') })).count;
   const drawn = await sampleAddresses(client, prefix, Number(args.queries), seed);
   const api = await startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY });
@@ -201,6 +204,7 @@ async function measureSize(
         kinds: await indexStats(client, prefix),
         heap: await heapStats(client),
         search_first_hit: searchFirstHit,
+        load_average: loadAverage,
       },
     };
   } finally {
@@ -282,7 +286,8 @@ async function main() {
   const started = Date.now();
   // The larger sizes hold up to 9 M addresses: a 4 GB heap unless ES_HEAP says otherwise.
   const heap = loadDevelopmentConfig().launcher.heap ?? (args.small ? '1g' : '4g');
-  const es = await startElasticsearch({ heap, log: (m) => console.error(`[es] ${m}`) });
+  // A 4 GB heap is touched in full at start (AlwaysPreTouch): on a busy shared machine that outlasts the default 3 min.
+  const es = await startElasticsearch({ heap, startupTimeoutMs: 900_000, log: (m) => console.error(`[es] ${m}`) });
   log(`Elasticsearch ${es.version} (${es.kind}) at ${es.url}`);
   const client = createElasticsearchClient({ url: es.url, requestTimeoutMs: 600_000 });
   const children: ChildProcess[] = [];
@@ -300,7 +305,6 @@ async function main() {
       const prefix = scalePrefix(dataset.name, size);
       await assertDiskFor(client, size, oneX);
       await ensureReplicated(client, source, prefix, size, log);
-      await verifyReplicas(client, source, prefix, size);
     }
     const esPid = await elasticsearchPid(client);
     const rows: ScaleRow[] = [];
@@ -318,7 +322,10 @@ async function main() {
 
     console.log(
       `\nScale model, dataset ${dataset.name}: latency at ${rate} req/s and throughput with ${settings.connections} connections,` +
-        ` ${settings.duration}s per run after ${settings.warmup}s warm-up; Elasticsearch ${es.version}, heap ${heap}\n`,
+        ` ${settings.duration}s per run after ${settings.warmup}s warm-up; Elasticsearch ${es.version}` +
+        ` (${es.kind === 'external' ? 'external node' : `heap ${heap}`}); load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}\n`,
     );
     printRows(rows);
     console.log('\nIndexes by size (primaries, after force-merge; heap used after the runs of that size)\n');

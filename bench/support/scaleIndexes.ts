@@ -1,8 +1,11 @@
 /**
  * The larger indexes of `npm run bench:scale`: a generation of every index kind under the size's own prefix
- * (scalePrefix), built with `_reindex` from the 1x indexes (the real indexer's output) and finished, marked
- * complete and put behind aliases exactly as the indexer does, so the API serves it like any deployment.
- * Areas and buildings are copied once; addresses and streets once per copy, copies >= 2 through REPLICA_SCRIPT.
+ * (scalePrefix), copied from the 1x indexes (the real indexer's output) and finished, marked complete and put
+ * behind aliases exactly as the indexer does, so the API serves it like any deployment. Areas and buildings are
+ * copied once; addresses and streets once per copy, copies >= 2 through replicaDocument.
+ *
+ * The copy reads with a scroll and writes with `_bulk` from this process: the Elasticsearch distribution the
+ * local launcher runs (integ-test-zip) has neither the reindex module nor painless.
  */
 import type { Client } from '@elastic/elasticsearch';
 import { aliasesExist, listGenerations, swapAliases } from '../../indexer/generations.js';
@@ -15,33 +18,50 @@ import {
 } from '../../indexer/generationIndexes.js';
 import { INDEX_KINDS, type IndexKind } from '../../src/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
-import { REPLICA_SCRIPT, REPLICATED_KINDS, replicaDocument } from './scaleReplicas.js';
+import { REPLICATED_KINDS, replicaDocument } from './scaleReplicas.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Doc = { id: string; source_key: string; city: string; city_key: string };
 
-/** A `_reindex` as a task, polled: copying millions of documents outlives any client timeout. */
-async function reindex(client: Client, from: string, to: string, copy: number): Promise<number> {
-  const started = (await client.reindex({
-    wait_for_completion: false,
-    slices: 'auto',
-    refresh: false,
-    source: { index: from, size: 5000 },
-    dest: { index: to, op_type: 'create' },
-    ...(copy >= 2 ? { script: { lang: 'painless', source: REPLICA_SCRIPT, params: { copy: String(copy) } } } : {}),
-  })) as { task?: string };
-  for (;;) {
-    await sleep(2000);
-    const task = (await client.tasks.get({ task_id: started.task as string })) as {
-      completed: boolean;
-      error?: unknown;
-      response?: { created?: number; failures?: unknown[] };
-    };
-    if (!task.completed) continue;
-    if (task.error || (task.response?.failures?.length ?? 0) > 0) {
-      throw new Error(`reindex ${from} -> ${to} (copy ${copy}) failed: ${JSON.stringify(task.error ?? task.response)}`);
+/** Documents per scroll page: areas carry whole boundaries (a country's is megabytes), addresses are small. */
+const PAGE_SIZE: Record<IndexKind, number> = { areas: 100, buildings: 1000, addresses: 5000, streets: 5000 };
+/** Bulk requests in flight at once: one being written while the next page is read and serialised. */
+const IN_FLIGHT = 2;
+
+async function* scrollPages(client: Client, index: string, size: number): AsyncGenerator<Doc[]> {
+  let res = await client.search<Doc>({ index, scroll: '5m', size, sort: ['_doc'] });
+  try {
+    while (res.hits.hits.length > 0) {
+      yield res.hits.hits.map((h) => h._source as Doc);
+      res = await client.scroll<Doc>({ scroll_id: res._scroll_id!, scroll: '5m' });
     }
-    return task.response?.created ?? 0;
+  } finally {
+    if (res._scroll_id) await client.clearScroll({ scroll_id: res._scroll_id }).catch(() => {});
   }
+}
+
+async function bulkWrite(client: Client, index: string, docs: Doc[]): Promise<void> {
+  const operations = docs.flatMap((doc) => [{ create: { _index: index, _id: doc.id } }, doc]);
+  const res = await client.bulk({ operations, refresh: false, filter_path: 'errors,items.*.error' });
+  if (res.errors) {
+    const first = res.items.find((item) => Object.values(item)[0]?.error);
+    throw new Error(`bulk copy into ${index} failed: ${JSON.stringify(first)}`);
+  }
+}
+
+/** Copies every document of `from` into `to`, `copies` times (copy k through replicaDocument). */
+async function copyIndex(client: Client, kind: IndexKind, from: string, to: string, copies: number): Promise<number> {
+  const pending = new Set<Promise<void>>();
+  let written = 0;
+  for await (const page of scrollPages(client, from, PAGE_SIZE[kind])) {
+    const docs: Doc[] = [];
+    for (let copy = 1; copy <= copies; copy++) for (const doc of page) docs.push(replicaDocument(doc, copy));
+    const write = bulkWrite(client, to, docs).finally(() => pending.delete(write));
+    pending.add(write);
+    written += docs.length;
+    if (pending.size >= IN_FLIGHT) await Promise.race(pending);
+  }
+  await Promise.all(pending);
+  return written;
 }
 
 /**
@@ -65,11 +85,8 @@ export async function ensureReplicated(
     const index = generationIndexName(prefix, kind, generation);
     await createGenerationIndex(client, index, kind);
     const copies = REPLICATED_KINDS.includes(kind) ? size : 1;
-    let documents = 0;
-    for (let copy = 1; copy <= copies; copy++) {
-      log(`x${size}: ${kind} copy ${copy}/${copies}`);
-      documents += await reindex(client, aliasName(sourcePrefix, kind), index, copy);
-    }
+    const kindStarted = Date.now();
+    const documents = await copyIndex(client, kind, aliasName(sourcePrefix, kind), index, copies);
     await finishGenerationIndex(client, index, kind);
     await markComplete(client, index, kind, {
       generation,
@@ -77,43 +94,13 @@ export async function ensureReplicated(
       manifest: `bench:scale x${size} of ${sourcePrefix}`,
       documents,
     });
+    log(
+      `x${size}: ${kind} ${documents} documents (${copies} copies) in ${Math.round((Date.now() - kindStarted) / 1000)} s`,
+    );
   }
   await swapAliases(client, prefix, generation);
   log(`x${size}: built in ${Math.round((Date.now() - started) / 1000)} s`);
   return true;
-}
-
-/**
- * The painless copy and the TypeScript one (scaleReplicas.ts) must agree: compares `sample` copied documents of
- * the last copy with replicaDocument of their originals. Throws on the first difference.
- */
-export async function verifyReplicas(
-  client: Client,
-  sourcePrefix: string,
-  prefix: string,
-  size: number,
-  sample = 20,
-): Promise<void> {
-  if (size < 2) return;
-  for (const kind of REPLICATED_KINDS) {
-    const originals = await client.search<Record<string, unknown>>({
-      index: aliasName(sourcePrefix, kind),
-      size: sample,
-      sort: [{ id: 'asc' }],
-    });
-    for (const hit of originals.hits.hits) {
-      const expected = replicaDocument(hit._source as never, size) as Record<string, unknown>;
-      const actual = await client.get<Record<string, unknown>>(
-        { index: aliasName(prefix, kind), id: expected.id as string },
-        { ignore: [404] },
-      );
-      if (JSON.stringify(actual._source) !== JSON.stringify(expected)) {
-        throw new Error(
-          `copy ${size} of ${kind} ${hit._id} differs from replicaDocument: ${JSON.stringify(actual._source)}`,
-        );
-      }
-    }
-  }
 }
 
 /** Every index of every generation under the prefix (exact names: wildcard deletes are refused). */
@@ -154,7 +141,7 @@ export interface HeapStats {
   heap_max_bytes: number;
 }
 
-/** The node's heap after a collection would be ideal; the JVM gives no such number, so: used, right now. */
+/** The node's heap used, right now (the JVM gives no "live after a collection" figure without forcing one). */
 export async function heapStats(client: Client): Promise<HeapStats> {
   const res = await client.nodes.stats({ node_id: '_local', metric: 'jvm' });
   const jvm = Object.values(res.nodes)[0]!.jvm!;

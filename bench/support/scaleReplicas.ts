@@ -1,9 +1,8 @@
 /**
  * The synthetic copies `npm run bench:scale` multiplies the bulk data with: copy 1 is the data as indexed, copy
  * k >= 2 the same addresses and streets in a city renamed "<city>~k" (so "Groningen~2": clearly synthetic, and a
- * distinct city key the free-text reader knows), under new ids. Pure: the rewrite of one document here, and the
- * same rewrite as the painless script `_reindex` applies to every document (the bench compares the two on a
- * sample of the built index, so they cannot drift apart unnoticed).
+ * distinct city key the free-text reader knows), under new ids. Pure: the rewrite of one document; the bench
+ * copies documents through it (bench/support/scaleIndexes.ts).
  */
 import { createHash } from 'node:crypto';
 import type { IndexKind } from '../../src/elasticsearch/documents.js';
@@ -50,16 +49,3 @@ export function replicaDocument<T extends ReplicatedFields>(doc: T, copy: number
     city_key: replicaCityKey(doc.city_key, copy),
   };
 }
-
-/** replicaDocument in painless, for `_reindex` (params.copy: the copy number as a string). Also sets `_id`. */
-export const REPLICA_SCRIPT = `
-String c = params.copy;
-def s = ctx._source;
-String h = (s.id + '~' + c).sha1();
-String id = h.substring(0, 8) + '-' + h.substring(8, 12) + '-5' + h.substring(13, 16) + '-8' + h.substring(17, 20) + '-' + h.substring(20, 32);
-s.id = id;
-ctx._id = id;
-s.source_key = s.source_key + '~' + c;
-s.city = s.city + '~' + c;
-s.city_key = s.city_key == '' ? c : s.city_key + ' ' + c;
-`.trim();
