@@ -1,6 +1,6 @@
 /**
  * `npm run bench:scale [-- --sizes 1,2,4] [--small] [--duration S] [--warmup S] [--rate R] [--connections N]
- *  [--repeat N] [--only REGEX] [--keep]`
+ *  [--repeat N] [--only REGEX] [--keep] [--delete]`
  *
  * The scale model: how latency, disk and memory grow with the number of addresses. Indexes the bulk data (1x) with
  * the real indexer under its own bench prefix, builds 2x, 4x (any --sizes) from it by copying (scroll + `_bulk`: the addresses
@@ -13,7 +13,7 @@
  *
  * Elasticsearch as for `npm run bench`: ELASTICSEARCH_URL when set, else a node started for the run (4 GB heap with
  * the local launcher unless ES_HEAP says otherwise). Built sizes are reused by a rerun; they are deleted at the end
- * unless --keep. Prints the tables and writes JSON to bench/results/.
+ * unless --keep (`--delete` removes kept ones). Prints the tables and writes JSON to bench/results/.
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -63,6 +63,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Keep the bench indexes (a rerun then reuses them instead of building again). */
     keep: { type: 'boolean', default: false },
+    /** Only delete the bench indexes of every size (what --keep left behind), then exit. */
+    delete: { type: 'boolean', default: false },
   },
 });
 const sizes = args.sizes
@@ -292,6 +294,13 @@ async function main() {
   const client = createElasticsearchClient({ url: es.url, requestTimeoutMs: 600_000 });
   const children: ChildProcess[] = [];
   const prefixes = [1, ...sizes].map((size) => scalePrefix(dataset.name, size));
+  if (args.delete) {
+    for (const prefix of new Set(prefixes)) await deletePrefix(client, prefix);
+    log(`deleted the bench indexes under ${[...new Set(prefixes)].join(', ')}`);
+    await client.close();
+    await es.stop();
+    return;
+  }
   try {
     const source = scalePrefix(dataset.name, 1);
     await openAll(client, prefixes);

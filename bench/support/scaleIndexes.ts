@@ -16,6 +16,7 @@ import {
   markComplete,
   newGeneration,
 } from '../../indexer/generationIndexes.js';
+import { lockIndexName } from '../../indexer/runLock.js';
 import { INDEX_KINDS, type IndexKind } from '../../src/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../src/elasticsearch/indexNames.js';
 import { REPLICATED_KINDS, replicaDocument } from './scaleReplicas.js';
@@ -103,10 +104,10 @@ export async function ensureReplicated(
   return true;
 }
 
-/** Every index of every generation under the prefix (exact names: wildcard deletes are refused). */
+/** Every index of every generation under the prefix, and the indexer's lock index (exact names: no wildcards). */
 export async function deletePrefix(client: Client, prefix: string): Promise<void> {
   const indexes = (await listGenerations(client, prefix)).flatMap((g) => Object.values(g.indexes).map((i) => i!.index));
-  await deleteIndexes(client, indexes);
+  await deleteIndexes(client, [...indexes, lockIndexName(prefix)]);
 }
 
 export interface IndexKindStats {
