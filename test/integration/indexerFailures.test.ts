@@ -106,7 +106,8 @@ describe('a malformed manifest', () => {
       name: 'JSON the schema refuses',
       files: {
         'manifest.json': JSON.stringify({
-          levels: { countries: [{ file: 'countries.geojson', format: 'geojson', fields: { key: 'iso_a3' } }] },
+          // `name` of the wrong type (a missing name is allowed since per-language `names` can stand in for it).
+          levels: { countries: [{ file: 'countries.geojson', format: 'geojson', fields: { key: 'iso_a3', name: 5 } }] },
         }),
         'countries.geojson': JSON.stringify({ type: 'FeatureCollection', features: [country] }),
       },
