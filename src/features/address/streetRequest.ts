@@ -1,7 +1,7 @@
 /**
  * The street query model: a structured request (street, number, suffix, postcode, city, focus) read once into
  * the normalised keys every tier searches with. Pure; knows nothing of HTTP (the route's schema has already
- * checked types and sizes) nor of Elasticsearch (the bodies are built in addressQueries.ts).
+ * checked types and sizes) nor of Elasticsearch (the bodies are built in addressBodies.ts).
  */
 import { InvalidQueryError } from '../../domain/errors.js';
 import { parseHouseNumber, parseSuffix, suffixKey } from '../../../core/text/houseNumber.js';

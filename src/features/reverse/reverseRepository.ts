@@ -6,7 +6,7 @@
  * `_msearch` through the batcher). Areas do not: country and province shapes are large (the countries alone
  * are ~2 MB of GeoJSON) and a Dutch point lies in the envelope of several countries, so fetching and parsing
  * them per request would dominate the cost. They are loaded once per index generation into an in-process
- * R-tree of compact polygons (src/geometry/containment.ts), lazily on the first request, and reloaded when the
+ * R-tree of compact polygons (containment.ts), lazily on the first request, and reloaded when the
  * areas alias points at a new generation (checked through IndexGenerations, cached for a second).
  *
  * Savings measured on the bulk data, where every search costs Elasticsearch about as much as the rest of the

@@ -1,5 +1,5 @@
 /**
- * GET /search: free text read into structured readings (src/search/freeText.ts) against the known city names,
+ * GET /search: free text read into structured readings (freeText.ts) against the known city names,
  * every reading run through the forward tiers at once (the batcher carries the readings' searches in one
  * `_msearch` round trip), the answers graded and merged.
  */
