@@ -13,11 +13,10 @@ import { parseHouseNumber, suffixKey } from '../../../core/text/houseNumber.js';
 import { normaliseStreet, normaliseText } from '../../../core/text/normalise.js';
 import { POSTCODE_PREFIX_RE } from '../../../core/text/postcodePatterns.js';
 import { TYPED_SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
+import { focusOf } from '../../geometry/focus.js';
 
-export interface Focus {
-  lat: number;
-  lon: number;
-}
+import type { Focus } from '../../geometry/focus.js';
+export type { Focus };
 
 export interface AutocompleteInput {
   q: string;
@@ -88,7 +87,7 @@ export function parseAutocompleteQuery(input: AutocompleteInput): AutocompleteQu
   const text = normaliseText(input.q);
   const common: Common = {
     size: input.size,
-    focus: input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : undefined,
+    focus: focusOf(input),
   };
   if (text === '') return undefined;
   const postcode = POSTCODE_PREFIX_RE.exec(text);
