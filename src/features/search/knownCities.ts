@@ -4,17 +4,13 @@
  */
 import { editDistance } from '../../../core/text/editDistance.js';
 import { normaliseText } from '../../../core/text/normalise.js';
+import { typoTolerance } from '../../../core/text/readingRules.js';
 
 export interface CityMatch {
   /** The indexed city key (what the city filter matches). */
   key: string;
   /** 0 for the name as indexed (after normalisation), else the edit distance of the typo. */
   distance: number;
-}
-
-/** Edits tolerated in a city name of this length: none up to 3 letters, 1 up to 7, 2 from 8 (as for streets). */
-function cityFuzziness(length: number): number {
-  return length <= 3 ? 0 : length <= 7 ? 1 : 2;
 }
 
 export class KnownCities {
@@ -55,7 +51,7 @@ export class KnownCities {
     const text = normaliseText(words.join(' '));
     if (!text) return undefined;
     if (this.keys.has(text)) return { key: text, distance: 0 };
-    const max = cityFuzziness(text.length);
+    const max = typoTolerance(text.length);
     if (max === 0) return undefined;
     let best: CityMatch | undefined;
     for (const key of this.byInitial.get(text[0] as string) ?? []) {
