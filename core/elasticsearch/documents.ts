@@ -175,7 +175,7 @@ export interface PlaceDoc {
   name: string;
   /** Per-language names where the source has them ({} otherwise). */
   names: LocalisedNames;
-  /** placeNameKeys() (src/text/placeKeys.ts) of every name: exact, prefix and fuzzy matching. */
+  /** placeNameKeys() (core/text/placeKeys.ts) of every name: exact, prefix and fuzzy matching. */
   name_keys: string[];
   /** placeNameKeys() of the ancestors' names (and a street's or postcode's city and postcode): "Mekelweg Delft". */
   qualifier_keys: string[];
