@@ -18,7 +18,9 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts', 'test/browser/**/*.test.ts'],
           // One real Elasticsearch for the run; each file isolates itself with an index prefix.
           globalSetup: ['test/support/globalSetup.ts'],
-          testTimeout: 60_000,
+          // Indexer tests run the whole sample (five index kinds, 581 Belgian municipalities) through the CLI, some twice:
+          // a busy 2-core machine takes over a minute for those.
+          testTimeout: 120_000,
           hookTimeout: 240_000,
         },
       },
