@@ -63,8 +63,11 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
     if (n === 0) return undefined;
     const first = previousEnd + 1;
     const last = Math.max(first, next - 1);
-    const detail = unreadableDetail(errors.splice(0, n), first, last, before === Infinity);
-    const item = { position: first, props: {}, error: detail, raw: null };
+    const lost = errors.splice(0, n);
+    const detail = unreadableDetail(lost, first, last, before === Infinity);
+    // One bad record (extra or missing columns): its fields as the parser split them, for the rejects file.
+    const raw = lost.length === 1 ? ((lost[0] as { record?: unknown }).record ?? null) : null;
+    const item = { position: first, props: {}, error: detail, raw };
     return last > first ? { ...item, lines: last - first + 1 } : item;
   };
   try {
