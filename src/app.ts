@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/service.js';
 import { guardOf } from './elasticsearch/client.js';
 import { SearchBatcher } from './elasticsearch/searchBatcher.js';
+import { AnonymousLimit, limitPreflights } from './http/anonymousLimit.js';
 import { apiKeyAuth } from './http/auth.js';
 import { BodyCache } from './http/bodyCache.js';
 import { compression } from './http/compression.js';
@@ -15,6 +16,7 @@ import { KeyStore } from './http/keyStore.js';
 import { METRICS_PATH, Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
+import { ServiceState } from './http/serviceState.js';
 import { isOpenPagePath, staticPages } from './http/staticFiles.js';
 import { AddressRepository } from './repository/addresses.js';
 import { AreaRepository } from './repository/areas.js';
@@ -41,14 +43,17 @@ export interface AppOptions {
   logger: Logger;
   /** Milliseconds clock of the rate limiter (tests pass a fake one). */
   now?: () => number;
+  /** Draining after SIGTERM (src/server.ts sets it); readiness answers 503 from then on. */
+  state?: ServiceState;
 }
 
 /** /metrics has its own access rule (src/http/metrics.ts). */
-const OPEN_PATHS = new Set(['/health', METRICS_PATH, OPENAPI_PATH]);
+const OPEN_PATHS = new Set(['/health', '/health/live', '/health/ready', METRICS_PATH, OPENAPI_PATH]);
 
-export function createApp({ config, client, logger, now }: AppOptions): Koa {
+export function createApp({ config, client, logger, now, state = new ServiceState() }: AppOptions): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // ctx.ip names the client behind a proxy only when its X-Forwarded-For is trusted (a client can write one).
+  app.proxy = config.trustProxy;
   // Errors are answered and logged by our own middleware; Koa's default handler would print stack traces.
   app.silent = true;
 
@@ -83,6 +88,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
     reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
     guard: () => guard?.stats(),
     logger,
+    state,
   };
   // The pages load before a user has typed a key (the map page asks for it).
   const pages = [apiReferencePage(), mapPage()];
@@ -99,14 +105,20 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   registerApiReference(router, config);
   router.get(METRICS_PATH, metrics.endpoint(config.metricsKeyDigest));
 
+  // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
+  const anonymous = config.anonymousRateLimit
+    ? new AnonymousLimit(new TokenBuckets(config.anonymousRateLimit, now), config.trustProxy, metrics.countRateLimited)
+    : undefined;
+
   app.use(requestLog(logger));
   app.use(metrics.middleware());
+  app.use(limitPreflights(anonymous));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
   app.use(corsPolicy(config.corsOrigins));
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
   app.use(compression());
   app.use(errorEnvelope);
-  app.use(apiKeyAuth(keys, isOpenPath));
+  app.use(apiKeyAuth(keys, isOpenPath, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   app.use(jsonBody(config.bodyLimitBytes, { '/geocode/batch': config.batchBodyLimitBytes }));
   app.use(staticPages(pages));

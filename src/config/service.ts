@@ -6,7 +6,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_GUARD } from '../elasticsearch/client.js';
-import { ConfigError, corsOrigins, elasticsearchUrl, indexPrefix, logLevel, parseEnv, positiveInt } from './rules.js';
+import {
+  booleanFlag,
+  ConfigError,
+  corsOrigins,
+  elasticsearchUrl,
+  indexPrefix,
+  logLevel,
+  parseEnv,
+  positiveInt,
+} from './rules.js';
 
 export { ConfigError };
 
@@ -20,6 +29,14 @@ export const DEFAULT_ES_BATCH_MAX = 16;
 export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024;
 export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A page load is a handful of files and a load balancer checks a few times a second: 50 a second per address
+ * (100 at once) leaves room for both while a flood from one address is answered 429 at once.
+ */
+export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
+/** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -45,6 +62,12 @@ export const EnvSchema = z.object({
   RATE_LIMIT_RPS: z.coerce.number().min(0).default(0),
   RATE_LIMIT_BURST: positiveInt.optional(),
   METRICS_KEY: z.string().min(1).optional(),
+  /** Requests per second per client address without a valid key (health, pages, preflights, 401s); 0: no limit. */
+  ANON_RATE_LIMIT_RPS: z.coerce.number().min(0).default(DEFAULT_ANON_RATE_LIMIT.rps),
+  ANON_RATE_LIMIT_BURST: positiveInt.optional(),
+  /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
+  TRUST_PROXY: booleanFlag.default(false),
+  SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -78,6 +101,12 @@ export interface Config {
   rateLimit: { rps: number; burst: number } | undefined;
   /** sha256 (hex) of METRICS_KEY, which opens GET /metrics from anywhere; loopback needs none. */
   metricsKeyDigest: string | undefined;
+  /** Token bucket per client address for requests without a valid key (src/http/anonymousLimit.ts). */
+  anonymousRateLimit: { rps: number; burst: number } | undefined;
+  /** Whether X-Forwarded-For names the client (TRUST_PROXY). */
+  trustProxy: boolean;
+  /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
+  shutdownGraceMs: number;
 }
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
@@ -115,6 +144,11 @@ export function readKeyFile(path: string): string[] {
   return keyDigests(parseKeyList(text, /\r?\n/));
 }
 
+/** A rate of 0 is no limit; a burst is at least one request. */
+function tokenBucket(rps: number, burst: number): { rps: number; burst: number } | undefined {
+  return rps > 0 ? { rps, burst: Math.max(1, burst) } : undefined;
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parseEnv(EnvSchema, source);
   const envKeyDigests = env.API_KEYS ? keyDigests(parseKeyList(env.API_KEYS, /,/)) : [];
@@ -146,10 +180,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
       maxQueued: env.MAX_QUEUED_REQUESTS,
     },
-    rateLimit:
-      env.RATE_LIMIT_RPS > 0
-        ? { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST ?? Math.max(1, Math.ceil(env.RATE_LIMIT_RPS)) }
-        : undefined,
+    rateLimit: tokenBucket(env.RATE_LIMIT_RPS, env.RATE_LIMIT_BURST ?? Math.ceil(env.RATE_LIMIT_RPS)),
     metricsKeyDigest: env.METRICS_KEY === undefined ? undefined : sha256Hex(env.METRICS_KEY),
+    anonymousRateLimit: tokenBucket(
+      env.ANON_RATE_LIMIT_RPS,
+      env.ANON_RATE_LIMIT_BURST ??
+        (env.ANON_RATE_LIMIT_RPS === DEFAULT_ANON_RATE_LIMIT.rps
+          ? DEFAULT_ANON_RATE_LIMIT.burst
+          : Math.ceil(env.ANON_RATE_LIMIT_RPS)),
+    ),
+    trustProxy: env.TRUST_PROXY,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };
 }

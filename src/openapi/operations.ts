@@ -24,9 +24,11 @@ import {
   BatchResponse,
   ForwardResult,
   Health,
+  Liveness,
   LookupResponse,
   MetricsText,
   OpenApiDocument,
+  Readiness,
   ReverseResponse,
   SearchResponse,
 } from '../schemas/responses.js';
@@ -179,8 +181,33 @@ export const OPERATIONS: readonly OperationSpec[] = [
     access: 'open',
     ok: { description: '`status: ok`', schema: Health },
     sameShape: {
-      '503': '`not_loaded` (Elasticsearch answers, an index is missing: `null`) or `unavailable` (no answer)',
+      '503':
+        '`not_loaded` (Elasticsearch answers, an index is missing: `null`), `unavailable` (no answer) or ' +
+        '`draining` (shutting down)',
     },
+    backend: false,
+  },
+  {
+    method: 'get',
+    path: '/health/live',
+    tag: 'Service',
+    summary: 'Liveness',
+    description: 'For a liveness probe: 200 while the process answers HTTP. Asks Elasticsearch nothing.',
+    access: 'open',
+    ok: { description: '`status: ok`', schema: Liveness },
+    backend: false,
+  },
+  {
+    method: 'get',
+    path: '/health/ready',
+    tag: 'Service',
+    summary: 'Readiness',
+    description:
+      'For a readiness probe or load balancer: the status of `/health` without the details. One check of ' +
+      'Elasticsearch serves every caller for about a second.',
+    access: 'open',
+    ok: { description: '`status: ok`', schema: Readiness },
+    sameShape: { '503': '`not_loaded`, `unavailable` or `draining` (shutting down: take it out of rotation)' },
     backend: false,
   },
   {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../http/bodyCache.js';
+import type { ServiceState } from '../http/serviceState.js';
 import type { AddressRepository } from '../repository/addresses.js';
 import type { AreaRepository } from '../repository/areas.js';
 import type { FreeTextSearch } from '../repository/freeTextSearch.js';
@@ -23,4 +24,6 @@ export interface RouteDeps {
   /** The circuit breaker and load bound around Elasticsearch, for /health (undefined: the client has none). */
   guard: () => GuardStats | undefined;
   logger: Logger;
+  /** Draining after SIGTERM: readiness answers 503. */
+  state: ServiceState;
 }

@@ -60,6 +60,9 @@ export async function startTestApi(
       corsOrigins: options.corsOrigins ?? ['*'],
       ...(options.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: options.bodyCacheBytes }),
       indexPrefix: options.indexPrefix ?? inject('samplePrefix'),
+      // Tests poll /health from one address far faster than a load balancer: the per-address limit of anonymous
+      // requests only where a test sets it.
+      ...(options.env?.ANON_RATE_LIMIT_RPS === undefined ? { anonymousRateLimit: undefined } : {}),
     },
     client,
     logger: options.logSink
