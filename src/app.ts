@@ -16,7 +16,7 @@ import { KeyStore } from './http/keyStore.js';
 import { METRICS_PATH, Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
-import { ServiceState } from './http/serviceState.js';
+import { closeConnectionsWhenDraining, ServiceState } from './http/serviceState.js';
 import { isOpenPagePath, staticPages } from './http/staticFiles.js';
 import { AddressRepository } from './repository/addresses.js';
 import { AreaRepository } from './repository/areas.js';
@@ -111,6 +111,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     : undefined;
 
   app.use(requestLog(logger));
+  app.use(closeConnectionsWhenDraining(state));
   app.use(metrics.middleware());
   app.use(limitPreflights(anonymous));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
+import type { ServiceState } from '../../src/http/serviceState.js';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
@@ -41,6 +42,8 @@ export async function startTestApi(
     env?: NodeJS.ProcessEnv;
     /** The rate limiter's clock, in milliseconds. */
     now?: () => number;
+    /** Draining or not (the test starts the drain). */
+    state?: ServiceState;
     /** Receives every log line (parsed JSON) at level info and above, for tests that check what is logged. */
     logSink?: (line: { msg: string; [key: string]: unknown }) => void;
   } = {},
@@ -69,6 +72,7 @@ export async function startTestApi(
       ? pino({ level: 'info' }, { write: (line: string) => options.logSink!(JSON.parse(line)) })
       : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.state ? { state: options.state } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
