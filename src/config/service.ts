@@ -133,7 +133,13 @@ export function keyDigests(keys: { plain: string[]; digests: string[] }): string
   return [...keys.digests, ...keys.plain.map(sha256Hex)];
 }
 
-/** The digests of API_KEYS_FILE; throws ConfigError when it cannot be read or holds a bad entry. */
+export class EmptyKeyFileError extends ConfigError {}
+
+/**
+ * The digests of API_KEYS_FILE. A file that says it holds no keys (say, only comment lines) holds none; a
+ * zero-byte file throws EmptyKeyFileError (it may be caught between a truncation and its write); a file that
+ * cannot be read or holds a bad entry throws ConfigError.
+ */
 export function readKeyFile(path: string): string[] {
   let text: string;
   try {
@@ -141,7 +147,18 @@ export function readKeyFile(path: string): string[] {
   } catch (error) {
     throw new ConfigError(`API_KEYS_FILE cannot be read: ${(error as Error).message}`);
   }
+  if (text.length === 0) throw new EmptyKeyFileError('API_KEYS_FILE is empty (zero bytes): perhaps caught mid-write');
   return keyDigests(parseKeyList(text, /\r?\n/));
+}
+
+/** At start-up there are no earlier keys to keep: an empty file holds none (production then refuses to start). */
+function keyFileAtStart(path: string): string[] {
+  try {
+    return readKeyFile(path);
+  } catch (error) {
+    if (error instanceof EmptyKeyFileError) return [];
+    throw error;
+  }
 }
 
 /** A rate of 0 is no limit; a burst is at least one request. */
@@ -152,7 +169,7 @@ function tokenBucket(rps: number, burst: number): { rps: number; burst: number }
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parseEnv(EnvSchema, source);
   const envKeyDigests = env.API_KEYS ? keyDigests(parseKeyList(env.API_KEYS, /,/)) : [];
-  const fileKeyDigests = env.API_KEYS_FILE ? readKeyFile(env.API_KEYS_FILE) : [];
+  const fileKeyDigests = env.API_KEYS_FILE ? keyFileAtStart(env.API_KEYS_FILE) : [];
   const configured = envKeyDigests.length + fileKeyDigests.length > 0;
   if (!configured && env.NODE_ENV === 'production') {
     throw new ConfigError('No API keys configured: set API_KEYS or API_KEYS_FILE');
