@@ -74,8 +74,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   ).watch();
   const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch);
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
-  const areas = new AreaRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
+  const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);
   const cityNames = new CityNameRepository(client, generations);
   const deps: RouteDeps = {
     addresses,
