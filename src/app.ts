@@ -16,6 +16,7 @@ import { KeyStore } from './http/keyStore.js';
 import { METRICS_PATH, Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
+import { securityHeaders } from './http/securityHeaders.js';
 import { closeConnectionsWhenDraining, ServiceState } from './http/serviceState.js';
 import { isOpenPagePath, staticPages } from './http/staticFiles.js';
 import { AddressRepository } from './repository/addresses.js';
@@ -112,6 +113,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
 
   app.use(requestLog(logger));
   app.use(closeConnectionsWhenDraining(state));
+  app.use(securityHeaders());
   app.use(metrics.middleware());
   app.use(limitPreflights(anonymous));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
