@@ -17,6 +17,7 @@ import { METRICS_PATH, Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
 import { securityHeaders } from './http/securityHeaders.js';
+import { countSearch } from './http/workMeter.js';
 import { closeConnectionsWhenDraining, ServiceState } from './http/serviceState.js';
 import { isOpenPagePath, staticPages } from './http/staticFiles.js';
 import { AddressRepository } from './repository/addresses.js';
@@ -73,7 +74,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     config.apiKeyDigests,
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
   ).watch();
-  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch);
+  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
   const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);

@@ -22,12 +22,14 @@ export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, an
   const unauthorized = () => new ApiError(401, 'unauthorized', 'A valid X-Api-Key header is required');
   return async (ctx: Context, next: Next) => {
     const fingerprint = acceptedFingerprint(keys, ctx.get('x-api-key'));
+    // Open paths cost a key nothing (src/http/rateLimit.ts): the key only widens what /health shows.
+    ctx.state.openPath = isOpen(ctx.path);
     if (fingerprint) {
       ctx.state.keyFingerprint = fingerprint;
       return next();
     }
     anonymous?.charge(ctx);
-    if (isOpen(ctx.path)) return next();
+    if (ctx.state.openPath) return next();
     throw unauthorized();
   };
 }

@@ -15,11 +15,20 @@ import type { RouteDeps } from './context.js';
  */
 const BATCH_CONCURRENCY = 64;
 
+/** Like Promise.all over `items`, at most `limit` at once; after one fails, no further item is started. */
 async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
   const out: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T, i);
+    for (let i = next++; i < items.length && !failed; i = next++) {
+      try {
+        out[i] = await fn(items[i] as T, i);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
@@ -42,7 +51,7 @@ export function registerGeocodingRoutes(router: Router, { addresses, freeText }:
   router.post('/geocode/batch', async (ctx) => {
     const { items } = parseWith(BatchBody, ctx.request.body, 'body');
     // An item the backend could not answer fails the whole batch (503): the client retries it whole, rather
-    // than sorting answered from unanswered items.
+    // than sorting answered from unanswered items; the items not yet started are not searched for nothing.
     const results = await mapConcurrent(items, BATCH_CONCURRENCY, async (item, i) => {
       try {
         const body = StreetQueryBody.safeParse(item);
