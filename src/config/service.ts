@@ -35,6 +35,11 @@ export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
  * (100 at once) leaves room for both while a flood from one address is answered 429 at once.
  */
 export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
+/**
+ * A healthy cluster answers something within a second whenever the API has searches in flight (they take
+ * milliseconds): a frozen node is caught inside issue 22's 1.5 s target (checked every quarter window).
+ */
+export const DEFAULT_BREAKER_STALL_MS = 1000;
 /** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -56,6 +61,7 @@ export const EnvSchema = z.object({
   BODY_CACHE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_BODY_CACHE_BYTES),
   BREAKER_FAILURES: positiveInt.default(DEFAULT_GUARD.breakerFailures),
   BREAKER_PROBE_MS: positiveInt.default(DEFAULT_GUARD.breakerProbeMs),
+  BREAKER_STALL_MS: z.coerce.number().int().min(0).default(DEFAULT_BREAKER_STALL_MS),
   MAX_IN_FLIGHT_SEARCHES: positiveInt.default(DEFAULT_GUARD.maxInFlight),
   MAX_QUEUED_REQUESTS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.maxQueued),
   /** Requests per second per API key; 0 turns rate limiting off. */
@@ -194,6 +200,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     esGuard: {
       breakerFailures: env.BREAKER_FAILURES,
       breakerProbeMs: env.BREAKER_PROBE_MS,
+      breakerStallMs: env.BREAKER_STALL_MS,
       maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
       maxQueued: env.MAX_QUEUED_REQUESTS,
     },

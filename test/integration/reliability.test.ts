@@ -79,6 +79,37 @@ describe('circuit breaker', () => {
   });
 });
 
+describe('stall detection', () => {
+  // Consecutive failures alone would need 1,000 timeouts: only the stall window can open it here.
+  const { relay, api } = behindHangingRelay({
+    BREAKER_FAILURES: '1000',
+    BREAKER_STALL_MS: '300',
+    BREAKER_PROBE_MS: '50',
+  });
+  const breakerOpen = async () => /^geocoder_breaker_open 1$/m.test((await api().call('GET', '/metrics')).text);
+
+  it('opens the breaker while the first requests still wait, long before their timeout', async () => {
+    let settled = 0;
+    const waiting = Array.from({ length: 4 }, () =>
+      api()
+        .call('POST', '/geocode/forward', { body: forwardBody })
+        .finally(() => settled++),
+    );
+    await eventually(breakerOpen);
+    expect(settled).toBe(0);
+    const refused = await api().call('POST', '/geocode/forward', { body: forwardBody });
+    expect(refused.status).toBe(503);
+    expect(ErrorResponse.parse(refused.body).error.code).toBe('backend_unavailable');
+    expect(settled).toBe(0);
+
+    // Elasticsearch answers again: the probe closes the breaker; the stalled requests end at their timeout.
+    relay().mode = 'forward';
+    await eventually(async () => !(await breakerOpen()));
+    expect((await api().call('POST', '/geocode/forward', { body: forwardBody })).status).toBe(200);
+    await Promise.all(waiting);
+  });
+});
+
 describe('load shedding', () => {
   const { relay, api } = behindHangingRelay({
     MAX_IN_FLIGHT_SEARCHES: '1',
