@@ -8,13 +8,19 @@
  *   Any answer from Elasticsearch, even an error status, counts as "reachable" and resets the count.
  * - **Stall detection.** It also opens when Elasticsearch has answered nothing for `stallMs` while a call has
  *   waited at least that long (a frozen node answers nothing, and N timeouts would take N request timeouts at
- *   low concurrency): new calls then fail at once, and a probe runs at once, so a merely slow query that
- *   tripped it closes it again as soon as Elasticsearch answers the probe.
+ *   low concurrency): the calls waiting fail at once, so do new ones, and a probe runs at once, so a merely slow
+ *   query that tripped it closes it again as soon as Elasticsearch answers the probe.
  * - **Load shedding.** At most `maxInFlight` requests to Elasticsearch at once (an `_msearch` counts once) and
  *   `maxQueued` waiting for a slot; beyond that a call fails at once with OverloadedError.
  */
 import { errors as esErrors } from '@elastic/elasticsearch';
 import { BackendUnavailableError, OverloadedError } from '../domain/errors.js';
+
+interface InFlightCall {
+  at: number;
+  /** Gives up waiting for the answer: the caller gets this error now (the request itself ends at its timeout). */
+  abandon: (error: Error) => void;
+}
 
 export type BreakerState = 'closed' | 'open';
 
@@ -61,7 +67,7 @@ export class ElasticsearchGuard {
   private shed = 0;
   private readonly listeners = new Set<(state: BreakerState) => void>();
   /** When each call in flight was sent (performance.now()), in order: the first is the oldest. */
-  private readonly sentAt = new Set<{ at: number }>();
+  private readonly sentAt = new Set<InFlightCall>();
   private lastAnswerAt = performance.now();
   private watchdog: NodeJS.Timeout | undefined;
 
@@ -99,16 +105,24 @@ export class ElasticsearchGuard {
       throw error;
     }
     this.roundTrips += 1;
-    const sent = { at: performance.now() };
+    let abandon: (error: Error) => void = () => {};
+    const abandoned = new Promise<never>((_, reject) => {
+      abandon = reject;
+    });
+    const sent: InFlightCall = { at: performance.now(), abandon };
     this.sentAt.add(sent);
     this.watchForStalls();
     try {
-      const result = await call();
+      const answer = call();
+      // An abandoned call's own failure (its timeout, later) has no one waiting for it.
+      answer.catch(() => {});
+      const result = await Promise.race([answer, abandoned]);
       this.answered();
       return result;
     } catch (error) {
       if (isUnreachable(error)) this.recordFailure();
-      else this.answered();
+      // Abandoned on a stall: no answer came.
+      else if (!(error instanceof BackendUnavailableError)) this.answered();
       throw error;
     } finally {
       this.sentAt.delete(sent);
@@ -137,6 +151,8 @@ export class ElasticsearchGuard {
         if (this.state === 'closed' && now - oldest.at >= stallMs && now - this.lastAnswerAt >= stallMs) {
           this.setState('open');
           this.scheduleProbe(0);
+          const stalled = new BackendUnavailableError(`Elasticsearch answered nothing for ${stallMs} ms`);
+          for (const waiting of this.sentAt) waiting.abandon(stalled);
         }
       },
       Math.max(10, stallMs / 4),
