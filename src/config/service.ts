@@ -36,10 +36,11 @@ export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
 /**
- * A healthy cluster answers something within a second whenever the API has searches in flight (they take
- * milliseconds): a frozen node is caught inside issue 22's 1.5 s target (checked every quarter window).
+ * Off by default: a single slow read (a large boundary page on a busy machine) with nothing else in flight looks
+ * like a stall, and the full test suite on a machine loaded ~15x over its cores hit that. 1000 is the value
+ * measured against issue 22's 1.5 s target (README, Reliability).
  */
-export const DEFAULT_BREAKER_STALL_MS = 1000;
+export const DEFAULT_BREAKER_STALL_MS = 0;
 /** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
