@@ -3,7 +3,17 @@ import { splitElasticsearchUrls } from '../../core/config/rules.js';
 import { ElasticsearchGuard } from './circuitBreaker.js';
 
 /** Circuit breaker and load shedding defaults (src/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */
-export const DEFAULT_GUARD = { breakerFailures: 5, breakerProbeMs: 1000, maxInFlight: 256, maxQueued: 1024 };
+/**
+ * breakerStallMs 0: stall detection off for the indexer, the tests' and the benchmarks' clients, whose bulk and
+ * admin calls may legitimately take seconds with nothing else in flight; the API turns it on (BREAKER_STALL_MS).
+ */
+export const DEFAULT_GUARD = {
+  breakerFailures: 5,
+  breakerProbeMs: 1000,
+  breakerStallMs: 0,
+  maxInFlight: 256,
+  maxQueued: 1024,
+};
 
 export interface ElasticsearchClientOptions extends Partial<typeof DEFAULT_GUARD> {
   /** One node's URL, several comma-separated (ELASTICSEARCH_URL), or a list. */
@@ -55,6 +65,7 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
   const guard = new ElasticsearchGuard({
     failureThreshold: settings.breakerFailures,
     probeIntervalMs: settings.breakerProbeMs,
+    stallMs: settings.breakerStallMs,
     maxInFlight: settings.maxInFlight,
     maxQueued: settings.maxQueued,
     probe: () => transport?.unguarded({ method: 'GET', path: '/' }) ?? Promise.resolve(),

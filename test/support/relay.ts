@@ -13,6 +13,8 @@ export class Relay {
   port = 0;
   /** Connections accepted since the relay was made. */
   accepted = 0;
+  /** In `forward` mode, how long a new connection's first bytes wait before they go on (a slow Elasticsearch). */
+  delayMs = 0;
 
   constructor(
     private readonly target: URL,
@@ -34,7 +36,9 @@ export class Relay {
       this.sockets.add(upstream);
       upstream.on('close', () => this.sockets.delete(upstream));
       upstream.on('error', () => client.destroy());
-      client.pipe(upstream).pipe(client);
+      const forward = () => client.pipe(upstream).pipe(client);
+      if (this.delayMs > 0) setTimeout(forward, this.delayMs);
+      else forward();
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     const address = this.server.address();

@@ -115,7 +115,7 @@ describe('KeyStore', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('reloads on SIGHUP, keeps the fixed keys, and keeps the old keys when a reload fails', async () => {
+  it('reloads on SIGHUP, keeps the fixed keys, keeps the old keys when a reload fails, revokes on a keyless file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'geocoder-keystore-'));
     const path = join(dir, 'keys');
     await writeFile(path, 'one\n');
@@ -129,14 +129,20 @@ describe('KeyStore', () => {
       process.emit('SIGHUP', 'SIGHUP');
       expect(hex(store).sort()).toEqual([sha256Hex('fixed'), sha256Hex('two')].sort());
 
-      for (const broken of ['sha256:not-hex\n', '', '# only a comment\n']) {
+      // A bad entry, and zero bytes (a file caught between truncation and write): the old keys stay.
+      for (const broken of ['sha256:not-hex\n', '']) {
         await writeFile(path, broken);
         expect(store.reload()).toBe(false);
         expect(hex(store).sort()).toEqual([sha256Hex('fixed'), sha256Hex('two')].sort());
       }
       await rm(path);
       expect(store.reload()).toBe(false);
-      expect(error).toHaveBeenCalledTimes(4);
+      expect(error).toHaveBeenCalledTimes(3);
+
+      // A file that says it holds no keys revokes every key it held; API_KEYS stay.
+      await writeFile(path, '# every key revoked\n');
+      expect(store.reload()).toBe(true);
+      expect(hex(store)).toEqual([sha256Hex('fixed')]);
     } finally {
       store.close();
     }
