@@ -8,8 +8,10 @@
  *   Any answer from Elasticsearch, even an error status, counts as "reachable" and resets the count.
  * - **Stall detection.** It also opens when Elasticsearch has answered nothing for `stallMs` while a call has
  *   waited at least that long (a frozen node answers nothing, and N timeouts would take N request timeouts at
- *   low concurrency): the calls waiting fail at once, so do new ones, and a probe runs at once, so a merely slow
- *   query that tripped it closes it again as soon as Elasticsearch answers the probe.
+ *   low concurrency), confirmed by a probe: after half the window of silence a cheap probe is sent, and the
+ *   breaker opens only if that probe too is still unanswered at the end of the window (and has had half a window).
+ *   A merely slow read therefore never opens it (Elasticsearch answers the probe); a frozen one does, within about
+ *   `stallMs`: the calls waiting fail at once, so do new ones.
  * - **Load shedding.** At most `maxInFlight` requests to Elasticsearch at once (an `_msearch` counts once) and
  *   `maxQueued` waiting for a slot; beyond that a call fails at once with OverloadedError.
  */
@@ -27,7 +29,7 @@ export type BreakerState = 'closed' | 'open';
 export interface GuardOptions {
   failureThreshold: number;
   probeIntervalMs: number;
-  /** Resolves when Elasticsearch answers; bypasses the guard. */
+  /** Resolves when Elasticsearch answers (an error status rejects, and is an answer too); bypasses the guard. */
   probe: () => Promise<unknown>;
   maxInFlight: number;
   maxQueued: number;
@@ -70,6 +72,8 @@ export class ElasticsearchGuard {
   private readonly sentAt = new Set<InFlightCall>();
   private lastAnswerAt = performance.now();
   private watchdog: NodeJS.Timeout | undefined;
+  /** The probe confirming a suspected stall: when it was sent, and whether it failed unanswered. */
+  private stallProbe: { sentAt: number; unreachable: boolean } | undefined;
 
   constructor(private readonly options: GuardOptions) {}
 
@@ -133,31 +137,53 @@ export class ElasticsearchGuard {
   private answered(): void {
     this.consecutive = 0;
     this.lastAnswerAt = performance.now();
+    // Elasticsearch answers: whatever a stall probe says later, no stall is suspected now.
+    this.stallProbe = undefined;
   }
 
-  /** A timer only while calls are in flight (a check every quarter window); it never keeps the process alive. */
+  /** A timer only while calls are in flight (a check every tenth of the window); it never keeps the process alive. */
   private watchForStalls(): void {
     const stallMs = this.options.stallMs ?? 0;
     if (stallMs <= 0 || this.watchdog) return;
-    this.watchdog = setInterval(
-      () => {
-        const oldest = this.sentAt.values().next().value;
-        if (!oldest) {
-          clearInterval(this.watchdog);
-          this.watchdog = undefined;
-          return;
-        }
-        const now = performance.now();
-        if (this.state === 'closed' && now - oldest.at >= stallMs && now - this.lastAnswerAt >= stallMs) {
-          this.setState('open');
-          this.scheduleProbe(0);
-          const stalled = new BackendUnavailableError(`Elasticsearch answered nothing for ${stallMs} ms`);
-          for (const waiting of this.sentAt) waiting.abandon(stalled);
-        }
-      },
-      Math.max(10, stallMs / 4),
-    );
+    this.watchdog = setInterval(() => this.checkForStall(stallMs), Math.max(10, stallMs / 10));
     this.watchdog.unref();
+  }
+
+  private checkForStall(stallMs: number): void {
+    const oldest = this.sentAt.values().next().value;
+    if (!oldest) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+      return;
+    }
+    if (this.state !== 'closed') return;
+    const now = performance.now();
+    const silent = Math.min(now - oldest.at, now - this.lastAnswerAt);
+    if (silent >= stallMs / 2 && !this.stallProbe) this.confirmStall();
+    const probe = this.stallProbe;
+    const probeUnanswered = probe !== undefined && (probe.unreachable || now - probe.sentAt >= stallMs / 2);
+    if (silent >= stallMs && probeUnanswered) {
+      this.stallProbe = undefined;
+      this.setState('open');
+      this.scheduleProbe();
+      const stalled = new BackendUnavailableError(`Elasticsearch answered nothing for ${stallMs} ms`);
+      for (const waiting of this.sentAt) waiting.abandon(stalled);
+    }
+  }
+
+  /** Asks Elasticsearch directly whether it is alive: any answer means the calls waiting are just slow. */
+  private confirmStall(): void {
+    const probe = { sentAt: performance.now(), unreachable: false };
+    this.stallProbe = probe;
+    const settled = (error?: unknown) => {
+      if (isUnreachable(error)) {
+        probe.unreachable = true;
+        return;
+      }
+      if (this.stallProbe === probe) this.stallProbe = undefined;
+      this.answered();
+    };
+    this.options.probe().then(() => settled(), settled);
   }
 
   /** Stops the probe (the process or the test is ending). */

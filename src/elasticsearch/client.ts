@@ -5,7 +5,8 @@ import { ElasticsearchGuard } from './circuitBreaker.js';
 /** Circuit breaker and load shedding defaults (src/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */
 /**
  * breakerStallMs 0: stall detection off for the indexer, the tests' and the benchmarks' clients, whose bulk and
- * admin calls may legitimately take seconds with nothing else in flight; the API turns it on (BREAKER_STALL_MS).
+ * admin calls may legitimately take seconds with nothing else in flight; the API has it on (BREAKER_STALL_MS,
+ * 1000 by default).
  */
 export const DEFAULT_GUARD = {
   breakerFailures: 5,

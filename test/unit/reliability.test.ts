@@ -78,6 +78,37 @@ describe('ElasticsearchGuard: circuit breaker', () => {
   });
 });
 
+describe('ElasticsearchGuard: stall detection', () => {
+  afterEach(() => vi.useRealTimers());
+  const never = () => new Promise<string>(() => {});
+
+  it('does not open for a slow read while Elasticsearch answers the probe', async () => {
+    vi.useFakeTimers();
+    const probe = vi.fn(answered);
+    const guard = guardWith({ stallMs: 1000, probe });
+    const slow = guard.run(() => new Promise<string>((resolve) => setTimeout(() => resolve('slow'), 5000)));
+    await vi.advanceTimersByTimeAsync(5000);
+    await expect(slow).resolves.toBe('slow');
+    expect(guard.breakerState).toBe('closed');
+    expect(probe).toHaveBeenCalled();
+    guard.stop();
+  });
+
+  it('opens after the window of silence once the probe is unanswered too, and fails the waiting calls', async () => {
+    vi.useFakeTimers();
+    const guard = guardWith({ stallMs: 1000, probe: never, probeIntervalMs: 60_000 });
+    const waiting = guard.run(never);
+    const outcome = waiting.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(guard.breakerState).toBe('closed');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(guard.breakerState).toBe('open');
+    expect(await outcome).toBeInstanceOf(BackendUnavailableError);
+    await expect(guard.run(answered)).rejects.toBeInstanceOf(BackendUnavailableError);
+    guard.stop();
+  });
+});
+
 describe('ElasticsearchGuard: load shedding', () => {
   it('queues up to the bound, sheds beyond it at once, and hands slots on in order', async () => {
     const guard = guardWith({ maxInFlight: 1, maxQueued: 1 });
