@@ -101,7 +101,11 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
-    ? new AnonymousLimit(new TokenBuckets(config.anonymousRateLimit, now), config.trustProxy, metrics.countRateLimited)
+    ? new AnonymousLimit(
+        new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses),
+        config.trustProxy,
+        metrics.countRateLimited,
+      )
     : undefined;
 
   app.use(requestLog(logger));

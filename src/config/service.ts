@@ -36,6 +36,11 @@ export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
 /**
+ * A bucket is about 150 bytes: 100,000 addresses bound the table near 15 MB however many addresses a client can
+ * make up (IPv6 ranges, forged X-Forwarded-For with TRUST_PROXY), far more than a deployment sees at once.
+ */
+export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
+/**
  * Issue 22's target is a first fast 503 within 1.5 s of a freeze: the breaker opens after 1 s of silence while a
  * read waits, and only once a probe sent after 0.5 s is unanswered too, so a slow read on a living cluster never
  * opens it (src/elasticsearch/circuitBreaker.ts).
@@ -72,6 +77,8 @@ export const EnvSchema = z.object({
   /** Requests per second per client address without a valid key (health, pages, preflights, 401s); 0: no limit. */
   ANON_RATE_LIMIT_RPS: z.coerce.number().min(0).default(DEFAULT_ANON_RATE_LIMIT.rps),
   ANON_RATE_LIMIT_BURST: positiveInt.optional(),
+  /** Client addresses whose anonymous budget is remembered at most (least recently seen forgotten first). */
+  ANON_RATE_LIMIT_ADDRESSES: positiveInt.default(DEFAULT_ANON_RATE_LIMIT_ADDRESSES),
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
   TRUST_PROXY: booleanFlag.default(false),
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
@@ -110,6 +117,8 @@ export interface Config {
   metricsKeyDigest: string | undefined;
   /** Token bucket per client address for requests without a valid key (src/http/anonymousLimit.ts). */
   anonymousRateLimit: { rps: number; burst: number } | undefined;
+  /** How many client addresses' anonymous buckets are kept at most (ANON_RATE_LIMIT_ADDRESSES). */
+  anonymousAddresses: number;
   /** Whether X-Forwarded-For names the client (TRUST_PROXY). */
   trustProxy: boolean;
   /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
@@ -214,6 +223,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           ? DEFAULT_ANON_RATE_LIMIT.burst
           : Math.ceil(env.ANON_RATE_LIMIT_RPS)),
     ),
+    anonymousAddresses: env.ANON_RATE_LIMIT_ADDRESSES,
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };

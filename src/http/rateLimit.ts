@@ -31,13 +31,30 @@ export interface Decision {
 }
 
 export class TokenBuckets {
+  /** In order of last use (a Map keeps insertion order): the first is the least recently used. */
   private readonly buckets = new Map<string, Bucket>();
 
-  /** @param now milliseconds; injected so tests need not wait on the wall clock. */
+  /**
+   * @param now milliseconds; injected so tests need not wait on the wall clock.
+   * @param maxKeys buckets kept at most: past it the least recently used is forgotten (that client starts full
+   *   again), so clients that can make up names (forged or many addresses) cannot grow the table without bound.
+   */
   constructor(
     private readonly limit: RateLimit,
     private readonly now: () => number = () => performance.now(),
+    private readonly maxKeys = Number.POSITIVE_INFINITY,
   ) {}
+
+  /** Buckets held now (full ones are not held). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  private keep(key: string, bucket: Bucket): void {
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
+  }
 
   take(key: string): Decision {
     const { rps, burst } = this.limit;
@@ -49,7 +66,7 @@ export class TokenBuckets {
     if (allowed) bucket.tokens -= 1;
     // A full bucket is the same as none: only clients that used tokens recently take memory.
     if (bucket.tokens >= burst) this.buckets.delete(key);
-    else this.buckets.set(key, bucket);
+    else this.keep(key, bucket);
     return this.decision(allowed, bucket.tokens);
   }
 
@@ -60,7 +77,7 @@ export class TokenBuckets {
     const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * rps) - units;
     bucket.at = now;
-    this.buckets.set(key, bucket);
+    this.keep(key, bucket);
     return this.decision(true, bucket.tokens);
   }
 

@@ -140,6 +140,23 @@ describe('TokenBuckets', () => {
   });
 });
 
+describe('TokenBuckets: bounded table', () => {
+  it('keeps at most maxKeys buckets, forgetting the least recently used, however many keys are made up', () => {
+    const buckets = new TokenBuckets({ rps: 1, burst: 2 }, () => 0, 3);
+    for (let i = 0; i < 1000; i++) buckets.take(`203.0.113.${i}`);
+    expect(buckets.size).toBe(3);
+    // The most recent ones are remembered (one token spent of two) ...
+    expect(buckets.take('203.0.113.999')).toMatchObject({ allowed: true, remaining: 0 });
+    expect(buckets.take('203.0.113.999')).toMatchObject({ allowed: false });
+    // ... a use moves an address to the back: 997 stays while a new one pushes out 998, the oldest.
+    buckets.take('203.0.113.997');
+    buckets.take('198.51.100.1');
+    expect(buckets.take('203.0.113.997')).toMatchObject({ allowed: false });
+    expect(buckets.take('203.0.113.998')).toMatchObject({ allowed: true, remaining: 1 });
+    expect(buckets.size).toBe(3);
+  });
+});
+
 describe('KeyStore', () => {
   let dir: string | undefined;
   afterEach(async () => {
