@@ -55,6 +55,8 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   ELASTICSEARCH_URL: elasticsearchUrl.optional(),
   ES_REQUEST_TIMEOUT_MS: positiveInt.default(5000),
+  /** With several nodes: how long one node's attempt may take before the read moves on; 0: no per-node bound. */
+  ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.attemptTimeoutMs),
   ES_BATCH_MAX: positiveInt.default(DEFAULT_ES_BATCH_MAX),
   INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
@@ -211,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: env.BREAKER_FAILURES,
       breakerProbeMs: env.BREAKER_PROBE_MS,
       breakerStallMs: env.BREAKER_STALL_MS,
+      attemptTimeoutMs: env.ES_ATTEMPT_TIMEOUT_MS,
       maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
       maxQueued: env.MAX_QUEUED_REQUESTS,
     },
