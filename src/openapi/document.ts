@@ -42,7 +42,7 @@ const introduction = ({ bodyLimitBytes, batchBodyLimitBytes, rateLimit, anonymou
 Geocoding of Dutch and Belgian addresses and the administrative hierarchy (countries › provinces ›
 municipalities, cities › suburbs › buildings › addresses) with GeoJSON for every level.
 
-**Authentication.** Every endpoint but \`/health\`, \`/metrics\`, \`/openapi.json\` and \`/docs\` needs the header
+**Authentication.** Every endpoint but \`/health\` (with \`/health/live\` and \`/health/ready\`), \`/metrics\`, \`/openapi.json\` and \`/docs\` needs the header
 \`X-Api-Key\` (the *Authorize* button). A missing or unknown key is a 401.
 
 **Answers.** JSON (\`application/json\`); GeoJSON endpoints answer \`application/geo+json\` instead when the
