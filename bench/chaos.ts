@@ -13,6 +13,8 @@
  *   4. reindex: a full indexer run (alias swap) under load, then a second run SIGKILLed half-way
  *   5. overload: twice the maximum rate
  *   6. soak: half the maximum rate for --soak minutes (default 2), the API's RSS and heap each minute
+ *   7. health flood: the steady keyed load for 15 s alone (7a), then again beside 64 connections asking
+ *      `/health` without a key as fast as they can (7b), as from one anonymous address; compare 7b with 7a
  *
  * Per phase: requests, non-2xx by status (0 = no answer: a socket error or a client timeout), p50/p99, how long
  * requests failed after the fault began (disrupted) and after it was removed (recover). Works with or without the
@@ -56,7 +58,7 @@ const soakMinutes = Number(args.soak);
 const steadyRate = Number(args.rate);
 const connections = Number(args.connections);
 const scale = args.short ? 0.5 : 1;
-const selected = new Set((args.only ?? '1,2,3,4,5,6').split(',').map((p) => p.trim()));
+const selected = new Set((args.only ?? '1,2,3,4,5,6,7').split(',').map((p) => p.trim()));
 const log = (m: string) => console.error(`[chaos] ${m}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -441,6 +443,26 @@ async function main() {
     rows.push(
       await phase('5 overload 2x max', apiUrl, requests, maxRate * 2, 15, async () => void (await sleep(15_000)), 256),
     );
+
+  // 7. An anonymous /health flood (64 connections, no key, from loopback: one address) beside the keyed load.
+  if (selected.has('7')) {
+    const floodSeconds = 15;
+    rows.push(
+      await phase('7a keyed load alone', apiUrl, requests, rate, floodSeconds, async () => {
+        await sleep(floodSeconds * 1000);
+      }),
+    );
+    rows.push(
+      await phase('7b keyed load + /health flood', apiUrl, requests, rate, floodSeconds, async (ctl) => {
+        const flood: any = autocannon({ url: `${apiUrl}/health`, connections: 64, duration: floodSeconds });
+        const result = (await flood) as autocannon.Result;
+        const statuses = Object.entries(result.statusCodeStats ?? {})
+          .map(([status, stats]) => `${status}: ${(stats as { count: number }).count}`)
+          .join(', ');
+        ctl.note(`flood: ${Math.round(result.requests.total / floodSeconds)} req/s (${statuses})`);
+      }),
+    );
+  }
 
   // 6. Soak at half the maximum rate; the API's RSS and heap each minute.
   const soakRate = Math.max(1, Math.round(maxRate / 2));

@@ -17,7 +17,7 @@ import { ConfigError } from '../core/config/rules.js';
 import { loadConfig, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { keyFingerprint } from '../src/http/auth.js';
-import { listen, onShutdownSignal } from '../src/server.js';
+import { drain, listen, onShutdownSignal } from '../src/server.js';
 import { startElasticsearch } from './elasticsearch/provider.js';
 import { startOrReuseLocalNode } from './elasticsearch/sharedNode.js';
 import { createDevelopmentLogger } from './logger.js';
@@ -114,7 +114,8 @@ async function listenOnFreePort() {
     return listen({ ...config, port: 0 }, client, logger);
   }
 }
-const { server, url } = await listenOnFreePort();
+const running = await listenOnFreePort();
+const { url } = running;
 if (devKey) {
   logger.info({ key_fingerprint: keyFingerprint(devKey) }, 'development API key (stored in .cache/dev-api-key)');
 }
@@ -131,7 +132,7 @@ console.log(
   ].join('\n'),
 );
 onShutdownSignal(logger, async () => {
-  server.close();
+  await drain(running, config.shutdownGraceMs, logger);
   await client.close();
   await elasticsearch.stop();
 });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/service.js';
 import { guardOf } from './elasticsearch/client.js';
 import { SearchBatcher } from './elasticsearch/searchBatcher.js';
+import { AnonymousLimit, limitPreflights } from './http/anonymousLimit.js';
 import { apiKeyAuth } from './http/auth.js';
 import { BodyCache } from './http/bodyCache.js';
 import { compression } from './http/compression.js';
@@ -14,6 +15,9 @@ import { KeyStore } from './http/keyStore.js';
 import { Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
 import { requestLog } from './http/requestLog.js';
+import { securityHeaders } from './http/securityHeaders.js';
+import { countSearch } from './http/workMeter.js';
+import { closeConnectionsWhenDraining, ServiceState } from './http/serviceState.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { apiReferencePage } from './pages/docs.js';
 import { mapPage } from './pages/mapPage.js';
@@ -36,6 +40,8 @@ export interface AppOptions {
   logger: Logger;
   /** Milliseconds clock of the rate limiter (tests pass a fake one). */
   now?: () => number;
+  /** Draining after SIGTERM (src/server.ts sets it); readiness answers 503 from then on. */
+  state?: ServiceState;
 }
 
 /** Declared without a key (/metrics has its own access rule, src/http/metrics.ts). */
@@ -43,9 +49,10 @@ const OPEN_PATHS = new Set(ENDPOINTS.filter((endpoint) => endpoint.access !== 'k
 /** The endpoints whose bodies may be up to BATCH_BODY_LIMIT_BYTES. */
 const LARGE_BODY_PATHS = ENDPOINTS.filter((endpoint) => endpoint.largeBody).map((endpoint) => endpoint.path);
 
-export function createApp({ config, client, logger, now }: AppOptions): Koa {
+export function createApp({ config, client, logger, now, state = new ServiceState() }: AppOptions): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // ctx.ip names the client behind a proxy only when its X-Forwarded-For is trusted (a client can write one).
+  app.proxy = config.trustProxy;
   // Errors are answered and logged by our own middleware; Koa's default handler would print stack traces.
   app.silent = true;
 
@@ -64,10 +71,10 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
     config.apiKeyDigests,
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
   ).watch();
-  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch);
+  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
-  const areas = new AreaRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
+  const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);
   const cityNames = new CityNameRepository(client, generations);
   const deps: ServiceDeps = {
     addresses,
@@ -80,6 +87,7 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
     reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
     guard: () => guard?.stats(),
     logger,
+    state,
     metrics,
     metricsKeyDigest: config.metricsKeyDigest,
     // Rendered once: the schemas do not change while the process runs.
@@ -91,14 +99,26 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
   const router = endpointRouter(ENDPOINTS, deps);
 
+  // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
+  const anonymous = config.anonymousRateLimit
+    ? new AnonymousLimit(
+        new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses),
+        config.trustProxy,
+        metrics.countRateLimited,
+      )
+    : undefined;
+
   app.use(requestLog(logger));
+  app.use(closeConnectionsWhenDraining(state));
+  app.use(securityHeaders());
   app.use(metrics.middleware());
+  app.use(limitPreflights(anonymous));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
   app.use(corsPolicy(config.corsOrigins));
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
   app.use(compression());
   app.use(errorEnvelope);
-  app.use(apiKeyAuth(keys, isOpenPath));
+  app.use(apiKeyAuth(keys, isOpenPath, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));

@@ -7,7 +7,7 @@ import { ConfigError } from '../core/config/rules.js';
 import { type Config, loadConfig } from './config/service.js';
 import { createElasticsearchClient } from './elasticsearch/client.js';
 import { createServiceLogger } from './logger.js';
-import { listen, onShutdownSignal } from './server.js';
+import { drain, listen, onShutdownSignal } from './server.js';
 
 function configOrExit(): Config & { elasticsearchUrl: string } {
   try {
@@ -31,8 +31,8 @@ const client = createElasticsearchClient({
   requestTimeoutMs: config.esRequestTimeoutMs,
   ...config.esGuard,
 });
-const { server } = await listen(config, client, logger);
+const running = await listen(config, client, logger);
 onShutdownSignal(logger, async () => {
-  server.close();
+  await drain(running, config.shutdownGraceMs, logger);
   await client.close();
 });

@@ -4,6 +4,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config/service.js';
+import { ServiceState } from './http/serviceState.js';
 
 /**
  * How long an idle keep-alive connection stays open: longer than the usual load balancer's idle timeout, so the
@@ -14,10 +15,17 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export interface RunningServer {
   server: Server;
   url: string;
+  /** Draining once drain() has begun: readiness answers 503. */
+  state: ServiceState;
 }
 
 export function listen(config: Config, client: Client, logger: Logger): Promise<RunningServer> {
-  const app = createApp({ config, client, logger });
+  const state = new ServiceState();
+  const app = createApp({ config, client, logger, state });
+  if (!config.apiKeysFile) {
+    // Without a key file there is nothing to reload; Node's default for SIGHUP would end the process.
+    process.on('SIGHUP', () => logger.info('SIGHUP ignored: no API_KEYS_FILE to reload'));
+  }
   return new Promise((resolve, reject) => {
     const server = app.listen(config.port, config.host);
     server.once('error', reject);
@@ -26,10 +34,32 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
       const port = typeof address === 'object' && address ? address.port : config.port;
       const url = `http://localhost:${port}`;
       logger.info({ url }, 'geocoder listening');
-      resolve({ server, url });
+      resolve({ server, url, state });
     });
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   });
+}
+
+/**
+ * Stops serving without dropping a request: readiness turns 503 at once, the port stops accepting, idle
+ * keep-alive connections close, and the requests in flight are answered (each with `Connection: close`) for up
+ * to `graceMs`; whatever is still open then is cut. Resolves once no connection is left; the caller closes
+ * Elasticsearch after it, so no answer in flight loses its backend.
+ */
+export async function drain({ server, state }: RunningServer, graceMs: number, logger: Logger): Promise<void> {
+  state.startDraining();
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'grace_over'>((resolve) => {
+    timer = setTimeout(() => resolve('grace_over'), graceMs);
+  });
+  if ((await Promise.race([closed, graceOver])) === 'grace_over') {
+    logger.warn({ grace_ms: graceMs }, 'shutdown grace period over: closing the connections still open');
+    server.closeAllConnections();
+    await closed;
+  }
+  clearTimeout(timer);
 }
 
 /** Runs `stop` once on SIGINT or SIGTERM, then exits 0. */

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_GUARD } from '../elasticsearch/client.js';
 import {
+  booleanFlag,
   ConfigError,
   corsOrigins,
   elasticsearchUrl,
@@ -29,12 +30,33 @@ export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024;
 export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * A page load is a handful of files and a load balancer checks a few times a second: 50 a second per address
+ * (100 at once) leaves room for both while a flood from one address is answered 429 at once.
+ */
+export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
+/**
+ * A bucket is about 150 bytes: 100,000 addresses bound the table near 15 MB however many addresses a client can
+ * make up (IPv6 ranges, forged X-Forwarded-For with TRUST_PROXY), far more than a deployment sees at once.
+ */
+export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
+/**
+ * Issue 22's target is a first fast 503 within 1.5 s of a freeze: the breaker opens after 1 s of silence while a
+ * read waits, and only once a probe sent after 0.5 s is unanswered too, so a slow read on a living cluster never
+ * opens it (src/elasticsearch/circuitBreaker.ts).
+ */
+export const DEFAULT_BREAKER_STALL_MS = 1000;
+/** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   ELASTICSEARCH_URL: elasticsearchUrl.optional(),
   ES_REQUEST_TIMEOUT_MS: positiveInt.default(5000),
+  /** With several nodes: how long one node's attempt may take before the read moves on; 0: no per-node bound. */
+  ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.attemptTimeoutMs),
   ES_BATCH_MAX: positiveInt.default(DEFAULT_ES_BATCH_MAX),
   INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
@@ -47,12 +69,21 @@ export const EnvSchema = z.object({
   BODY_CACHE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_BODY_CACHE_BYTES),
   BREAKER_FAILURES: positiveInt.default(DEFAULT_GUARD.breakerFailures),
   BREAKER_PROBE_MS: positiveInt.default(DEFAULT_GUARD.breakerProbeMs),
+  BREAKER_STALL_MS: z.coerce.number().int().min(0).default(DEFAULT_BREAKER_STALL_MS),
   MAX_IN_FLIGHT_SEARCHES: positiveInt.default(DEFAULT_GUARD.maxInFlight),
   MAX_QUEUED_REQUESTS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.maxQueued),
   /** Requests per second per API key; 0 turns rate limiting off. */
   RATE_LIMIT_RPS: z.coerce.number().min(0).default(0),
   RATE_LIMIT_BURST: positiveInt.optional(),
   METRICS_KEY: z.string().min(1).optional(),
+  /** Requests per second per client address without a valid key (health, pages, preflights, 401s); 0: no limit. */
+  ANON_RATE_LIMIT_RPS: z.coerce.number().min(0).default(DEFAULT_ANON_RATE_LIMIT.rps),
+  ANON_RATE_LIMIT_BURST: positiveInt.optional(),
+  /** Client addresses whose anonymous budget is remembered at most (least recently seen forgotten first). */
+  ANON_RATE_LIMIT_ADDRESSES: positiveInt.default(DEFAULT_ANON_RATE_LIMIT_ADDRESSES),
+  /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
+  TRUST_PROXY: booleanFlag.default(false),
+  SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -86,6 +117,14 @@ export interface Config {
   rateLimit: { rps: number; burst: number } | undefined;
   /** sha256 (hex) of METRICS_KEY, which opens GET /metrics from anywhere; loopback needs none. */
   metricsKeyDigest: string | undefined;
+  /** Token bucket per client address for requests without a valid key (src/http/anonymousLimit.ts). */
+  anonymousRateLimit: { rps: number; burst: number } | undefined;
+  /** How many client addresses' anonymous buckets are kept at most (ANON_RATE_LIMIT_ADDRESSES). */
+  anonymousAddresses: number;
+  /** Whether X-Forwarded-For names the client (TRUST_PROXY). */
+  trustProxy: boolean;
+  /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
+  shutdownGraceMs: number;
 }
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
@@ -112,7 +151,13 @@ export function keyDigests(keys: { plain: string[]; digests: string[] }): string
   return [...keys.digests, ...keys.plain.map(sha256Hex)];
 }
 
-/** The digests of API_KEYS_FILE; throws ConfigError when it cannot be read or holds a bad entry. */
+export class EmptyKeyFileError extends ConfigError {}
+
+/**
+ * The digests of API_KEYS_FILE. A file that says it holds no keys (say, only comment lines) holds none; a
+ * zero-byte file throws EmptyKeyFileError (it may be caught between a truncation and its write); a file that
+ * cannot be read or holds a bad entry throws ConfigError.
+ */
 export function readKeyFile(path: string): string[] {
   let text: string;
   try {
@@ -120,13 +165,29 @@ export function readKeyFile(path: string): string[] {
   } catch (error) {
     throw new ConfigError(`API_KEYS_FILE cannot be read: ${(error as Error).message}`);
   }
+  if (text.length === 0) throw new EmptyKeyFileError('API_KEYS_FILE is empty (zero bytes): perhaps caught mid-write');
   return keyDigests(parseKeyList(text, /\r?\n/));
+}
+
+/** At start-up there are no earlier keys to keep: an empty file holds none (production then refuses to start). */
+function keyFileAtStart(path: string): string[] {
+  try {
+    return readKeyFile(path);
+  } catch (error) {
+    if (error instanceof EmptyKeyFileError) return [];
+    throw error;
+  }
+}
+
+/** A rate of 0 is no limit; a burst is at least one request. */
+function tokenBucket(rps: number, burst: number): { rps: number; burst: number } | undefined {
+  return rps > 0 ? { rps, burst: Math.max(1, burst) } : undefined;
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parseEnv(EnvSchema, source);
   const envKeyDigests = env.API_KEYS ? keyDigests(parseKeyList(env.API_KEYS, /,/)) : [];
-  const fileKeyDigests = env.API_KEYS_FILE ? readKeyFile(env.API_KEYS_FILE) : [];
+  const fileKeyDigests = env.API_KEYS_FILE ? keyFileAtStart(env.API_KEYS_FILE) : [];
   const configured = envKeyDigests.length + fileKeyDigests.length > 0;
   if (!configured && env.NODE_ENV === 'production') {
     throw new ConfigError('No API keys configured: set API_KEYS or API_KEYS_FILE');
@@ -151,13 +212,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     esGuard: {
       breakerFailures: env.BREAKER_FAILURES,
       breakerProbeMs: env.BREAKER_PROBE_MS,
+      breakerStallMs: env.BREAKER_STALL_MS,
+      attemptTimeoutMs: env.ES_ATTEMPT_TIMEOUT_MS,
       maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
       maxQueued: env.MAX_QUEUED_REQUESTS,
     },
-    rateLimit:
-      env.RATE_LIMIT_RPS > 0
-        ? { rps: env.RATE_LIMIT_RPS, burst: env.RATE_LIMIT_BURST ?? Math.max(1, Math.ceil(env.RATE_LIMIT_RPS)) }
-        : undefined,
+    rateLimit: tokenBucket(env.RATE_LIMIT_RPS, env.RATE_LIMIT_BURST ?? Math.ceil(env.RATE_LIMIT_RPS)),
     metricsKeyDigest: env.METRICS_KEY === undefined ? undefined : sha256Hex(env.METRICS_KEY),
+    anonymousRateLimit: tokenBucket(
+      env.ANON_RATE_LIMIT_RPS,
+      env.ANON_RATE_LIMIT_BURST ??
+        (env.ANON_RATE_LIMIT_RPS === DEFAULT_ANON_RATE_LIMIT.rps
+          ? DEFAULT_ANON_RATE_LIMIT.burst
+          : Math.ceil(env.ANON_RATE_LIMIT_RPS)),
+    ),
+    anonymousAddresses: env.ANON_RATE_LIMIT_ADDRESSES,
+    trustProxy: env.TRUST_PROXY,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
   };
 }

@@ -6,21 +6,35 @@
  *   call fails at once with BackendUnavailableError instead of holding a client for the request timeout. While
  *   open, a background probe (`probe`, every `probeIntervalMs`) asks Elasticsearch; the first answer closes it.
  *   Any answer from Elasticsearch, even an error status, counts as "reachable" and resets the count.
+ * - **Stall detection.** It also opens when Elasticsearch has answered nothing for `stallMs` while a call has
+ *   waited at least that long (a frozen node answers nothing, and N timeouts would take N request timeouts at
+ *   low concurrency), confirmed by a probe: after half the window of silence a cheap probe is sent, and the
+ *   breaker opens only if that probe too is still unanswered at the end of the window (and has had half a window).
+ *   A merely slow read therefore never opens it (Elasticsearch answers the probe); a frozen one does, within about
+ *   `stallMs`: the calls waiting fail at once, so do new ones.
  * - **Load shedding.** At most `maxInFlight` requests to Elasticsearch at once (an `_msearch` counts once) and
  *   `maxQueued` waiting for a slot; beyond that a call fails at once with OverloadedError.
  */
 import { errors as esErrors } from '@elastic/elasticsearch';
 import { BackendUnavailableError, OverloadedError } from '../domain/errors.js';
 
+interface InFlightCall {
+  at: number;
+  /** Gives up waiting for the answer: the caller gets this error now (the request itself ends at its timeout). */
+  abandon: (error: Error) => void;
+}
+
 export type BreakerState = 'closed' | 'open';
 
 export interface GuardOptions {
   failureThreshold: number;
   probeIntervalMs: number;
-  /** Resolves when Elasticsearch answers; bypasses the guard. */
+  /** Resolves when Elasticsearch answers (an error status rejects, and is an answer too); bypasses the guard. */
   probe: () => Promise<unknown>;
   maxInFlight: number;
   maxQueued: number;
+  /** Open after this long without any answer while a call waits; 0: only consecutive failures open it. */
+  stallMs?: number;
 }
 
 export interface GuardStats {
@@ -54,6 +68,12 @@ export class ElasticsearchGuard {
   private rejectedOpen = 0;
   private shed = 0;
   private readonly listeners = new Set<(state: BreakerState) => void>();
+  /** When each call in flight was sent (performance.now()), in order: the first is the oldest. */
+  private readonly sentAt = new Set<InFlightCall>();
+  private lastAnswerAt = performance.now();
+  private watchdog: NodeJS.Timeout | undefined;
+  /** The probe confirming a suspected stall: when it was sent, and whether it failed unanswered. */
+  private stallProbe: { sentAt: number; unreachable: boolean } | undefined;
 
   constructor(private readonly options: GuardOptions) {}
 
@@ -89,23 +109,89 @@ export class ElasticsearchGuard {
       throw error;
     }
     this.roundTrips += 1;
+    let abandon: (error: Error) => void = () => {};
+    const abandoned = new Promise<never>((_, reject) => {
+      abandon = reject;
+    });
+    const sent: InFlightCall = { at: performance.now(), abandon };
+    this.sentAt.add(sent);
+    this.watchForStalls();
     try {
-      const result = await call();
-      this.consecutive = 0;
+      const answer = call();
+      // An abandoned call's own failure (its timeout, later) has no one waiting for it.
+      answer.catch(() => {});
+      const result = await Promise.race([answer, abandoned]);
+      this.answered();
       return result;
     } catch (error) {
       if (isUnreachable(error)) this.recordFailure();
-      else this.consecutive = 0;
+      // Abandoned on a stall: no answer came.
+      else if (!(error instanceof BackendUnavailableError)) this.answered();
       throw error;
     } finally {
+      this.sentAt.delete(sent);
       this.release();
     }
+  }
+
+  private answered(): void {
+    this.consecutive = 0;
+    this.lastAnswerAt = performance.now();
+    // Elasticsearch answers: whatever a stall probe says later, no stall is suspected now.
+    this.stallProbe = undefined;
+  }
+
+  /** A timer only while calls are in flight (a check every tenth of the window); it never keeps the process alive. */
+  private watchForStalls(): void {
+    const stallMs = this.options.stallMs ?? 0;
+    if (stallMs <= 0 || this.watchdog) return;
+    this.watchdog = setInterval(() => this.checkForStall(stallMs), Math.max(10, stallMs / 10));
+    this.watchdog.unref();
+  }
+
+  private checkForStall(stallMs: number): void {
+    const oldest = this.sentAt.values().next().value;
+    if (!oldest) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+      return;
+    }
+    if (this.state !== 'closed') return;
+    const now = performance.now();
+    const silent = Math.min(now - oldest.at, now - this.lastAnswerAt);
+    if (silent >= stallMs / 2 && !this.stallProbe) this.confirmStall();
+    const probe = this.stallProbe;
+    const probeUnanswered = probe !== undefined && (probe.unreachable || now - probe.sentAt >= stallMs / 2);
+    if (silent >= stallMs && probeUnanswered) {
+      this.stallProbe = undefined;
+      this.setState('open');
+      this.scheduleProbe();
+      const stalled = new BackendUnavailableError(`Elasticsearch answered nothing for ${stallMs} ms`);
+      for (const waiting of this.sentAt) waiting.abandon(stalled);
+    }
+  }
+
+  /** Asks Elasticsearch directly whether it is alive: any answer means the calls waiting are just slow. */
+  private confirmStall(): void {
+    const probe = { sentAt: performance.now(), unreachable: false };
+    this.stallProbe = probe;
+    const settled = (error?: unknown) => {
+      if (isUnreachable(error)) {
+        probe.unreachable = true;
+        return;
+      }
+      if (this.stallProbe === probe) this.stallProbe = undefined;
+      this.answered();
+    };
+    this.options.probe().then(() => settled(), settled);
   }
 
   /** Stops the probe (the process or the test is ending). */
   stop(): void {
     clearTimeout(this.probeTimer);
     this.probeTimer = undefined;
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
   }
 
   private refuseIfOpen(): void {
@@ -142,8 +228,8 @@ export class ElasticsearchGuard {
     }
   }
 
-  private scheduleProbe(): void {
-    this.probeTimer = setTimeout(() => void this.runProbe(), this.options.probeIntervalMs);
+  private scheduleProbe(delayMs = this.options.probeIntervalMs): void {
+    this.probeTimer = setTimeout(() => void this.runProbe(), delayMs);
     // A probe never keeps the process alive on its own.
     this.probeTimer.unref();
   }
@@ -159,7 +245,7 @@ export class ElasticsearchGuard {
       }
     }
     this.probeTimer = undefined;
-    this.consecutive = 0;
+    this.answered();
     this.setState('closed');
   }
 

@@ -3,7 +3,23 @@ import { splitElasticsearchUrls } from '../../core/config/rules.js';
 import { ElasticsearchGuard } from './circuitBreaker.js';
 
 /** Circuit breaker and load shedding defaults (src/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */
-export const DEFAULT_GUARD = { breakerFailures: 5, breakerProbeMs: 1000, maxInFlight: 256, maxQueued: 1024 };
+/**
+ * breakerStallMs 0: stall detection off for the indexer, the tests' and the benchmarks' clients, whose bulk and
+ * admin calls may legitimately take seconds with nothing else in flight; the API has it on (BREAKER_STALL_MS,
+ * 1000 by default).
+ */
+export const DEFAULT_GUARD = {
+  breakerFailures: 5,
+  breakerProbeMs: 1000,
+  breakerStallMs: 0,
+  maxInFlight: 256,
+  maxQueued: 1024,
+  /**
+   * One node's attempt may take this long before the read moves to another node (the node is marked dead for new
+   * requests and pinged back in); 0: one attempt may use the whole request timeout and a timeout is not retried.
+   */
+  attemptTimeoutMs: 0,
+};
 
 export interface ElasticsearchClientOptions extends Partial<typeof DEFAULT_GUARD> {
   /** One node's URL, several comma-separated (ELASTICSEARCH_URL), or a list. */
@@ -40,8 +56,9 @@ class ResurrectingPool extends ClusterConnectionPool {
  * One keep-alive client per process: connection reuse matters more than anything else on the hot path.
  *
  * Several nodes: requests go round-robin to the living ones; a node that fails (connection refused or reset,
- * 502/503/504, a timeout) is left out and pinged back in later. A timed-out attempt is not retried (its time is
- * spent); a refused or reset one is, on another node, and one deadline covers every attempt. No sniffing: the
+ * 502/503/504, a timeout) is left out and pinged back in later. A refused or reset attempt is retried on another
+ * node; a timed-out one only with `attemptTimeoutMs` (a frozen node answers nothing: its attempt is cut after that
+ * long and the read goes to the next node), and one deadline (`requestTimeoutMs`) covers every attempt. No sniffing: the
  * configured list is the truth (behind a load balancer, in containers or in the cloud the nodes' publish addresses
  * are often unreachable from the client, and a sniff would replace reachable URLs with those).
  */
@@ -51,18 +68,22 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
   process.env.OTEL_ELASTICSEARCH_ENABLED ??= 'false';
   const settings = { ...DEFAULT_GUARD, ...options };
   const timeoutMs = options.requestTimeoutMs;
+  // Only shorter than the deadline does a per-attempt bound leave time for another node.
+  const attemptMs =
+    settings.attemptTimeoutMs > 0 && settings.attemptTimeoutMs < timeoutMs ? settings.attemptTimeoutMs : 0;
   let transport: GuardedTransport | undefined;
   const guard = new ElasticsearchGuard({
     failureThreshold: settings.breakerFailures,
     probeIntervalMs: settings.breakerProbeMs,
+    stallMs: settings.breakerStallMs,
     maxInFlight: settings.maxInFlight,
     maxQueued: settings.maxQueued,
     probe: () => transport?.unguarded({ method: 'GET', path: '/' }) ?? Promise.resolve(),
   });
 
   class GuardedTransport extends SniffingTransport {
-    constructor(...args: ConstructorParameters<typeof SniffingTransport>) {
-      super(...args);
+    constructor(...[transportOptions, ...rest]: ConstructorParameters<typeof SniffingTransport>) {
+      super({ ...transportOptions, retryOnTimeout: attemptMs > 0 }, ...rest);
       transport = this;
     }
 
@@ -95,7 +116,8 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
 
   const client = new Client({
     nodes: typeof options.url === 'string' ? splitElasticsearchUrls(options.url) : [...options.url],
-    requestTimeout: timeoutMs,
+    // Per attempt; bounded() holds the whole request to timeoutMs.
+    requestTimeout: attemptMs || timeoutMs,
     maxRetries: options.maxRetries ?? 1,
     compression: false,
     sniffOnStart: false,

@@ -34,14 +34,17 @@ export class SearchBatcher implements Searcher {
   /**
    * @param maxBatch searches per `_msearch`: bounds how long a fast search can wait behind slow ones in one batch.
    * @param observeBatch told the number of searches of every round trip it sends (for /metrics).
+   * @param onSearch told of every search when it is asked for, in the asking request's context (per-key quotas).
    */
   constructor(
     private readonly client: Client,
     private readonly maxBatch: number,
     private readonly observeBatch: (searches: number) => void = () => {},
+    private readonly onSearch: () => void = () => {},
   ) {}
 
   search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact'): Promise<estypes.SearchResponse<T>> {
+    this.onSearch();
     if (this.maxBatch <= 1) {
       this.observeBatch(1);
       return this.client.search<T>({ ...body, index }).catch(rethrowAsDomainError);

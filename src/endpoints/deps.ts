@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../http/bodyCache.js';
 import type { Metrics } from '../http/metrics.js';
+import type { ServiceState } from '../http/serviceState.js';
 import type { AddressRepository } from '../features/address/addressRepository.js';
 import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { FreeTextSearch } from '../features/search/freeTextSearch.js';
@@ -24,6 +25,8 @@ export interface ServiceDeps {
   /** The circuit breaker and load bound around Elasticsearch, for /health (undefined: the client has none). */
   guard: () => GuardStats | undefined;
   logger: Logger;
+  /** Draining after SIGTERM: readiness answers 503. */
+  state: ServiceState;
   metrics: Metrics;
   /** METRICS_KEY's digest: GET /metrics from anywhere but loopback (src/http/metrics.ts). */
   metricsKeyDigest: string | undefined;

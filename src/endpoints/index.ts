@@ -14,7 +14,13 @@ import { autocompleteEndpoint } from '../features/autocomplete/endpoint.js';
 import { HIERARCHY_ENDPOINTS } from '../features/hierarchy/endpoints.js';
 import { reverseEndpoint } from '../features/reverse/endpoint.js';
 import { searchEndpoint } from '../features/search/endpoint.js';
-import { healthEndpoint, metricsEndpoint, openApiEndpoint } from '../features/service/endpoints.js';
+import {
+  healthEndpoint,
+  livenessEndpoint,
+  metricsEndpoint,
+  openApiEndpoint,
+  readinessEndpoint,
+} from '../features/service/endpoints.js';
 import type { Endpoint } from './endpoint.js';
 
 export const ENDPOINTS: readonly Endpoint[] = [
@@ -29,6 +35,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   buildingAddressesEndpoint,
   ...HIERARCHY_ENDPOINTS,
   healthEndpoint,
+  livenessEndpoint,
+  readinessEndpoint,
   metricsEndpoint,
   openApiEndpoint,
 ];

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import type { AnonymousLimit } from './anonymousLimit.js';
 import { ApiError } from './errors.js';
 import type { KeyStore } from './keyStore.js';
 
@@ -12,19 +13,33 @@ function fingerprintOfDigest(digest: Buffer): string {
   return digest.toString('hex').slice(0, 8);
 }
 
-/** `keys` is read on every request, so a reloaded key file takes effect from the next request. */
-export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean) {
+/**
+ * `keys` is read on every request, so a reloaded key file takes effect from the next request. An open path with a
+ * valid key counts as keyed (it may see what anonymous callers do not); every request without a valid key (open
+ * paths, 401s) is charged to `anonymous`, the per-address limit.
+ */
+export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, anonymous?: AnonymousLimit) {
   const unauthorized = () => new ApiError(401, 'unauthorized', 'A valid X-Api-Key header is required');
   return async (ctx: Context, next: Next) => {
-    if (isOpen(ctx.path)) return next();
-    const key = ctx.get('x-api-key');
-    if (!key) throw unauthorized();
-    // Comparing fixed-length digests keeps the comparison constant-time whatever the key's length.
-    const presented = createHash('sha256').update(key).digest();
-    let match = false;
-    for (const digest of keys.accepted()) match = timingSafeEqual(presented, digest) || match;
-    if (!match) throw unauthorized();
-    ctx.state.keyFingerprint = fingerprintOfDigest(presented);
-    return next();
+    const fingerprint = acceptedFingerprint(keys, ctx.get('x-api-key'));
+    // Open paths cost a key nothing (src/http/rateLimit.ts): the key only widens what /health shows.
+    ctx.state.openPath = isOpen(ctx.path);
+    if (fingerprint) {
+      ctx.state.keyFingerprint = fingerprint;
+      return next();
+    }
+    anonymous?.charge(ctx);
+    if (ctx.state.openPath) return next();
+    throw unauthorized();
   };
+}
+
+/** The fingerprint of `key` when it is accepted; undefined for none or a wrong one. */
+function acceptedFingerprint(keys: KeyStore, key: string): string | undefined {
+  if (!key) return undefined;
+  // Comparing fixed-length digests keeps the comparison constant-time whatever the key's length.
+  const presented = createHash('sha256').update(key).digest();
+  let match = false;
+  for (const digest of keys.accepted()) match = timingSafeEqual(presented, digest) || match;
+  return match ? fingerprintOfDigest(presented) : undefined;
 }

@@ -1,11 +1,12 @@
 /**
- * Conditional GET for boundary and hierarchy answers: a weak ETag over the live index generations, the
- * normalised request and the media type, and 304 Not Modified, decided before any body is built; the
+ * Conditional GET for boundary and hierarchy answers: a weak ETag over the code's build version, the live index
+ * generations, the normalised request and the media type, and 304 Not Modified, decided before any body is built; the
  * rendered body itself comes from the body cache when it holds this tag.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { BodyCache } from './bodyCache.js';
+import { buildVersion } from './buildVersion.js';
 
 /**
  * `private`: answers need an API key, so a shared cache must not hand them to anyone else. A minute of
@@ -26,12 +27,24 @@ export function entityTag(parts: readonly string[]): string {
   return `W/"${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 27)}"`;
 }
 
-/** If-None-Match uses weak comparison (RFC 9110 13.1.2): `W/` is ignored on both sides; `*` matches any. */
+/**
+ * If-None-Match uses weak comparison (RFC 9110 13.1.2): `W/` is ignored on both sides. `*` is not a tag: it
+ * matches only a resource that exists (isWildcard; respondCached decides).
+ */
 export function matchesIfNoneMatch(header: string, tag: string): boolean {
   if (!header) return false;
   const opaque = (t: string) => t.trim().replace(/^W\//, '');
   const wanted = opaque(tag);
-  return header.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === wanted);
+  return header.split(',').some((candidate) => opaque(candidate) === wanted);
+}
+
+export const isWildcard = (header: string): boolean => header.trim() === '*';
+
+/** A streamed body not sent (a 304) must not keep its Elasticsearch paging open. */
+function discardBody(ctx: Context): void {
+  const body = ctx.body as { destroy?: () => void } | null | undefined;
+  body?.destroy?.();
+  ctx.body = null;
 }
 
 /**
@@ -43,9 +56,16 @@ export async function respondCached(
   variant: { generations: readonly string[]; mediaType: string; bodies: BodyCache },
   build: () => Promise<void>,
 ): Promise<void> {
-  const tag = entityTag([...variant.generations, normalisedRequest(ctx.path, ctx.querystring), variant.mediaType]);
+  const parts = [buildVersion(), ...variant.generations, normalisedRequest(ctx.path, ctx.querystring)];
+  const tag = entityTag([...parts, variant.mediaType]);
+  const ifNoneMatch = ctx.get('If-None-Match');
   ctx.vary('Accept');
-  if (matchesIfNoneMatch(ctx.get('If-None-Match'), tag)) {
+  if (matchesIfNoneMatch(ifNoneMatch, tag)) {
+    ctx.status = 304;
+  } else if (isWildcard(ifNoneMatch)) {
+    // `*` asks whether the resource exists, which only building it tells (an unknown id throws its 404 here).
+    if (!(await variant.bodies.serve(ctx, tag))) await build();
+    discardBody(ctx);
     ctx.status = 304;
   } else if (!(await variant.bodies.serve(ctx, tag))) {
     // The tag names exactly what the body holds, so it is also the body cache's key.

@@ -2,7 +2,8 @@
  * The accepted API keys (as sha256 digests), read by the auth middleware on every request. With API_KEYS_FILE
  * the file's part is reloaded on SIGHUP and whenever the file's folder changes (debounced), without a restart:
  * a reload swaps one array, so a request already past the key check is unaffected and the next one sees the
- * new keys. A reload that fails (file unreadable, bad `sha256:` line) keeps the current keys and logs an error.
+ * new keys. A reload that fails (file unreadable, bad `sha256:` line, zero bytes: perhaps caught mid-write) keeps
+ * the current keys and logs an error; a file that says it holds no keys (only comments) revokes all of its keys.
  */
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -42,8 +43,9 @@ export class KeyStore {
     if (!this.file) return false;
     try {
       const fromFile = readKeyFile(this.file.path);
-      // A file caught half-written (truncated, not yet filled) reads as empty: never lock every client out.
-      if (fromFile.length === 0) throw new Error('the file holds no keys');
+      if (fromFile.length === 0) {
+        this.file.logger.warn({ file: this.file.path }, 'API keys file holds no keys: every key it held is revoked');
+      }
       const next = toBuffers([...new Set([...this.file.fixed, ...fromFile])]);
       const changed = !sameKeys(next, this.digests);
       this.digests = next;

@@ -12,6 +12,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
+import { isDirectLoopback } from './clientAddress.js';
 import { ApiError } from './errors.js';
 
 export const METRICS_PATH = '/metrics';
@@ -144,14 +145,4 @@ export class Metrics {
 /** The router's pattern (`/addresses/:id`), so series stay bounded; `unmatched` for unknown paths and refusals. */
 function routeLabel(ctx: Context): string {
   return (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-}
-
-/**
- * The socket's peer, not `ctx.ip` (the app trusts X-Forwarded-For, which a client can write), and no forwarding
- * header at all: a reverse proxy on the same host would otherwise make every client look local.
- */
-function isDirectLoopback(ctx: Context): boolean {
-  const peer = ctx.req.socket.remoteAddress ?? '';
-  const loopback = peer === '::1' || peer.startsWith('127.') || peer.startsWith('::ffff:127.');
-  return loopback && !ctx.get('x-forwarded-for') && !ctx.get('forwarded');
 }

@@ -11,7 +11,11 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import { DEFAULT_BATCH_BODY_LIMIT_BYTES, DEFAULT_BODY_LIMIT_BYTES } from '../config/service.js';
+import {
+  DEFAULT_ANON_RATE_LIMIT,
+  DEFAULT_BATCH_BODY_LIMIT_BYTES,
+  DEFAULT_BODY_LIMIT_BYTES,
+} from '../config/service.js';
 import { GEOJSON, JSON_TYPE } from '../http/mediaType.js';
 import * as responses from '../schemas/responses.js';
 import { renderRequestInputs } from './inputOverrides.js';
@@ -26,17 +30,19 @@ export interface DocumentedLimits {
   bodyLimitBytes: number;
   batchBodyLimitBytes: number;
   rateLimit: { rps: number; burst: number } | undefined;
+  /** Per client address, for requests without a valid key (src/http/anonymousLimit.ts). */
+  anonymousRateLimit: { rps: number; burst: number } | undefined;
 }
 
 const bytes = (n: number) =>
   n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 
-const introduction = ({ bodyLimitBytes, batchBodyLimitBytes, rateLimit }: DocumentedLimits) =>
+const introduction = ({ bodyLimitBytes, batchBodyLimitBytes, rateLimit, anonymousRateLimit }: DocumentedLimits) =>
   `
 Geocoding of Dutch and Belgian addresses and the administrative hierarchy (countries › provinces ›
 municipalities, cities › suburbs › buildings › addresses) with GeoJSON for every level.
 
-**Authentication.** Every endpoint but \`/health\`, \`/metrics\`, \`/openapi.json\` and \`/docs\` needs the header
+**Authentication.** Every endpoint but \`/health\` (with \`/health/live\` and \`/health/ready\`), \`/metrics\`, \`/openapi.json\` and \`/docs\` needs the header
 \`X-Api-Key\` (the *Authorize* button). A missing or unknown key is a 401.
 
 **Answers.** JSON (\`application/json\`); GeoJSON endpoints answer \`application/geo+json\` instead when the
@@ -51,6 +57,10 @@ typo never silently widens a query. \`Retry-After\` comes with every 429 and 503
     rateLimit
       ? `Each key may make ${rateLimit.rps} requests per second (bursts of ${rateLimit.burst}); keyed answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a key over its rate gets a 429.`
       : 'This deployment sets no per-key rate limit.'
+  } ${
+    anonymousRateLimit
+      ? `Requests without a valid key (the open endpoints, preflights, 401s) may be made ${anonymousRateLimit.rps} times per second from one address (bursts of ${anonymousRateLimit.burst}), apart from the keys' limits; past that they get a 429.`
+      : ''
   } Request bodies are limited to ${bytes(bodyLimitBytes)} (\`/geocode/batch\`: ${bytes(batchBodyLimitBytes)}).
 `.trim();
 
@@ -101,6 +111,11 @@ const ERRORS = {
   413: errorAnswer('`payload_too_large`: the body is over the limit', undefined, 'PayloadTooLarge'),
   415: errorAnswer('`unsupported_media_type`: the body is not sent as `application/json`', undefined, 'NotJson'),
   429: errorAnswer('`rate_limited`: this key has spent its requests for now', RETRY_AFTER, 'RateLimited'),
+  anonymous429: errorAnswer(
+    '`rate_limited`: too many requests without a valid API key from this address for now',
+    RETRY_AFTER,
+    'AnonymousRateLimited',
+  ),
   503: errorAnswer(
     '`backend_unavailable` (Elasticsearch unreachable, timing out or not loaded) or `overloaded`',
     RETRY_AFTER,
@@ -128,7 +143,8 @@ function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
   }
   if (op.notFound) out['404'] = errorAnswer(op.notFound);
   if (op.body) Object.assign(out, { '413': ERRORS[413], '415': ERRORS[415] });
-  if (op.access === 'key') out['429'] = ERRORS[429];
+  // Requests without a valid key are limited per client address (ANON_RATE_LIMIT_*), open endpoints included.
+  out['429'] = op.access === 'key' ? ERRORS[429] : ERRORS.anonymous429;
   if (op.backend) out['503'] = ERRORS[503];
   return out as ZodOpenApiResponsesObject;
 }
@@ -172,6 +188,7 @@ const DEFAULT_LIMITS: DocumentedLimits = {
   bodyLimitBytes: DEFAULT_BODY_LIMIT_BYTES,
   batchBodyLimitBytes: DEFAULT_BATCH_BODY_LIMIT_BYTES,
   rateLimit: undefined,
+  anonymousRateLimit: DEFAULT_ANON_RATE_LIMIT,
 };
 
 /** Without limits: those of a deployment with the default configuration. */

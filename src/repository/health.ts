@@ -15,11 +15,35 @@ export interface BackendHealth {
   indexes: Record<IndexKind, IndexState | null>;
 }
 
+/** How long one answer of the cluster serves every health caller: a flood costs at most one check a second. */
+export const HEALTH_CACHE_MS = 1000;
+
 export class HealthRepository {
+  private latest: { at: number; result: Promise<BackendHealth>; settled: boolean } | undefined;
+
   constructor(
     private readonly client: Client,
     private readonly indexPrefix: string,
   ) {}
+
+  /**
+   * The check still running, or the last one while it is under HEALTH_CACHE_MS old (answered or failed), else a
+   * new one: however many callers, Elasticsearch sees one check at a time and at most one a second.
+   */
+  recent(): Promise<BackendHealth> {
+    const now = performance.now();
+    const latest = this.latest;
+    if (latest && (!latest.settled || now - latest.at < HEALTH_CACHE_MS)) return latest.result;
+    const next = { at: now, result: this.check(), settled: false };
+    const settle = () => {
+      next.settled = true;
+      next.at = performance.now();
+    };
+    // Callers handle a rejection; the cached promise must not count as unhandled when none is waiting.
+    next.result.then(settle, settle);
+    this.latest = next;
+    return next.result;
+  }
 
   /** @throws whatever the client throws when Elasticsearch does not answer (the route answers 503). */
   async check(): Promise<BackendHealth> {

@@ -120,14 +120,25 @@ export const AreaFeatureCollection = collectionOf(AreaFeatureProperties);
 export const BuildingFeatureCollection = collectionOf(BuildingFeatureProperties);
 export const AddressFeatureCollection = collectionOf(AddressFeatureProperties);
 
+/**
+ * ok: serving; not_loaded: Elasticsearch answers but an index is missing; unavailable: it does not answer;
+ * draining: the process is shutting down (SIGTERM) and answers the requests it has.
+ */
+export const Readiness = z.object({ status: z.enum(['ok', 'not_loaded', 'unavailable', 'draining']) });
+export const Liveness = z.object({ status: z.literal('ok') });
+
 export const Health = z.object({
-  /** ok: serving; not_loaded: Elasticsearch answers but an index is missing; unavailable: it does not answer. */
-  status: z.enum(['ok', 'not_loaded', 'unavailable']),
+  status: Readiness.shape.status,
   elasticsearch: z.object({
-    version: z.string(),
+    /** Only for keyed or loopback callers. */
+    version: z.string().optional(),
     cluster_status: z.string(),
   }),
-  indexes: z.record(z.string(), z.object({ alias: z.string(), index: z.string(), documents: z.number() }).nullable()),
+  /** `alias` and `index` only for keyed or loopback callers. */
+  indexes: z.record(
+    z.string(),
+    z.object({ alias: z.string().optional(), index: z.string().optional(), documents: z.number() }).nullable(),
+  ),
   /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES). */
   body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }),
   /** The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS). */

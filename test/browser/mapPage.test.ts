@@ -122,7 +122,10 @@ afterAll(async () => {
 
 describe('the map page', { timeout: 120_000 }, () => {
   it('asks for the key once, keeps it in the browser, and draws countries and Dutch provinces', async () => {
-    await page.goto(`${api.url}/map/`);
+    // Under the page's Content-Security-Policy (a violation is a console error, which fails the test).
+    const document = await page.goto(`${api.url}/map/`);
+    expect(document?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(document?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     const dialog = page.getByTestId('key-dialog');
     await dialog.waitFor({ state: 'visible' });
     await page.getByLabel(/^Key/).fill(TEST_API_KEY);
@@ -141,7 +144,11 @@ describe('the map page', { timeout: 120_000 }, () => {
       .waitFor();
     await screenshot('1-countries');
 
-    // A returning user is not asked again: the key stayed in this browser.
+    // Not ticked "remember": the key is this tab's only (sessionStorage), never written to localStorage.
+    expect(await page.evaluate(`localStorage.getItem('geocoder.apiKey')`)).toBeNull();
+    expect(await page.evaluate(`sessionStorage.getItem('geocoder.apiKey')`)).toBe(TEST_API_KEY);
+
+    // A reload in the same tab is not asked again.
     const started = Date.now();
     await page.reload();
     await drawn('area-country');
@@ -248,6 +255,19 @@ describe('the map page', { timeout: 120_000 }, () => {
     expect((await countriesAsked()) - before).toBeLessThanOrEqual(1);
   });
 
+  it('serves the API reference under the same policy without a violation', async () => {
+    const docs = await context.newPage();
+    // The reference loads without a key (it is open): only the browser's own complaints count here.
+    docs.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`docs console error: ${message.text()}`);
+    });
+    docs.on('pageerror', (error) => problems.push(`docs page error: ${error.message}`));
+    const answer = await docs.goto(`${api.url}/docs/`);
+    expect(answer?.headers()['content-security-policy']).toContain("style-src 'self'");
+    await docs.getByText('/geocode/forward').first().waitFor();
+    await docs.close();
+  });
+
   it('asks again when the service refuses the key, and works on with a valid one', async () => {
     expectingUnauthorized = true;
     await page.getByRole('button', { name: 'Change API key' }).click();
@@ -268,8 +288,12 @@ describe('the map page', { timeout: 120_000 }, () => {
     await screenshot('5-key-refused');
 
     await page.getByLabel(/^Key/).fill(TEST_API_KEY);
+    await page.getByTestId('key-remember').check();
     await page.getByTestId('key-save').click();
     await dialog.waitFor({ state: 'hidden' });
+    // Ticked "remember": kept across tabs and visits (localStorage), no longer in the tab's store.
+    expect(await page.evaluate(`localStorage.getItem('geocoder.apiKey')`)).toBe(TEST_API_KEY);
+    expect(await page.evaluate(`sessionStorage.getItem('geocoder.apiKey')`)).toBeNull();
     // The refused calls have all come back; from here on any error answer fails the test again.
     await networkIdle();
     expectingUnauthorized = false;

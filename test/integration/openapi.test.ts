@@ -129,7 +129,7 @@ describe('GET /openapi.json', () => {
         .filter((op) => !op.security?.some((r: Json) => 'ApiKey' in r))
         .map(() => path),
     );
-    expect(open.sort()).toEqual(['/health', '/metrics', '/openapi.json']);
+    expect(open.sort()).toEqual(['/health', '/health/live', '/health/ready', '/metrics', '/openapi.json']);
   });
 });
 
@@ -205,6 +205,8 @@ describe('real answers match the document', () => {
 
   it('the service routes: health, metrics and the document itself', async () => {
     await call('GET', '/health', 200);
+    await call('GET', '/health/live', 200);
+    await call('GET', '/health/ready', 200);
     await call('GET', '/metrics', 200, { headers: { 'x-api-key': '' } });
     await call('GET', '/openapi.json', 200, { headers: { 'x-api-key': '' } });
   });
@@ -239,6 +241,7 @@ describe('real answers match the document', () => {
     try {
       await call('POST', '/geocode/forward', 503, { body: { streetname: 'Mekelweg', number: '8' } }, down);
       await call('GET', '/health', 503, {}, down);
+      await call('GET', '/health/ready', 503, {}, down);
     } finally {
       await down.close();
     }

@@ -79,6 +79,44 @@ describe('circuit breaker', () => {
   });
 });
 
+describe('stall detection (on by default)', () => {
+  // Consecutive failures alone would need 1,000 timeouts: only the stall window (BREAKER_STALL_MS, default) can.
+  const { relay, api } = behindHangingRelay({ BREAKER_FAILURES: '1000', BREAKER_PROBE_MS: '50' });
+  const breakerOpen = async () => /^geocoder_breaker_open 1$/m.test((await api().call('GET', '/metrics')).text);
+
+  it('opens the breaker and answers the waiting requests 503 long before their timeout', async () => {
+    const [answers, took] = await timed(() =>
+      Promise.all(Array.from({ length: 4 }, () => api().call('POST', '/geocode/forward', { body: forwardBody }))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([503, 503, 503, 503]);
+    expect(ErrorResponse.parse(answers[0]!.body).error.code).toBe('backend_unavailable');
+    expect(took).toBeLessThan(LONG_TIMEOUT_MS / 2);
+    expect(await breakerOpen()).toBe(true);
+    const [refused, refusedIn] = await timed(() => api().call('POST', '/geocode/forward', { body: forwardBody }));
+    expect(refused.status).toBe(503);
+    expect(refusedIn).toBeLessThan(AT_ONCE_MS);
+
+    // Elasticsearch answers again: the probe closes the breaker.
+    relay().mode = 'forward';
+    await eventually(async () => !(await breakerOpen()));
+    expect((await api().call('POST', '/geocode/forward', { body: forwardBody })).status).toBe(200);
+  });
+
+  it('answers a slow read on a living Elasticsearch instead of opening the breaker', async () => {
+    relay().mode = 'forward';
+    await eventually(async () => !(await breakerOpen()));
+    // Every search waits three stall windows; the probe (GET /) is answered at once.
+    relay().slow = { requests: /^POST \/[^ ]*_m?search/, slowMs: 3000 };
+    try {
+      const answer = await api().call('POST', '/geocode/forward', { body: forwardBody });
+      expect(answer.status).toBe(200);
+      expect(await breakerOpen()).toBe(false);
+    } finally {
+      relay().slow = undefined;
+    }
+  });
+});
+
 describe('load shedding', () => {
   const { relay, api } = behindHangingRelay({
     MAX_IN_FLIGHT_SEARCHES: '1',

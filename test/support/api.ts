@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.js';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/server.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
+import type { ServiceState } from '../../src/http/serviceState.js';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
@@ -42,6 +43,8 @@ export async function startTestApi(
     env?: NodeJS.ProcessEnv;
     /** The rate limiter's clock, in milliseconds. */
     now?: () => number;
+    /** Draining or not (the test starts the drain). */
+    state?: ServiceState;
     /** Receives every log line (parsed JSON) at level info and above, for tests that check what is logged. */
     logSink?: (line: { msg: string; [key: string]: unknown }) => void;
   } = {},
@@ -61,12 +64,16 @@ export async function startTestApi(
       corsOrigins: options.corsOrigins ?? ['*'],
       ...(options.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: options.bodyCacheBytes }),
       indexPrefix: options.indexPrefix ?? inject('samplePrefix'),
+      // Tests poll /health from one address far faster than a load balancer: the per-address limit of anonymous
+      // requests only where a test sets it.
+      ...(options.env?.ANON_RATE_LIMIT_RPS === undefined ? { anonymousRateLimit: undefined } : {}),
     },
     client,
     logger: options.logSink
       ? pino({ level: 'info' }, { write: (line: string) => options.logSink!(JSON.parse(line)) })
       : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.state ? { state: options.state } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

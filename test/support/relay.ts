@@ -13,6 +13,13 @@ export class Relay {
   port = 0;
   /** Connections accepted since the relay was made. */
   accepted = 0;
+  /** In `forward` mode, how long a new connection's first bytes wait before they go on (a slow Elasticsearch). */
+  delayMs = 0;
+  /**
+   * Requests whose request line matches (say `/^POST \/[^ ]*_msearch/`) wait `slowMs` before they go on, on any
+   * connection: a slow read on a living Elasticsearch, which still answers everything else at once.
+   */
+  slow: { requests: RegExp; slowMs: number } | undefined;
 
   constructor(
     private readonly target: URL,
@@ -34,7 +41,22 @@ export class Relay {
       this.sockets.add(upstream);
       upstream.on('close', () => this.sockets.delete(upstream));
       upstream.on('error', () => client.destroy());
-      client.pipe(upstream).pipe(client);
+      const forward = () => {
+        upstream.pipe(client);
+        client.on('data', (chunk: Buffer) => {
+          const slow = this.slow;
+          if (!slow || !slow.requests.test(chunk.subarray(0, 200).toString('latin1'))) return upstream.write(chunk);
+          // HTTP/1.1 without pipelining: holding this connection's bytes holds exactly this request.
+          client.pause();
+          setTimeout(() => {
+            upstream.write(chunk);
+            client.resume();
+          }, slow.slowMs);
+        });
+        client.on('end', () => upstream.end());
+      };
+      if (this.delayMs > 0) setTimeout(forward, this.delayMs);
+      else forward();
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     const address = this.server.address();

@@ -54,10 +54,14 @@ describe('operations', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('document 401 and 429 wherever a key is needed, and 304 with an If-None-Match parameter where ETags apply', () => {
+  it('document 401 wherever a key is needed, 429 everywhere, and 304 with an If-None-Match parameter where ETags apply', () => {
     for (const op of operations) {
       const keyed = op.security === undefined || op.security.some((r: object) => 'ApiKey' in r);
-      expect(Boolean(op.responses['401'] && op.responses['429']), op.operationId).toBe(keyed);
+      if (keyed) expect(op.responses['401'], op.operationId).toBeDefined();
+      // Keyed: the key's budget; open: the per-address budget of requests without a key (ANON_RATE_LIMIT_*).
+      expect(op.responses['429']?.$ref, op.operationId).toBe(
+        keyed ? '#/components/responses/RateLimited' : '#/components/responses/AnonymousRateLimited',
+      );
       const conditional = Boolean(op.responses['304']);
       expect(conditional, op.operationId).toBe(
         Boolean(op.parameters?.some((p: { name: string }) => p.name === 'If-None-Match')),
@@ -73,9 +77,11 @@ describe('the description of limits', () => {
       bodyLimitBytes: 32 * 1024,
       batchBodyLimitBytes: 4 * 1024 * 1024,
       rateLimit: { rps: 50, burst: 100 },
+      anonymousRateLimit: { rps: 5, burst: 10 },
     }) as any;
     expect(configured.info.description).toContain('Request bodies are limited to 32 KiB (`/geocode/batch`: 4 MiB)');
     expect(configured.info.description).toContain('Each key may make 50 requests per second (bursts of 100)');
+    expect(configured.info.description).toContain('5 times per second from one address (bursts of 10)');
     expect(doc.info.description).toContain('Request bodies are limited to 16 KiB (`/geocode/batch`: 1 MiB)');
     expect(doc.info.description).toContain('This deployment sets no per-key rate limit.');
   });

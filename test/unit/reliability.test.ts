@@ -78,6 +78,37 @@ describe('ElasticsearchGuard: circuit breaker', () => {
   });
 });
 
+describe('ElasticsearchGuard: stall detection', () => {
+  afterEach(() => vi.useRealTimers());
+  const never = () => new Promise<string>(() => {});
+
+  it('does not open for a slow read while Elasticsearch answers the probe', async () => {
+    vi.useFakeTimers();
+    const probe = vi.fn(answered);
+    const guard = guardWith({ stallMs: 1000, probe });
+    const slow = guard.run(() => new Promise<string>((resolve) => setTimeout(() => resolve('slow'), 5000)));
+    await vi.advanceTimersByTimeAsync(5000);
+    await expect(slow).resolves.toBe('slow');
+    expect(guard.breakerState).toBe('closed');
+    expect(probe).toHaveBeenCalled();
+    guard.stop();
+  });
+
+  it('opens after the window of silence once the probe is unanswered too, and fails the waiting calls', async () => {
+    vi.useFakeTimers();
+    const guard = guardWith({ stallMs: 1000, probe: never, probeIntervalMs: 60_000 });
+    const waiting = guard.run(never);
+    const outcome = waiting.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(900);
+    expect(guard.breakerState).toBe('closed');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(guard.breakerState).toBe('open');
+    expect(await outcome).toBeInstanceOf(BackendUnavailableError);
+    await expect(guard.run(answered)).rejects.toBeInstanceOf(BackendUnavailableError);
+    guard.stop();
+  });
+});
+
 describe('ElasticsearchGuard: load shedding', () => {
   it('queues up to the bound, sheds beyond it at once, and hands slots on in order', async () => {
     const guard = guardWith({ maxInFlight: 1, maxQueued: 1 });
@@ -109,13 +140,30 @@ describe('TokenBuckets', () => {
   });
 });
 
+describe('TokenBuckets: bounded table', () => {
+  it('keeps at most maxKeys buckets, forgetting the least recently used, however many keys are made up', () => {
+    const buckets = new TokenBuckets({ rps: 1, burst: 2 }, () => 0, 3);
+    for (let i = 0; i < 1000; i++) buckets.take(`203.0.113.${i}`);
+    expect(buckets.size).toBe(3);
+    // The most recent ones are remembered (one token spent of two) ...
+    expect(buckets.take('203.0.113.999')).toMatchObject({ allowed: true, remaining: 0 });
+    expect(buckets.take('203.0.113.999')).toMatchObject({ allowed: false });
+    // ... a use moves an address to the back: 997 stays while a new one pushes out 998, the oldest.
+    buckets.take('203.0.113.997');
+    buckets.take('198.51.100.1');
+    expect(buckets.take('203.0.113.997')).toMatchObject({ allowed: false });
+    expect(buckets.take('203.0.113.998')).toMatchObject({ allowed: true, remaining: 1 });
+    expect(buckets.size).toBe(3);
+  });
+});
+
 describe('KeyStore', () => {
   let dir: string | undefined;
   afterEach(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('reloads on SIGHUP, keeps the fixed keys, and keeps the old keys when a reload fails', async () => {
+  it('reloads on SIGHUP, keeps the fixed keys, keeps the old keys when a reload fails, revokes on a keyless file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'geocoder-keystore-'));
     const path = join(dir, 'keys');
     await writeFile(path, 'one\n');
@@ -129,14 +177,20 @@ describe('KeyStore', () => {
       process.emit('SIGHUP', 'SIGHUP');
       expect(hex(store).sort()).toEqual([sha256Hex('fixed'), sha256Hex('two')].sort());
 
-      for (const broken of ['sha256:not-hex\n', '', '# only a comment\n']) {
+      // A bad entry, and zero bytes (a file caught between truncation and write): the old keys stay.
+      for (const broken of ['sha256:not-hex\n', '']) {
         await writeFile(path, broken);
         expect(store.reload()).toBe(false);
         expect(hex(store).sort()).toEqual([sha256Hex('fixed'), sha256Hex('two')].sort());
       }
       await rm(path);
       expect(store.reload()).toBe(false);
-      expect(error).toHaveBeenCalledTimes(4);
+      expect(error).toHaveBeenCalledTimes(3);
+
+      // A file that says it holds no keys revokes every key it held; API_KEYS stay.
+      await writeFile(path, '# every key revoked\n');
+      expect(store.reload()).toBe(true);
+      expect(hex(store)).toEqual([sha256Hex('fixed')]);
     } finally {
       store.close();
     }

@@ -1,12 +1,28 @@
 /**
- * The API key: asked for once and kept in this browser's localStorage; "Change API key" and any 401 ask again.
+ * The API key: asked for once and kept in this tab's sessionStorage (gone when the tab closes), or in localStorage
+ * when the person ticks "remember"; "Change API key" and any 401 ask again.
  */
 
 const STORAGE_KEY = 'geocoder.apiKey';
+
+/** The key kept by either store: a remembered one from an earlier visit, or this tab's. */
+function keptKey() {
+  return localStorage.getItem(STORAGE_KEY) ?? sessionStorage.getItem(STORAGE_KEY) ?? '';
+}
+
+function forgetKey() {
+  localStorage.removeItem(STORAGE_KEY);
+  sessionStorage.removeItem(STORAGE_KEY);
+}
+
+function keepKey(key, remember) {
+  forgetKey();
+  (remember ? localStorage : sessionStorage).setItem(STORAGE_KEY, key);
+}
 const FIRST_ASK = 'This page calls the geocoder API, which needs a key.';
 
-export function createKeyDialog({ dialog, form, input, reason, cancel, opener, onKey }) {
-  let key = localStorage.getItem(STORAGE_KEY) ?? '';
+export function createKeyDialog({ dialog, form, input, remember, reason, cancel, opener, onKey }) {
+  let key = keptKey();
 
   function ask(message) {
     reason.textContent = message;
@@ -22,7 +38,7 @@ export function createKeyDialog({ dialog, form, input, reason, cancel, opener, o
     const typed = input.value.trim();
     if (!typed) return;
     key = typed;
-    localStorage.setItem(STORAGE_KEY, key);
+    keepKey(key, remember.checked);
     dialog.close();
     onKey(key, { typed: true });
   });
@@ -43,7 +59,7 @@ export function createKeyDialog({ dialog, form, input, reason, cancel, opener, o
     /** The service refused the key: forget it and ask again (once, however many requests were refused). */
     refused() {
       key = '';
-      localStorage.removeItem(STORAGE_KEY);
+      forgetKey();
       if (!dialog.open) ask('The service did not accept that key (401). Enter a valid API key.');
     },
   };

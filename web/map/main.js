@@ -41,6 +41,7 @@ const keys = createKeyDialog({
   dialog: byId('key-dialog'),
   form: byId('key-form'),
   input: byId('key-input'),
+  remember: byId('key-remember'),
   reason: byId('key-reason'),
   cancel: byId('key-cancel'),
   opener: byId('change-key'),

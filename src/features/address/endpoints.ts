@@ -23,11 +23,20 @@ import { parseStreetQuery } from './streetRequest.js';
  */
 const BATCH_CONCURRENCY = 64;
 
+/** Like Promise.all over `items`, at most `limit` at once; after one fails, no further item is started. */
 async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
   const out: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T, i);
+    for (let i = next++; i < items.length && !failed; i = next++) {
+      try {
+        out[i] = await fn(items[i] as T, i);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
@@ -90,7 +99,7 @@ export const batchEndpoint = endpoint({
   largeBody: true,
   // Each item is answered as /geocode/forward answers it (its declaration: validation, no_match, record).
   // An item the backend could not answer fails the whole batch (503): the client retries it whole, rather
-  // than sorting answered from unanswered items.
+  // than sorting answered from unanswered items; the items not yet started are not searched for nothing.
   handle: async ({ body }, deps) => ({
     results: await mapConcurrent(body.items, BATCH_CONCURRENCY, async (item, i) => {
       const at = ['items', i];

@@ -27,6 +27,7 @@ import {
   pagesOfDocs,
   searchAllPages,
 } from '../../repository/paging.js';
+import { GenerationCache, type IndexGenerations } from '../../repository/generations.js';
 
 export class AreaRepository {
   private readonly areas: string;
@@ -36,9 +37,11 @@ export class AreaRepository {
     private readonly client: Client,
     private readonly searcher: Searcher,
     indexPrefix: string,
+    generations: IndexGenerations,
   ) {
     this.areas = aliasName(indexPrefix, 'areas');
     this.buildings = aliasName(indexPrefix, 'buildings');
+    this.countryIds = new GenerationCache(generations, 'areas', async () => new Map());
   }
 
   private areaPages(level: AreaLevel, filter: AreaFilter, withGeometry: boolean, parent?: ParentRef): PageOptions {
@@ -68,22 +71,24 @@ export class AreaRepository {
   }
 
   /**
-   * The id of the country with this ISO 3166-1 alpha-2 code, or undefined. Ids are derived from the source's
-   * own key, so they do not change between generations: remembered for the life of the process.
+   * The id of the country with this ISO 3166-1 alpha-2 code, or undefined. Remembered per area index generation
+   * (an id and its absence alike): a country indexed by a later run is found as soon as its generation is live.
    */
-  countryIdOf(code: string): Promise<string | undefined> {
-    let id = this.countryIds.get(code);
+  async countryIdOf(code: string): Promise<string | undefined> {
+    const ids = await this.countryIds.get();
+    let id = ids.get(code);
     if (!id) {
       id = this.searcher
         .search<Pick<AreaDoc, 'id'>>(this.areas, { query: countryByCodeQuery(code), size: 1, _source: ['id'] })
         .then((res) => res.hits.hits[0]?._source?.id);
-      this.countryIds.set(code, id);
-      id.catch(() => this.countryIds.delete(code));
+      ids.set(code, id);
+      id.catch(() => ids.delete(code));
     }
     return id;
   }
 
-  private readonly countryIds = new Map<string, Promise<string | undefined>>();
+  /** Country code -> its id (or undefined: none), for the live area generation. */
+  private readonly countryIds: GenerationCache<Map<string, Promise<string | undefined>>>;
 
   /**
    * Children of a parent area, with the parent's existence checked in the same round trip (batched), so an

@@ -2,8 +2,8 @@
 import { endpoint } from '../../endpoints/endpoint.js';
 import { METRICS_PATH } from '../../http/metrics.js';
 import { JSON_TYPE } from '../../http/mediaType.js';
-import { Health, MetricsText, OpenApiDocument } from '../../schemas/responses.js';
-import { serveHealth } from './health.js';
+import { Health, Liveness, MetricsText, OpenApiDocument, Readiness } from '../../schemas/responses.js';
+import { serveHealth, serveLiveness, serveReadiness } from './health.js';
 
 export const healthEndpoint = endpoint({
   method: 'get',
@@ -16,10 +16,39 @@ export const healthEndpoint = endpoint({
   access: 'open',
   ok: { description: '`status: ok`', schema: Health },
   sameShape: {
-    '503': '`not_loaded` (Elasticsearch answers, an index is missing: `null`) or `unavailable` (no answer)',
+    '503':
+      '`not_loaded` (Elasticsearch answers, an index is missing: `null`), `unavailable` (no answer) or ' +
+      '`draining` (shutting down)',
   },
   backend: false,
   serve: serveHealth,
+});
+
+export const livenessEndpoint = endpoint({
+  method: 'get',
+  path: '/health/live',
+  tag: 'Service',
+  summary: 'Liveness',
+  description: 'For a liveness probe: 200 while the process answers HTTP. Asks Elasticsearch nothing.',
+  access: 'open',
+  ok: { description: '`status: ok`', schema: Liveness },
+  backend: false,
+  serve: serveLiveness,
+});
+
+export const readinessEndpoint = endpoint({
+  method: 'get',
+  path: '/health/ready',
+  tag: 'Service',
+  summary: 'Readiness',
+  description:
+    'For a readiness probe or load balancer: the status of `/health` without the details. One check of ' +
+    'Elasticsearch serves every caller for about a second.',
+  access: 'open',
+  ok: { description: '`status: ok`', schema: Readiness },
+  sameShape: { '503': '`not_loaded`, `unavailable` or `draining` (shutting down: take it out of rotation)' },
+  backend: false,
+  serve: serveReadiness,
 });
 
 export const metricsEndpoint = endpoint({

@@ -1,39 +1,70 @@
-import type { Middleware } from 'koa';
-import { NO_INDEXES } from '../../repository/health.js';
+import type { Context, Middleware } from 'koa';
 import type { ServiceDeps } from '../../endpoints/deps.js';
+import { isDirectLoopback } from '../../http/clientAddress.js';
+import { type BackendHealth, type IndexState, NO_INDEXES } from '../../repository/health.js';
+
+type Readiness = 'ok' | 'not_loaded' | 'unavailable' | 'draining';
+
+/** Whether the service can serve, from the shared recent check (src/repository/health.ts); undefined: no answer. */
+async function readiness({ health, state, logger }: ServiceDeps): Promise<[Readiness, BackendHealth | undefined]> {
+  if (state.draining) return ['draining', undefined];
+  try {
+    const backend = await health.recent();
+    const loaded = Object.values(backend.indexes).every((index) => index !== null);
+    return [loaded ? 'ok' : 'not_loaded', backend];
+  } catch (error) {
+    logger.warn({ err: error }, 'health check failed');
+    return ['unavailable', undefined];
+  }
+}
+
+/** The Elasticsearch version and concrete index names help an attacker more than a load balancer: keyed or local only. */
+const mayShowDetails = (ctx: Context) => ctx.state.keyFingerprint !== undefined || isDirectLoopback(ctx);
+
+function shownIndexes(indexes: BackendHealth['indexes'], detailed: boolean) {
+  if (detailed) return indexes;
+  const counts = (index: IndexState | null) => (index ? { documents: index.documents } : null);
+  return Object.fromEntries(Object.entries(indexes).map(([kind, index]) => [kind, counts(index)]));
+}
+
+/** The process answers: no Elasticsearch call, so a liveness probe never restarts a process for a slow cluster. */
+export const serveLiveness = (): Middleware => (ctx) => {
+  ctx.body = { status: 'ok' };
+};
+
+/** For a load balancer: the status of /health without the details, from the shared recent check. */
+export const serveReadiness =
+  (deps: ServiceDeps): Middleware =>
+  async (ctx) => {
+    const [status] = await readiness(deps);
+    ctx.status = status === 'ok' ? 200 : 503;
+    ctx.body = { status };
+  };
 
 /**
- * Open to load balancers: 200 "ok" while Elasticsearch answers and every alias points at an index; 503
- * "not_loaded" while Elasticsearch answers but an index is missing (the API could only answer 503), 503
- * "unavailable" while it does not answer.
+ * 200 "ok" while Elasticsearch answers and every alias points at an index; 503 "not_loaded" while Elasticsearch
+ * answers but an index is missing (the API could only answer 503), "unavailable" while it does not answer,
+ * "draining" from SIGTERM on. Adds the details (the version and index names only for keyed or loopback callers).
  */
-export function serveHealth({ health, logger, bodies, guard }: ServiceDeps): Middleware {
+export function serveHealth(deps: ServiceDeps): Middleware {
+  const { bodies, guard } = deps;
   const guardState = () => {
     const stats = guard();
     return { breaker: stats?.breaker ?? 'closed', in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 };
   };
   return async (ctx) => {
-    try {
-      const state = await health.check();
-      const loaded = Object.values(state.indexes).every((index) => index !== null);
-      ctx.status = loaded ? 200 : 503;
-      ctx.body = {
-        status: loaded ? 'ok' : 'not_loaded',
-        elasticsearch: { version: state.version, cluster_status: state.clusterStatus },
-        indexes: state.indexes,
-        body_cache: bodies.stats(),
-        guard: guardState(),
-      };
-    } catch (error) {
-      logger.warn({ err: error }, 'health check failed');
-      ctx.status = 503;
-      ctx.body = {
-        status: 'unavailable',
-        elasticsearch: { version: 'unknown', cluster_status: 'unreachable' },
-        indexes: NO_INDEXES,
-        body_cache: bodies.stats(),
-        guard: guardState(),
-      };
-    }
+    const [status, backend] = await readiness(deps);
+    const detailed = mayShowDetails(ctx);
+    ctx.status = status === 'ok' ? 200 : 503;
+    ctx.body = {
+      status,
+      elasticsearch: {
+        ...(detailed ? { version: backend?.version ?? 'unknown' } : {}),
+        cluster_status: backend?.clusterStatus ?? 'unreachable',
+      },
+      indexes: shownIndexes(backend?.indexes ?? NO_INDEXES, detailed),
+      body_cache: bodies.stats(),
+      guard: guardState(),
+    };
   };
 }

@@ -1,0 +1,114 @@
+/**
+ * Liveness and readiness apart, one coalesced Elasticsearch check however many callers, the per-address limit of
+ * anonymous requests (beside keyed searches that keep their own budget), and what anonymous callers are told.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
+import { ErrorResponse, Health, Liveness, Readiness } from '../../src/schemas/responses.js';
+import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
+
+const anonymous = { 'x-api-key': '' };
+/** Not loopback as far as the service can tell: a proxy forwarded it (TRUST_PROXY is off, so this is all it means). */
+const remote = { ...anonymous, 'x-forwarded-for': '203.0.113.7' };
+
+async function roundTrips(api: TestApi): Promise<number> {
+  const metrics = await api.call('GET', '/metrics');
+  return Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics.text)?.[1]);
+}
+
+describe('liveness and readiness', () => {
+  let api: TestApi;
+  let unreachable: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi();
+    // Nothing listens on port 9: connections are refused at once.
+    unreachable = await startTestApi({ elasticsearchUrl: 'http://127.0.0.1:9', requestTimeoutMs: 2000 });
+  });
+  afterAll(async () => {
+    await api.close();
+    await unreachable.close();
+  });
+
+  it('answers liveness without Elasticsearch and readiness from it', async () => {
+    const live = await unreachable.call('GET', '/health/live', { headers: anonymous });
+    expect(live.status).toBe(200);
+    expect(Liveness.parse(live.body).status).toBe('ok');
+    const notReady = await unreachable.call('GET', '/health/ready', { headers: anonymous });
+    expect(notReady.status).toBe(503);
+    expect(Readiness.parse(notReady.body).status).toBe('unavailable');
+
+    const ready = await api.call('GET', '/health/ready', { headers: anonymous });
+    expect(ready.status).toBe(200);
+    expect(Readiness.parse(ready.body).status).toBe('ok');
+  });
+
+  it('asks Elasticsearch once for many concurrent health callers', async () => {
+    // Let any earlier check age out of the one-second cache, so this burst needs exactly one new check.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const before = await roundTrips(api);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        api.call('GET', i % 2 ? '/health' : '/health/ready', { headers: anonymous }),
+      ),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    // One check is a handful of calls (cluster health, the node's version, one per index kind), not 40 of them.
+    expect((await roundTrips(api)) - before).toBeLessThanOrEqual(2 + INDEX_KINDS.length);
+  });
+
+  it('tells the version and index names only to keyed or loopback callers', async () => {
+    const outside = Health.parse((await api.call('GET', '/health', { headers: remote })).body);
+    expect(outside.status).toBe('ok');
+    expect(outside.elasticsearch.version).toBeUndefined();
+    for (const index of Object.values(outside.indexes)) {
+      expect(index).toEqual({ documents: expect.any(Number) });
+    }
+    const keyed = Health.parse(
+      (await api.call('GET', '/health', { headers: { 'x-forwarded-for': '203.0.113.7' } })).body,
+    );
+    expect(keyed.elasticsearch.version).toMatch(/^\d+\.\d+/);
+    expect(Object.values(keyed.indexes)[0]?.index).toContain('-');
+    const local = Health.parse((await api.call('GET', '/health', { headers: anonymous })).body);
+    expect(local.elasticsearch.version).toMatch(/^\d+\.\d+/);
+  });
+});
+
+describe('anonymous requests are limited per address', () => {
+  let api: TestApi;
+  let clock = 0;
+  beforeAll(async () => {
+    api = await startTestApi({
+      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '3', RATE_LIMIT_RPS: '100' },
+      now: () => clock,
+    });
+  });
+  afterAll(() => api.close());
+
+  it('answers 429 with Retry-After once the address has spent its budget, while keyed searches go on', async () => {
+    clock = 0;
+    expect((await api.call('GET', '/health/live', { headers: anonymous })).status).toBe(200);
+    expect((await api.call('POST', '/geocode/forward', { headers: anonymous, body: {} })).status).toBe(401);
+    const preflight = await api.call('OPTIONS', '/geocode/forward', {
+      headers: { ...anonymous, origin: 'https://maps.example.org', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    for (const path of ['/health', '/openapi.json', '/map/']) {
+      const refused = await api.call('GET', path, { headers: anonymous });
+      expect(refused.status).toBe(429);
+      expect(ErrorResponse.parse(refused.body).error.code).toBe('rate_limited');
+      expect(refused.headers.get('retry-after')).toBe('1');
+    }
+    const refusedPreflight = await api.call('OPTIONS', '/geocode/forward', {
+      headers: { ...anonymous, origin: 'https://maps.example.org', 'access-control-request-method': 'POST' },
+    });
+    expect(refusedPreflight.status).toBe(429);
+
+    // Keyed requests spend their key's bucket, not the address's: they go on, health with a key too.
+    const keyed = await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } });
+    expect(keyed.status).toBe(200);
+    expect((await api.call('GET', '/health', { headers: { 'x-api-key': TEST_API_KEY } })).status).toBe(200);
+
+    clock += 1000;
+    expect((await api.call('GET', '/health/live', { headers: anonymous })).status).toBe(200);
+  });
+});

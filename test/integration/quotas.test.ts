@@ -1,0 +1,75 @@
+/**
+ * Quotas by work: a request costs one token per search it asked Elasticsearch for (a batch item, a free-text
+ * reading, an autocomplete round), and a batch stops searching once one item has failed it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorResponse } from '../../src/schemas/responses.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { testElasticsearchUrl } from '../support/elasticsearch.js';
+import { Relay } from '../support/relay.js';
+
+const item = { streetname: 'Mekelweg', number: '8' };
+
+describe('quotas by work', () => {
+  let api: TestApi;
+  let clock = 0;
+  beforeAll(async () => {
+    api = await startTestApi({ env: { RATE_LIMIT_RPS: '1', RATE_LIMIT_BURST: '10' }, now: () => clock });
+  });
+  afterAll(() => api.close());
+
+  it('charges a batch per item: a batch larger than the bucket is served, then the key waits out the debt', async () => {
+    clock = 0;
+    const batch = await api.call('POST', '/geocode/batch', { body: { items: Array.from({ length: 20 }, () => item) } });
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('ratelimit-remaining')).toBe('0');
+    const next = await api.call('POST', '/geocode/forward', { body: item });
+    expect(next.status).toBe(429);
+    expect(ErrorResponse.parse(next.body).error.code).toBe('rate_limited');
+    // 20 searches from a bucket of 10: 10 in debt, and one more token needed to start.
+    expect(Number(next.headers.get('retry-after'))).toBeGreaterThanOrEqual(10);
+  });
+
+  it('charges a single search one token, and free text one per reading', async () => {
+    clock += 1_000_000;
+    const one = await api.call('POST', '/geocode/forward', { body: item });
+    expect(one.status).toBe(200);
+    expect(one.headers.get('ratelimit-remaining')).toBe('9');
+    clock += 1_000_000;
+    // "Delft Mekelweg 8" has two readings (a street "Delft Mekelweg"; Mekelweg in Delft): at least two searches.
+    const text = await api.call('GET', '/search?q=Delft%20Mekelweg%208');
+    expect(text.status).toBe(200);
+    expect(Number(text.headers.get('ratelimit-remaining'))).toBeLessThan(9);
+  });
+});
+
+describe('a failed batch', () => {
+  let relay: Relay;
+  let api: TestApi;
+  beforeAll(async () => {
+    relay = new Relay(new URL(testElasticsearchUrl()), 'blackhole');
+    await relay.open();
+    // One search per round trip, so round trips count searches; the breaker never opens (it would hide the rule).
+    api = await startTestApi({
+      elasticsearchUrl: relay.url,
+      requestTimeoutMs: 300,
+      env: { ES_BATCH_MAX: '1', BREAKER_FAILURES: '100000' },
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+    await relay.close();
+  });
+
+  it('stops searching its other items once one has failed it', async () => {
+    const batch = await api.call('POST', '/geocode/batch', {
+      body: { items: Array.from({ length: 1000 }, () => item) },
+    });
+    expect(batch.status).toBe(503);
+    // Let the searches already in flight time out, then count: the first wave (64 items at once), not 1,000.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const metrics = await api.call('GET', '/metrics');
+    const roundTrips = Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics.text)?.[1]);
+    expect(roundTrips).toBeLessThan(200);
+  });
+});
