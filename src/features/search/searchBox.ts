@@ -93,8 +93,7 @@ export class SearchBox {
     ]);
     // The free-text tiers know no area or viewport: their few candidates are filtered here.
     const kept = addresses.filter(
-      (a) =>
-        insideViewport(r.bbox, a.doc.location.lon, a.doc.location.lat) && insideArea(r.within, a.doc),
+      (a) => insideViewport(r.bbox, a.doc.location.lon, a.doc.location.lat) && insideArea(r.within, a.doc),
     );
     return mergeSearchResults(kept.map(addressSearchRecord), places.map(searchRecord), r.size);
   }
