@@ -135,7 +135,8 @@ export const ReverseQuery = z
 /** GET /autocomplete: the text typed so far, how many suggestions, an optional focus (the map's centre). */
 export const AutocompleteQueryParams = z
   .object({
-    q: typedText(100).describe('What was typed so far, with a letter or digit: "Mek", "Mekelweg 8", "2628 c"'),
+    // Not typedText: a search box sends the first keystroke of `'t Zand`; text without a letter or digit is [].
+    q: text(100).min(1).describe('What was typed so far: "Mek", "Mekelweg 8", "2628 c", "Wetstraat 16 bus"'),
     size: count(20).default(10).describe('Most suggestions'),
     lat: latitude.optional().describe('Focus (with lon): ranks equal matches by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),

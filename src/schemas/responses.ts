@@ -156,11 +156,15 @@ export const ReverseResponse = z.object({
   ),
 });
 
-/** GET /autocomplete: streets, addresses, postcodes and cities for type-ahead; `id` on addresses only. */
+/**
+ * GET /autocomplete: streets, addresses, postcodes and areas for type-ahead, `type` as GET /search names them;
+ * `id` on addresses and areas (the hierarchy id), `bbox` on areas.
+ */
 export const AutocompleteSuggestion = z.object({
-  type: z.enum(['street', 'address', 'postcode', 'city']),
+  type: z.enum(['street', 'address', 'postcode', 'city', 'suburb', 'municipality', 'province', 'country']),
   label: z.string(),
   id: z.string().optional(),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
   streetname: z.string(),
   number: z.string(),
   suffix: z.string(),

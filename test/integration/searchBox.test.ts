@@ -92,3 +92,29 @@ describe('GET /search: filters', () => {
     expect(await search({ q: 'Mekelweg 8', within: elsene!.id })).toEqual([]);
   });
 });
+
+describe('Belgian boxes as people write them', () => {
+  it.each([
+    ['Nieuwstraat 8 bus 3, 1000 Brussel', 'B003'],
+    ['Nieuwstraat 8 bte 3 Brussel', 'B003'],
+    ['Nieuwstraat 8/3 Brussel', 'B003'],
+    ['Nieuwstraat 8 b3 Brussel', 'B003'],
+    ['Elizastraat 13 bus 3 Elsene', '3'],
+    ['Elizastraat 74 bus 303 Elsene', '303'],
+    ['Elizastraat 5 bus RC Elsene', 'RC'],
+  ])('%j -> the box the register wrote (%s)', async (q, box) => {
+    const [first] = await search({ q });
+    expect(first).toMatchObject({ type: 'address', confidence: expect.any(Number) });
+    if (first?.type !== 'address') return;
+    expect(first.suffix.replace(/^-/, '')).toBe(box);
+    expect(first.match.number).toBe('exact');
+  });
+
+  it('reads the box in /geocode/forward', async () => {
+    const res = await api.call('POST', '/geocode/forward', {
+      body: { streetname: 'Nieuwstraat', number: '8 bus 3', postcode: '1000' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ number: '8', confidence: 1, match: { number: 'exact' } });
+  });
+});
