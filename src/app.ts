@@ -29,6 +29,8 @@ import { AddressRepository } from './features/address/addressRepository.js';
 import { AreaRepository } from './features/hierarchy/areaRepository.js';
 import { CityNameRepository } from './features/search/cityNames.js';
 import { FreeTextSearch } from './features/search/freeTextSearch.js';
+import { PlaceRepository } from './features/search/placeRepository.js';
+import { SearchBox } from './features/search/searchBox.js';
 import { AutocompleteRepository } from './features/autocomplete/autocompleteRepository.js';
 import { IndexGenerations } from './repository/generations.js';
 import { HealthRepository } from './repository/health.js';
@@ -76,10 +78,12 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const generations = new IndexGenerations(client, config.indexPrefix);
   const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);
   const cityNames = new CityNameRepository(client, generations);
+  const places = new PlaceRepository(searcher, config.indexPrefix);
   const deps: ServiceDeps = {
     addresses,
     areas,
-    freeText: new FreeTextSearch(addresses, areas, cityNames),
+    searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
+    places,
     autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
     health: new HealthRepository(client, config.indexPrefix),
     generations,

@@ -22,6 +22,8 @@
  *   suffix longer than 10 letters/digits (free text that is not a house number).
  *   Leading zeros are ignored ("012" -> 12). Diacritics are folded ("3ét" -> addition 3et).
  */
+import { BOX_WORDS } from './readingRules.js';
+
 export interface HouseNumber {
   number: number;
   letter: string;
@@ -55,9 +57,18 @@ function isLetter(ch: string | undefined): boolean {
   return ch !== undefined && ch >= 'a' && ch <= 'z';
 }
 
+/**
+ * A Belgian box word before the box ("bus 3", "bte 3", "boîte 3", folded "boite"): the box is what follows, so
+ * "117 bus 1" has the suffix key "1", like "117/1". "b 3" and "b3" stay letter b + 3: the register writes boxes
+ * that way too ("b003"), and boxKeys() makes the two spellings meet.
+ */
+const BOX_WORD_RE = new RegExp(
+  `^(?:${BOX_WORDS.filter((w) => w.length > 1 && !NON_ASCII_RE.test(w)).join('|')})(?=[^a-z]|$)`,
+);
+
 /** Splits a folded suffix ("a-1", " bis", "ea") into letter and addition; separators are dropped. */
 function splitSuffix(rest: string): Suffix {
-  const t = rest.replace(LEADING_SEPARATORS_RE, '');
+  const t = rest.replace(LEADING_SEPARATORS_RE, '').replace(BOX_WORD_RE, '').replace(LEADING_SEPARATORS_RE, '');
   const compact = t.replace(NON_ALNUM_RE, '');
   if (compact === '') return { letter: '', addition: '' };
   const first = t[0];
@@ -120,6 +131,26 @@ export function parseHouseNumberParts(number: string, letter: string, addition: 
     return { number: value, letter: '', addition: l + a };
   }
   return { number: value, letter: base.letter, addition: base.addition + l + a };
+}
+
+/** A box as digits, optionally after a b: "3", "0003", "b003", "B3" (compared as "3"). */
+const NUMERIC_BOX_RE = /^b?0*([1-9][0-9]{0,3})$/;
+/** Zero-padded widths the register writes boxes in ("0003", "b003"): up to four digits. */
+const BOX_WIDTH = 4;
+
+/**
+ * The suffix keys that spell the same Belgian box as `key`: digits are compared without leading zeros or a b
+ * prefix ("3" = "03" = "0003" = "b3" = "b003"); anything else (`et02`, `rc`, `a1`) only as written. The stored
+ * key is what the register wrote, so a lookup asks for every spelling (at most ten terms).
+ */
+export function boxKeys(key: string): string[] {
+  const m = NUMERIC_BOX_RE.exec(key);
+  if (!m) return [key];
+  const digits = m[1] as string;
+  const padded: string[] = [];
+  for (let width = digits.length; width <= BOX_WIDTH; width++) padded.push(digits.padStart(width, '0'));
+  const keys = [...padded, ...padded.map((p) => `b${p}`)];
+  return [key, ...keys.filter((k) => k !== key)];
 }
 
 /** The keyword stored and matched: letter + addition ("a1"), "" when there is none. */

@@ -15,6 +15,17 @@ const ADDITION_WORDS = ['bis', 'ter', 'hs', 'huis', 'bg'] as const;
  */
 export const BOX_WORDS = ['bus', 'bte', 'boîte', 'boite', 'b'] as const;
 
+/** A word (lower case) that introduces a box: "bus", "bte", "boîte", "b". */
+export function isBoxWord(word: string): boolean {
+  return (BOX_WORDS as readonly string[]).includes(word);
+}
+
+/**
+ * What may follow a box word as the box: a short code with a digit (`3`, `0003`, `b003`, `et02`, `2e`) or the
+ * ground floor `rc`. A longer or digit-free word is more likely the postcode's city ("bus Brussel" is no box).
+ */
+export const BOX_VALUE_RE = /^(?=[a-z]*\d)[a-z0-9]{1,6}$|^rc$/;
+
 /**
  * A word after the number that belongs to it in complete free text ("8 a", "139 A-1", "1 II", "12 bis", "3 hs",
  * Lelystad's and Almere's numeric additions "Kogge 3 2", "Markerkant 13 120"); anything longer is more likely

@@ -5,7 +5,8 @@ import type { Metrics } from '../http/metrics.js';
 import type { ServiceState } from '../http/serviceState.js';
 import type { AddressRepository } from '../features/address/addressRepository.js';
 import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
-import type { FreeTextSearch } from '../features/search/freeTextSearch.js';
+import type { SearchBox } from '../features/search/searchBox.js';
+import type { PlaceRepository } from '../features/search/placeRepository.js';
 import type { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import type { IndexGenerations } from '../repository/generations.js';
 import type { HealthRepository } from '../repository/health.js';
@@ -15,7 +16,10 @@ import type { ReverseRepository } from '../features/reverse/reverseRepository.js
 export interface ServiceDeps {
   addresses: AddressRepository;
   areas: AreaRepository;
-  freeText: FreeTextSearch;
+  /** GET /search: addresses and places. */
+  searchBox: SearchBox;
+  /** The places index: /search and /autocomplete offer its places. */
+  places: PlaceRepository;
   autocomplete: AutocompleteRepository;
   health: HealthRepository;
   generations: IndexGenerations;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseViewport } from '../geometry/viewport.js';
+import { PLACE_TYPES } from '../../core/elasticsearch/documents.js';
 
 const text = (max: number) => z.string().trim().max(max);
 
@@ -134,7 +135,8 @@ export const ReverseQuery = z
 /** GET /autocomplete: the text typed so far, how many suggestions, an optional focus (the map's centre). */
 export const AutocompleteQueryParams = z
   .object({
-    q: typedText(100).describe('What was typed so far, with a letter or digit: "Mek", "Mekelweg 8", "2628 c"'),
+    // Not typedText: a search box sends the first keystroke of `'t Zand`; text without a letter or digit is [].
+    q: text(100).min(1).describe('What was typed so far: "Mek", "Mekelweg 8", "2628 c", "Wetstraat 16 bus"'),
     size: count(20).default(10).describe('Most suggestions'),
     lat: latitude.optional().describe('Focus (with lon): ranks equal matches by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),
@@ -143,13 +145,47 @@ export const AutocompleteQueryParams = z
   .refine(focusIsWhole, FOCUS_TOGETHER);
 export type AutocompleteQueryParams = z.infer<typeof AutocompleteQueryParams>;
 
+/** What the search box answers: an address or one of the place types of the places index. */
+export const SEARCH_LAYERS = ['address', ...PLACE_TYPES] as const;
+export type SearchLayer = (typeof SEARCH_LAYERS)[number];
+/** `layers=street,city`: any subset; an unknown name is refused (naming it) rather than ignored. */
+const layers = z
+  .string()
+  .transform((value, ctx) => {
+    const names = value
+      .split(',')
+      .map((n) => n.trim().toLowerCase())
+      .filter(Boolean);
+    const unknown = names.filter((n) => !(SEARCH_LAYERS as readonly string[]).includes(n));
+    if (!names.length || unknown.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown layer ${unknown.join(',') || '(none)'}; layers are ${SEARCH_LAYERS.join(',')}`,
+      });
+      return z.NEVER;
+    }
+    return [...new Set(names)] as SearchLayer[];
+  })
+  .optional()
+  .describe(`Only these result types, comma-separated: any of ${SEARCH_LAYERS.join(', ')}`);
+const within = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('An area id (as /cities, /municipalities, ... list them): only results inside that area');
+
 /** GET /search: free text, best first, with an optional focus and country. */
 export const MAX_SEARCH_SIZE = 50;
 export const SearchQueryParams = z
   .object({
     q: typedText(200).describe(
-      'An address as people write it: "Mekelweg 8, 2628 CD Delft", "delft, mekelweg 8", "2628CD 8a"',
+      'Whatever a person types: "Delft", "Mekelweg Delft", "2628CD", "Mekelweg 8, 2628 CD Delft", "Wetstraat 16 bus 3"',
     ),
+    layers,
+    bbox: bbox.describe('minLon,minLat,maxLon,maxLat: only results whose point lies inside'),
+    within,
     size: count(MAX_SEARCH_SIZE).default(10).describe('Most results, best first'),
     lat: latitude.optional().describe('Focus (with lon): ranks equal candidates by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),

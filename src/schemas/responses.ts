@@ -167,11 +167,15 @@ export const ReverseResponse = z.object({
   ),
 });
 
-/** GET /autocomplete: streets, addresses, postcodes and cities for type-ahead; `id` on addresses only. */
+/**
+ * GET /autocomplete: streets, addresses, postcodes and areas for type-ahead, `type` as GET /search names them;
+ * `id` on addresses and areas (the hierarchy id), `bbox` on areas.
+ */
 export const AutocompleteSuggestion = z.object({
-  type: z.enum(['street', 'address', 'postcode', 'city']),
+  type: z.enum(['street', 'address', 'postcode', 'city', 'suburb', 'municipality', 'province', 'country']),
   label: z.string(),
   id: z.string().optional(),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),
   streetname: z.string(),
   number: z.string(),
   suffix: z.string(),
@@ -181,8 +185,64 @@ export const AutocompleteSuggestion = z.object({
 });
 export const AutocompleteResponse = z.array(AutocompleteSuggestion);
 
-/** GET /search: forward answers, best first. */
-export const SearchResponse = z.array(ForwardResult);
+/** [minLon, minLat, maxLon, maxLat] */
+const Bbox = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+/** A place's name per language, present when it has more than one (Brussels: nl and fr). */
+const Names = z.record(z.string(), z.string()).optional();
+/** What every place result carries: a label, a point inside it, its envelope, how well its name matched. */
+const PlaceCommon = {
+  label: z.string(),
+  id: z.string(),
+  ...Coordinates,
+  bbox: Bbox,
+  address_count: z.number().int().min(0),
+  match: z.enum(['exact', 'prefix', 'typo']),
+  confidence: z.number().min(0).max(1),
+};
+export const AddressSearchResult = ForwardResult.extend({ type: z.literal('address'), label: z.string() });
+export const StreetSearchResult = z.object({
+  type: z.literal('street'),
+  ...PlaceCommon,
+  streetname: z.string(),
+  city: z.string(),
+  postcode: z.string().describe('The most common postcode of its addresses, "" when unknown'),
+  names: Names,
+});
+export const PostcodeSearchResult = z.object({
+  type: z.literal('postcode'),
+  ...PlaceCommon,
+  postcode: z.string(),
+  city: z.string(),
+});
+const ParentNames = z.object({
+  city: z.string(),
+  municipality: z.string(),
+  province: z.string(),
+  country: z.string(),
+});
+/** An area: `id` is the hierarchy id (`/cities/{id}/geojson` and the like). */
+const areaSearchResult = <T extends 'city' | 'suburb' | 'municipality' | 'province' | 'country'>(type: T) =>
+  z.object({
+    type: z.literal(type),
+    ...PlaceCommon,
+    name: z.string(),
+    names: Names,
+    local_identifier: z.string(),
+    parents: ParentNames.describe('The names of the areas it lies in, "" where there is none'),
+  });
+export const SearchResult = z.discriminatedUnion('type', [
+  AddressSearchResult,
+  StreetSearchResult,
+  PostcodeSearchResult,
+  areaSearchResult('city'),
+  areaSearchResult('suburb'),
+  areaSearchResult('municipality'),
+  areaSearchResult('province'),
+  areaSearchResult('country'),
+]);
+export type SearchResult = z.infer<typeof SearchResult>;
+/** GET /search: addresses and places, best first. */
+export const SearchResponse = z.array(SearchResult);
 
 /** GET /openapi.json: an OpenAPI 3.1 document (its own shape is the OpenAPI specification's). */
 export const OpenApiDocument = z.looseObject({

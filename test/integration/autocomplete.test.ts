@@ -102,6 +102,26 @@ describe('GET /autocomplete', () => {
     expect(plain[0]!.streetname).not.toBe(far.streetname);
   });
 
+  it("answers [] to text without a letter or digit (the first keystroke of 't Zand)", async () => {
+    expect(await q("'")).toEqual([]);
+    expect(await q('--')).toEqual([]);
+  });
+
+  it('offers areas with the type /search gives them, an exact name first', async () => {
+    const [delft] = await q('Delft');
+    expect(delft).toMatchObject({ type: 'city', label: 'Delft, Zuid-Holland' });
+    expect(delft?.id).toBeDefined();
+    expect(delft?.bbox).toHaveLength(4);
+    expect((await q('Zuid-Holl'))[0]).toMatchObject({ type: 'province' });
+    expect((await q('Wippol')).some((s) => s.type === 'suburb')).toBe(true);
+  });
+
+  it('suggests a Belgian box as people type it', async () => {
+    const out = await q('Nieuwstraat 8 bus 3');
+    expect(out[0]).toMatchObject({ type: 'address', streetname: 'Nieuwstraat', number: '8', city: 'Brussel' });
+    expect(out[0]?.suffix).toMatch(/3/);
+  });
+
   it('honours size', async () => {
     expect((await q('s', '&size=3')).length).toBe(3);
   });
@@ -110,7 +130,6 @@ describe('GET /autocomplete', () => {
     for (const query of [
       '',
       'q=',
-      'q=--',
       'q=mek&size=0',
       'q=mek&size=21',
       'q=mek&lat=52',

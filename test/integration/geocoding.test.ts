@@ -55,7 +55,7 @@ describe('GET /search', () => {
       await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8', city: 'Delft' } }),
     );
     const [exact] = expectShape(SearchResponse, await search({ q: 'Mekelweg 8 Delft' }));
-    expect(exact).toEqual(forward);
+    expect(exact).toEqual({ ...forward, type: 'address', label: 'Mekelweg 8, 2628CD Delft' });
     const [typo] = expectShape(SearchResponse, await search({ q: 'Mekelweg 8 Dleft' }));
     expect(typo?.confidence).toBeLessThan(exact!.confidence);
     const [unknown] = expectShape(SearchResponse, await search({ q: 'Mekelweg 8 Atlantis' }));
@@ -64,10 +64,13 @@ describe('GET /search', () => {
   });
 
   it('returns several candidates best first, each once, at most `size`', async () => {
-    const results = expectShape(SearchResponse, await search({ q: 'Rotterdamseweg 139', size: '5' }));
+    const results = expectShape(
+      SearchResponse,
+      await search({ q: 'Rotterdamseweg 139', size: '5', layers: 'address' }),
+    );
     expect(results.length).toBe(5);
     expect(new Set(results.map((r) => r.id)).size).toBe(5);
-    expect(results.every((r) => r.number === '139')).toBe(true);
+    expect(results.every((r) => r.type === 'address' && r.number === '139')).toBe(true);
     const confidences = results.map((r) => r.confidence);
     expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
   });
@@ -79,9 +82,9 @@ describe('GET /search', () => {
     expect(expectShape(SearchResponse, await search({ q: 'Mekelweg 8 Delft', country: 'BE' }))).toEqual([]);
   });
 
-  it('answers [] when nothing matches or the text has no house number', async () => {
-    expect(expectShape(SearchResponse, await search({ q: 'Qwxzystraat 8 Delft' }))).toEqual([]);
-    expect(expectShape(SearchResponse, await search({ q: 'Mekelweg Delft' }))).toEqual([]);
+  it('answers [] when nothing matches; a text without a house number finds no address', async () => {
+    expect(expectShape(SearchResponse, await search({ q: 'Qwxzystraat 8 Delft', layers: 'address' }))).toEqual([]);
+    expect(expectShape(SearchResponse, await search({ q: 'Mekelweg Delft', layers: 'address' }))).toEqual([]);
   });
 
   it.each([
@@ -94,6 +97,9 @@ describe('GET /search', () => {
     [{ q: 'Mekelweg 8', lat: '91', lon: '4' }, 'query.lat'],
     [{ q: 'Mekelweg 8', country: 'DE' }, 'query.country'],
     [{ q: 'Mekelweg 8', qq: 'x' }, 'query.qq'],
+    [{ q: 'Delft', layers: 'city,town' }, 'query.layers'],
+    [{ q: 'Delft', layers: '' }, 'query.layers'],
+    [{ q: 'Delft', bbox: '4,52,3' }, 'query.bbox'],
   ])('%j -> 400 naming %s', async (params, path) => {
     const body = expectShape(ErrorResponse, await search(params), 400);
     expect(body.error.code).toBe('invalid_request');

@@ -37,6 +37,15 @@ describe('readFreeText', () => {
     ['Lange Voorhout 1 Den Haag', { streetname: 'Lange Voorhout', number: '1', city: 'den haag' }],
     ['Mekelweg 8 Dleft', { streetname: 'Mekelweg', number: '8', city: 'delft' }],
     ['Wetstraat 1000', { streetname: 'Wetstraat', number: '1000' }],
+    [
+      'Wetstraat 16 bus 3, 1000 Brussel',
+      { streetname: 'Wetstraat', number: '16 bus 3', postcode: '1000', city: 'brussel' },
+    ],
+    ['Wetstraat 16 bte 3 Brussel', { streetname: 'Wetstraat', number: '16 bte 3', city: 'brussel' }],
+    ['Wetstraat 16 boîte 3 Brussel', { streetname: 'Wetstraat', number: '16 boîte 3', city: 'brussel' }],
+    ['Wetstraat 16 b 3 Brussel', { streetname: 'Wetstraat', number: '16 b 3', city: 'brussel' }],
+    ['Wetstraat 16 b3 Brussel', { streetname: 'Wetstraat', number: '16 b3', city: 'brussel' }],
+    ['Wetstraat 16/3 Brussel', { streetname: 'Wetstraat', number: '16/3', city: 'brussel' }],
   ])('%j', (text, expected) => {
     expect(read(text)[0]).toMatchObject(expected);
     // Nothing the text does not say is invented.

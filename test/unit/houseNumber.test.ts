@@ -6,6 +6,7 @@ import {
   parseHouseNumberParts,
   parseSuffix,
   suffixKey,
+  boxKeys,
 } from '../../core/text/houseNumber.js';
 
 const hn = (number: number, letter = '', addition = ''): HouseNumber => ({ number, letter, addition });
@@ -215,5 +216,40 @@ describe('parseSuffix', () => {
     ] as const) {
       expect(parseSuffix(formatSuffix(letter, addition))).toEqual({ letter, addition });
     }
+  });
+});
+
+describe('Belgian boxes', () => {
+  it.each([
+    ['117 bus 1', '1'],
+    ['117 BUS 1', '1'],
+    ['117 bte 1', '1'],
+    ['117 boîte 1', '1'],
+    ['117 boite 1', '1'],
+    ['117/1', '1'],
+    ['117-1', '1'],
+    ['117 b 1', 'b1'],
+    ['117 b1', 'b1'],
+    ['117 bus ET02', 'et02'],
+    ['117 bus RC', 'rc'],
+  ])('%j reads box key %j', (text, key) => {
+    const h = parseHouseNumber(text);
+    expect(h?.number).toBe(117);
+    expect(suffixKey(h as HouseNumber)).toBe(key);
+  });
+
+  it('spells a numeric box every way the register writes it, the asked spelling first', () => {
+    expect(boxKeys('3')).toEqual(['3', '03', '003', '0003', 'b3', 'b03', 'b003', 'b0003']);
+    expect(boxKeys('b003')[0]).toBe('b003');
+    expect(new Set(boxKeys('b003'))).toEqual(new Set(boxKeys('3')));
+    expect(new Set(boxKeys('0003'))).toEqual(new Set(boxKeys('3')));
+    expect(boxKeys('12')).toContain('b012');
+  });
+
+  it('keeps a box with letters as written', () => {
+    expect(boxKeys('et02')).toEqual(['et02']);
+    expect(boxKeys('rc')).toEqual(['rc']);
+    expect(boxKeys('a1')).toEqual(['a1']);
+    expect(boxKeys('')).toEqual(['']);
   });
 });

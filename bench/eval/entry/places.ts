@@ -3,8 +3,7 @@
  * seeded from the places index and written in any case, with and without commas, must come back first. Target:
  * top-1 >= 99 % per class.
  *
- * Phase 1 asks the place repository directly (src/features/search/placeRepository.ts, the batcher on the eval's client); phase 2
- * answers the same texts through GET /search once it serves places (swap `ask` for ctx.api.get).
+ * Asked through GET /search (size 1), as a search box asks: the first result must be the place, not an address.
  *
  * Truth. A case names one place P. The first answer is right when it is P, or an area with P's name that contains
  * P or lies inside it (the city Delft for the municipality Delft: one name, one place to a person), or for a street
@@ -13,10 +12,8 @@
  * it, the case is left out (counted as `ambiguous`). A 4-digit postcode that two countries have is left out too.
  */
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
-import { SearchBatcher } from '../../../src/elasticsearch/searchBatcher.js';
 import type { PlaceDoc } from '../../../core/elasticsearch/documents.js';
-import type { PlaceResult } from '../../../src/features/search/placeRecords.js';
-import { PlaceRepository } from '../../../src/features/search/placeRepository.js';
+import type { SearchResult } from '../../../src/schemas/responses.js';
 import { placeNameKeys } from '../../../core/text/placeKeys.js';
 import { SmallestK } from '../corpus.js';
 import { hash32, Rng } from '../rng.js';
@@ -140,12 +137,10 @@ export async function evaluatePlaces(ctx: EntryEvalContext): Promise<EntryEvalua
   const cases = CLASSES.flatMap((cls) => samples[cls].sorted());
   ctx.log(`places: ${cases.length} texts from ${places.length} places (${ambiguous} ambiguous left out)`);
 
-  const repository = new PlaceRepository(new SearchBatcher(ctx.client, 16), ctx.prefix);
-  const ask = (text: string): Promise<PlaceResult[]> => repository.search({ text, size: 1 });
   const outcomes = await ctx.runAll(cases, async (c) => {
-    const t0 = performance.now();
-    const first = (await ask(c.text))[0];
-    const ms = performance.now() - t0;
+    const res = await ctx.api.get(`/search?${new URLSearchParams({ q: c.text, size: '1' })}`);
+    const first = res.status === 200 ? (res.json?.[0] as SearchResult | undefined) : undefined;
+    const ms = res.ms;
     const got = first ? byId.get(first.id) : undefined;
     const right = !!got && (got.id === c.target.id || sameNamedArea(got, c.target));
     return { c, right, ms, got: first ? `${first.type}: ${first.label}` : null };

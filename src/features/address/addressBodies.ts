@@ -6,6 +6,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { FORWARD_SOURCE, type ForwardHit, LOOKUP_SOURCE, type LookupHit } from './addressFields.js';
 import { typoTolerance } from '../../../core/text/readingRules.js';
+import { boxKeys } from '../../../core/text/houseNumber.js';
 import type { StreetQuery } from './streetRequest.js';
 
 export { FORWARD_SOURCE, type ForwardHit, LOOKUP_SOURCE, type LookupHit };
@@ -41,6 +42,9 @@ export function byStableSort(leading: number) {
     return 0;
   };
 }
+
+/** A named suffix: as written, or a Belgian box in any of the register's spellings (boxKeys). */
+const suffixFilter = (key: string): estypes.QueryDslQueryContainer => ({ terms: { suffix_key: boxKeys(key) } });
 
 const term = (field: string, value: string | number): estypes.QueryDslQueryContainer => ({
   term: { [field]: value },
@@ -134,7 +138,7 @@ export function exactLookupRequest(q: StreetQuery): estypes.SearchRequest {
     ...narrowing(q, { postcodeAsFilter: true }),
   ];
   if (q.streetKey) filter.push(exactStreetFilter(q));
-  if (q.suffixKey !== undefined) filter.push(term('suffix_key', q.suffixKey));
+  if (q.suffixKey !== undefined) filter.push(suffixFilter(q.suffixKey));
   return {
     query: { bool: { filter } },
     sort: STABLE_SORT,
@@ -151,7 +155,7 @@ export function fuzzyLookupRequest(q: StreetQuery, maxEdits?: number): estypes.S
     term('house_number', q.houseNumber),
     ...narrowing(q, { postcodeAsFilter: true }),
   ];
-  if (q.suffixKey !== undefined) filter.push(term('suffix_key', q.suffixKey));
+  if (q.suffixKey !== undefined) filter.push(suffixFilter(q.suffixKey));
   return {
     query: { bool: { must: [fuzzyStreetClause(q, maxEdits)], filter } },
     sort: ['_score', ...STABLE_SORT],
@@ -163,9 +167,12 @@ export function fuzzyLookupRequest(q: StreetQuery, maxEdits?: number): estypes.S
 
 function forwardRanking(q: StreetQuery): estypes.QueryDslQueryContainer[] {
   const should: estypes.QueryDslQueryContainer[] = [
-    // Exact suffix beats another suffix of the same number; a bare number prefers the address without one.
+    // Exact suffix beats another suffix of the same number; a bare number prefers the address without one; the
+    // register's other spelling of the same box ("bus 3" for b003) nearly as much as the spelling asked.
     { term: { suffix_key: { value: q.suffixKey ?? '', boost: 4 } } },
   ];
+  const spellings = boxKeys(q.suffixKey ?? '').slice(1);
+  if (spellings.length) should.push({ constant_score: { filter: { terms: { suffix_key: spellings } }, boost: 3 } });
   if (q.postcodeKey) should.push({ term: { postcode_key: { value: q.postcodeKey, boost: 8 } } });
   return should;
 }

@@ -16,6 +16,11 @@ export type LookupHit = Pick<AddressDoc, (typeof LOOKUP_SOURCE)[number]>;
 /** The stored fields a forward answer needs (grading reads the keys); `ForwardHit` is what they fetch. */
 export const FORWARD_SOURCE = [
   ...LOOKUP_SOURCE,
+  // The hierarchy ids: GET /search's `within` keeps the addresses inside one area.
+  'country_id',
+  'province_id',
+  'municipality_id',
+  'city_id',
   'suburb_id',
   'building_id',
   'street_key',

@@ -12,6 +12,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc, GeoPoint, StreetDoc } from '../../../core/elasticsearch/documents.js';
 import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteInput.js';
 import { FUZZY_MIN_LENGTH } from './autocompleteInput.js';
+import { boxKeys } from '../../../core/text/houseNumber.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -235,7 +236,15 @@ export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): esty
     { term: { house_number: q.houseNumber } },
     fuzzy ? fuzzyWordsClause(q.words) : wordsClause(q.words),
   ];
-  if (q.suffixPrefix) filter.push({ prefix: { suffix_key: q.suffixPrefix } });
+  // A box typed as the register may not have written it ("bus 3" for b003): any of its spellings as a prefix.
+  if (q.suffixPrefix) {
+    const spellings = boxKeys(q.suffixPrefix);
+    filter.push(
+      spellings.length === 1
+        ? { prefix: { suffix_key: q.suffixPrefix } }
+        : { bool: { should: spellings.map((k) => ({ prefix: { suffix_key: k } })), minimum_should_match: 1 } },
+    );
+  }
   if (q.city) filter.push({ prefix: { city_key: q.city } });
   return {
     size: q.size,
@@ -247,7 +256,7 @@ export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): esty
         should: [
           { constant_score: { filter: { term: { street_key: q.key } }, boost: 4 } },
           { constant_score: { filter: { prefix: { street_key: q.key } }, boost: 2 } },
-          { constant_score: { filter: { term: { suffix_key: q.suffixPrefix } }, boost: 1 } },
+          { constant_score: { filter: { terms: { suffix_key: boxKeys(q.suffixPrefix) } }, boost: 1 } },
         ],
       },
     },

@@ -11,9 +11,10 @@ const fields = picker<typeof AutocompleteSuggestion, Fields>(AutocompleteSuggest
   latitude: (s) => s.location.lat,
 });
 
-/** One suggestion; `id` only where there is one (addresses). */
+/** One suggestion; `id` and `bbox` only where there is one (addresses; areas). */
 export function autocompleteRecord(suggestion: Suggestion) {
   const record = fields(suggestion);
   if (record.id === undefined) delete record.id;
+  if (record.bbox === undefined) delete record.bbox;
   return record;
 }

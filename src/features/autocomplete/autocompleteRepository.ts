@@ -30,7 +30,7 @@ import {
 import { sources } from '../../repository/paging.js';
 
 export interface Suggestion {
-  type: 'street' | 'address' | 'postcode' | 'city';
+  type: 'street' | 'address' | 'postcode' | 'city' | 'suburb' | 'municipality' | 'province' | 'country';
   label: string;
   id?: string | undefined;
   streetname: string;
@@ -39,6 +39,8 @@ export interface Suggestion {
   postcode: string;
   city: string;
   location: GeoPoint;
+  /** Areas only: [minLon, minLat, maxLon, maxLat]. */
+  bbox?: [number, number, number, number] | undefined;
 }
 
 /** Cities offered at most per answer: the answer is about streets. */

@@ -4,6 +4,8 @@ import { AutocompleteQueryParams } from '../../schemas/requests.js';
 import { AutocompleteResponse } from '../../schemas/responses.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
+import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
+import { focusOf } from '../../geometry/focus.js';
 
 export const autocompleteEndpoint = endpoint({
   method: 'get',
@@ -12,16 +14,29 @@ export const autocompleteEndpoint = endpoint({
   summary: 'Type-ahead suggestions',
   description:
     'One request per keystroke: streets (by the prefix of any word, one typo tolerated), addresses once a ' +
-    'number follows the street, postcodes by prefix and cities. `size` 1..20 (default 10); `lat` and `lon` ' +
-    'together rank equal matches by distance (a map-centred search box). `id` is set on addresses only.',
+    'number follows the street (a Belgian box as `bus 3`, `/3`), postcodes by prefix, and areas (city, suburb, ' +
+    'municipality, province, country, with `id` and `bbox`; one named exactly as typed first). `size` 1..20 ' +
+    '(default 10); `lat` and `lon` together rank equal matches by distance (a map-centred search box). Text ' +
+    'without a letter or digit answers `[]`.',
   access: 'key',
   query: AutocompleteQueryParams,
   ok: { description: 'The suggestions, best first', schema: AutocompleteResponse },
   backend: true,
-  handle: async ({ query }, { autocomplete }) => {
-    // Text that reads as nothing to look for (only punctuation, say) has no suggestions.
+  handle: async ({ query }, { autocomplete, places }) => {
+    // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
     const input = parseAutocompleteQuery(query);
-    return input ? autocomplete.suggest(input) : [];
+    if (!input) return [];
+    if (input.kind !== 'street') return autocomplete.suggest(input);
+    // Words without a number may name an area too: both searches leave together (one _msearch).
+    const [suggestions, areas] = await Promise.all([
+      autocomplete.suggest(input),
+      // No typo round for areas: it would cost every keystroke of a street a second round trip.
+      places.search(
+        { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES },
+        { typos: false },
+      ),
+    ]);
+    return mergeAreas(suggestions, areas, query.size);
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });

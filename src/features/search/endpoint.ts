@@ -1,30 +1,36 @@
-/** GET /search: free text read as an address, answered in the /geocode/forward shape. */
+/** GET /search: the one search box, addresses and places best first. */
 import { endpoint } from '../../endpoints/endpoint.js';
 import { MAX_SEARCH_SIZE, SearchQueryParams } from '../../schemas/requests.js';
 import { SearchResponse } from '../../schemas/responses.js';
-import { forwardRecord } from '../address/addressRecords.js';
 import { focusOf } from '../../geometry/focus.js';
 
 export const searchEndpoint = endpoint({
   method: 'get',
   path: '/search',
   tag: 'Geocoding',
-  summary: 'Free-text address search',
+  summary: 'Search box: addresses and places',
   description:
-    'Reads an address as people write it, in any usual order (`Mekelweg 8, 2628 CD Delft`, `delft, ' +
-    'mekelweg 8`, `2628CD 8a`), and answers in the `/geocode/forward` shape, best first, at most `size` ' +
-    `(1..${MAX_SEARCH_SIZE}, default 10). The house number anchors the reading; a text without one answers ` +
-    '`[]` (type-ahead is `/autocomplete`). `lat` and `lon` go together (a focus); `country` keeps to NL or BE.',
+    'Answers whatever a person types, best first, at most `size` ' +
+    `(1..${MAX_SEARCH_SIZE}, default 10): an address as people write it, in any usual order (\`Mekelweg 8, ` +
+    '2628 CD Delft`, `delft, mekelweg 8`, `Wetstraat 16 bus 3, 1040 Etterbeek`), a street (`Mekelweg Delft`), a ' +
+    'postcode (`2628CD`, `1050`), a city, suburb, municipality, province or country (`Delft`, `Elsene`, ' +
+    '`Zuid-Holland`). Each result has a `type`; places carry a `bbox`, areas their hierarchy `id`. An address ' +
+    'read with confidence (its house number exists) comes first; then places, an exact name before a prefix ' +
+    'before a typo, a larger place before a smaller one of the same name; then weaker address readings. ' +
+    '`layers`, `country`, `bbox` and `within` keep to some results; `lat` and `lon` together are a focus.',
   access: 'key',
   query: SearchQueryParams,
-  ok: { description: 'The addresses, best first', schema: SearchResponse },
+  ok: { description: 'Addresses and places, best first', schema: SearchResponse },
   backend: true,
-  handle: ({ query }, { freeText }) =>
-    freeText.search({
+  handle: ({ query }, { searchBox }) =>
+    searchBox.search({
       q: query.q,
       size: query.size,
       focus: focusOf(query),
       country: query.country,
+      layers: query.layers,
+      bbox: query.bbox,
+      within: query.within,
     }),
-  record: (answers) => answers.map(forwardRecord),
+  record: (results) => results,
 });

@@ -11,7 +11,7 @@
  */
 import { parseHouseNumber } from '../../../core/text/houseNumber.js';
 import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
-import { SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
+import { BOX_VALUE_RE, isBoxWord, SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
 import type { KnownCities } from './knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 
@@ -94,6 +94,12 @@ function findNumber(tokens: Token[], cities: KnownCities): { start: number; leng
   if (start < 0) return undefined;
   const first = tokens[start] as Token;
   const next = tokens[start + 1];
+  // A Belgian box: "117 bus 1", "16 bte 3", "5 boîte 2", "8 b 3" (the box word and its value are the suffix).
+  const box = tokens[start + 2];
+  if (next && box && box.segment === first.segment && isBoxWord(next.lower) && BOX_VALUE_RE.test(box.lower)) {
+    const joined = `${first.text} ${next.text} ${box.text}`;
+    if (parseHouseNumber(joined)) return { start, length: 3, text: joined };
+  }
   const suffixWord = next && next.segment === first.segment && SUFFIX_WORD_RE.test(next.lower);
   if (next && suffixWord && !cities.startsWith(next.text)) {
     const joined = `${first.text} ${next.text}`;

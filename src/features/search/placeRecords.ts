@@ -2,7 +2,8 @@
  * Place hits (src/features/search/placeQueries.ts) as the typed results phase 2 of the search box answers with: a display
  * label, the point and envelope in the API's shapes, and a confidence from the match tier. Pure.
  */
-import type { PlaceParentNames, PlaceType } from '../../../core/elasticsearch/documents.js';
+import type { LocalisedNames, PlaceParentNames, PlaceType } from '../../../core/elasticsearch/documents.js';
+import type { SearchResult } from '../../schemas/responses.js';
 import type { PlaceHit, PlaceMatch } from './placeQueries.js';
 
 export interface PlaceResult {
@@ -11,6 +12,7 @@ export interface PlaceResult {
   /** Areas: the hierarchy id (/cities/{id}/geojson); streets: the street's id; postcodes: postcode:<country>:<code>. */
   id: string;
   name: string;
+  names: LocalisedNames;
   local_identifier: string;
   parents: PlaceParentNames;
   country: string;
@@ -57,6 +59,7 @@ export function placeResult(hit: PlaceHit, match: PlaceMatch): PlaceResult {
     label: placeLabel(hit),
     id: hit.id,
     name: hit.name,
+    names: hit.names ?? {},
     local_identifier: hit.local_identifier,
     parents: hit.parent_names,
     country: hit.country,
@@ -70,4 +73,46 @@ export function placeResult(hit: PlaceHit, match: PlaceMatch): PlaceResult {
     match,
     confidence: CONFIDENCE[match],
   };
+}
+
+/** Names per language only when there is a choice (Brussels); one name is already `name`. */
+function namesIfSeveral(names: LocalisedNames): { names?: Record<string, string> } {
+  const entries = Object.entries(names).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return entries.length > 1 ? { names: Object.fromEntries(entries) } : {};
+}
+
+/** A place as /search and /autocomplete answer it: the fields its type documents, no others. */
+export function searchRecord(p: PlaceResult): SearchResult {
+  const common = {
+    label: p.label,
+    id: p.id,
+    longitude: p.longitude,
+    latitude: p.latitude,
+    bbox: p.bbox,
+    address_count: p.address_count,
+    match: p.match,
+    confidence: p.confidence,
+  };
+  switch (p.type) {
+    case 'street':
+      return {
+        type: p.type,
+        ...common,
+        streetname: p.streetname || p.name,
+        city: p.city,
+        postcode: p.postcode,
+        ...namesIfSeveral(p.names),
+      };
+    case 'postcode':
+      return { type: p.type, ...common, postcode: p.postcode || p.name, city: p.city };
+    default:
+      return {
+        type: p.type,
+        ...common,
+        name: p.name,
+        ...namesIfSeveral(p.names),
+        local_identifier: p.local_identifier,
+        parents: p.parents,
+      };
+  }
 }

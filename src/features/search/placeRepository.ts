@@ -18,9 +18,10 @@ export class PlaceRepository {
     this.index = aliasName(indexPrefix, 'places');
   }
 
-  async search(q: PlaceQuery): Promise<PlaceResult[]> {
+  /** `typos: false` (type-ahead) never sends the second round: a keystroke that names no area costs nothing more. */
+  async search(q: PlaceQuery, options: { typos?: boolean } = {}): Promise<PlaceResult[]> {
     const readings = readPlaceQuery(q.text);
-    for (const typos of [false, true]) {
+    for (const typos of options.typos === false ? [false] : [false, true]) {
       const body = placeSearchRequest(q, readings, typos);
       if (!body) continue;
       const res = await this.searcher.search<PlaceHit>(this.index, body, typos ? 'fuzzy' : 'exact');

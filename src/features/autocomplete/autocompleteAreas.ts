@@ -1,0 +1,43 @@
+/**
+ * The areas /autocomplete offers beside streets (cities, suburbs, municipalities, provinces, countries), from the
+ * places index (the search box's), with the same `type` values GET /search answers. Pure: the merge of the two
+ * answers; the endpoint runs both searches at once.
+ */
+import type { PlaceType } from '../../../core/elasticsearch/documents.js';
+import type { PlaceResult } from '../search/placeRecords.js';
+import type { Suggestion } from './autocompleteRepository.js';
+
+/** The area types offered while typing; streets and postcodes come from autocomplete's own searches. */
+export const AUTOCOMPLETE_AREA_TYPES: readonly PlaceType[] = ['city', 'suburb', 'municipality', 'province', 'country'];
+/** Areas offered at most per answer: the answer is mostly about streets. */
+export const MAX_AREAS = 3;
+
+export function areaSuggestion(p: PlaceResult): Suggestion {
+  return {
+    type: p.type as Suggestion['type'],
+    label: p.label,
+    id: p.id,
+    streetname: '',
+    number: '',
+    suffix: '',
+    postcode: '',
+    city: p.type === 'city' ? p.name : p.parents.city,
+    location: { lon: p.longitude, lat: p.latitude },
+    bbox: p.bbox,
+  };
+}
+
+/**
+ * An area named exactly as typed first ("Delft": the city), then the street suggestions, then areas whose name
+ * only begins with the text; the street search's own city suggestions give way to the areas.
+ */
+export function mergeAreas(
+  suggestions: readonly Suggestion[],
+  areas: readonly PlaceResult[],
+  size: number,
+): Suggestion[] {
+  const exact = areas.filter((a) => a.match === 'exact').map(areaSuggestion);
+  const rest = areas.filter((a) => a.match !== 'exact').map(areaSuggestion);
+  const others = areas.length ? suggestions.filter((s) => s.type !== 'city') : suggestions;
+  return [...exact, ...others, ...rest].slice(0, size);
+}

@@ -1,0 +1,100 @@
+/**
+ * GET /search, the one search box: the text read as an address (free text, FreeTextSearch) and as a place (the
+ * places index, PlaceRepository) at the same time — both readings' searches leave in the same event-loop turn,
+ * so the batcher sends them in one `_msearch` — and the two answers merged best first (mergeSearchResults).
+ */
+import type { Focus } from '../../geometry/focus.js';
+import type { Viewport } from '../../geometry/viewport.js';
+import type { CountryCode } from '../../../core/text/postcodePatterns.js';
+import type { PlaceType } from '../../../core/elasticsearch/documents.js';
+import type { SearchLayer } from '../../schemas/requests.js';
+import type { SearchResult } from '../../schemas/responses.js';
+import type { ForwardAnswer } from '../address/addressRepository.js';
+import { forwardRecord } from '../address/addressRecords.js';
+import type { FreeTextSearch } from './freeTextSearch.js';
+import type { PlaceRepository } from './placeRepository.js';
+import { searchRecord } from './placeRecords.js';
+
+export interface SearchBoxRequest {
+  q: string;
+  size: number;
+  focus?: Focus | undefined;
+  country?: CountryCode | undefined;
+  /** Only these result types; all when absent. */
+  layers?: readonly SearchLayer[] | undefined;
+  bbox?: Viewport | undefined;
+  within?: string | undefined;
+}
+
+/**
+ * An address read this well is what the person meant ("Mekelweg 8 Delft": the address, before the street); a
+ * weaker reading (another number on the street, a typo in it) comes after the places.
+ */
+const CONFIDENT_ADDRESS = 0.8;
+
+/** "Mekelweg 8A, 2628CD Delft" */
+function addressLabel(a: { streetname: string; number: string; suffix: string; postcode: string; city: string }) {
+  const place = [a.postcode, a.city].filter(Boolean).join(' ');
+  return [`${a.streetname} ${a.number}${a.suffix}`.trim(), place].filter(Boolean).join(', ');
+}
+
+export function addressSearchRecord(answer: ForwardAnswer): SearchResult {
+  const record = forwardRecord(answer);
+  return { type: 'address', label: addressLabel(record), ...record };
+}
+
+/**
+ * Best first: the addresses read with confidence (the text had a house number that exists), then the places in
+ * their own order (exact before prefix before typo, then size, type and focus), then the weaker addresses.
+ */
+export function mergeSearchResults(
+  addresses: readonly SearchResult[],
+  places: readonly SearchResult[],
+  size: number,
+): SearchResult[] {
+  const confident = addresses.filter((a) => a.confidence >= CONFIDENT_ADDRESS);
+  const weak = addresses.filter((a) => a.confidence < CONFIDENT_ADDRESS);
+  return [...confident, ...places, ...weak].slice(0, size);
+}
+
+function insideViewport(v: Viewport | undefined, lon: number, lat: number): boolean {
+  return !v || (lon >= v.minLon && lon <= v.maxLon && lat >= v.minLat && lat <= v.maxLat);
+}
+
+/** The address lies in the area `within` names: one of its hierarchy ids is that id. */
+function insideArea(within: string | undefined, doc: ForwardAnswer['doc']): boolean {
+  if (!within) return true;
+  return [doc.country_id, doc.province_id, doc.municipality_id, doc.city_id, doc.suburb_id].includes(within);
+}
+
+export class SearchBox {
+  constructor(
+    private readonly freeText: FreeTextSearch,
+    private readonly places: PlaceRepository,
+  ) {}
+
+  async search(r: SearchBoxRequest): Promise<SearchResult[]> {
+    const placeLayers = r.layers?.filter((l): l is PlaceType => l !== 'address');
+    const wantAddresses = !r.layers || r.layers.includes('address');
+    const wantPlaces = !placeLayers || placeLayers.length > 0;
+    const [addresses, places] = await Promise.all([
+      wantAddresses ? this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country }) : [],
+      wantPlaces
+        ? this.places.search({
+            text: r.q,
+            size: r.size,
+            focus: r.focus,
+            layers: placeLayers,
+            country: r.country,
+            bbox: r.bbox && [r.bbox.minLon, r.bbox.minLat, r.bbox.maxLon, r.bbox.maxLat],
+            within: r.within,
+          })
+        : [],
+    ]);
+    // The free-text tiers know no area or viewport: their few candidates are filtered here.
+    const kept = addresses.filter(
+      (a) => insideViewport(r.bbox, a.doc.location.lon, a.doc.location.lat) && insideArea(r.within, a.doc),
+    );
+    return mergeSearchResults(kept.map(addressSearchRecord), places.map(searchRecord), r.size);
+  }
+}

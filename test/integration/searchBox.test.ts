@@ -1,0 +1,120 @@
+/**
+ * GET /search as a search box against the sample (Delft and a Brussels slice) in a real Elasticsearch: places and
+ * addresses from one request, best first, each in its documented shape; the filters.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchResponse } from '../../src/schemas/responses.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+async function search(params: Record<string, string>) {
+  const res = await api.call('GET', `/search?${new URLSearchParams(params)}`);
+  expect(res.status, res.text.slice(0, 500)).toBe(200);
+  return SearchResponse.parse(res.body);
+}
+
+describe('GET /search: places', () => {
+  it.each([
+    ['Delft', { type: 'city', name: 'Delft', label: 'Delft, Zuid-Holland' }],
+    ['delft', { type: 'city', name: 'Delft' }],
+    ['Mekelweg Delft', { type: 'street', streetname: 'Mekelweg', city: 'Delft', label: 'Mekelweg, Delft' }],
+    ['Mekelweg, Delft', { type: 'street', streetname: 'Mekelweg' }],
+    ['2628CD', { type: 'postcode', postcode: '2628CD', city: 'Delft' }],
+    ['2628 cd', { type: 'postcode', postcode: '2628CD' }],
+    ['Zuid-Holland', { type: 'province', name: 'Zuid-Holland' }],
+    ['Wippolder', { type: 'suburb', name: 'Wippolder' }],
+    ['Elsene', { type: 'city' }],
+    ['1050', { type: 'postcode', postcode: '1050' }],
+    ['Delfd', { type: 'city', name: 'Delft', match: 'typo' }],
+  ])('%j -> %j first', async (q, expected) => {
+    const [first] = await search({ q });
+    expect(first).toMatchObject(expected);
+  });
+
+  it('gives places a bbox around their point and areas their hierarchy id', async () => {
+    const [city] = await search({ q: 'Delft' });
+    if (city?.type !== 'city') throw new Error('not a city');
+    const [minLon, minLat, maxLon, maxLat] = city.bbox;
+    expect(city.longitude).toBeGreaterThanOrEqual(minLon);
+    expect(city.longitude).toBeLessThanOrEqual(maxLon);
+    expect(city.latitude).toBeGreaterThanOrEqual(minLat);
+    expect(city.latitude).toBeLessThanOrEqual(maxLat);
+    expect(city.parents.province).toBe('Zuid-Holland');
+    const geojson = await api.call('GET', `/cities/${encodeURIComponent(city.id)}/geojson`);
+    expect(geojson.status).toBe(200);
+  });
+
+  it('puts an address with a house number before the street of that name', async () => {
+    const results = await search({ q: 'Mekelweg 8 Delft' });
+    expect(results[0]).toMatchObject({
+      type: 'address',
+      streetname: 'Mekelweg',
+      number: '8',
+      label: 'Mekelweg 8, 2628CD Delft',
+    });
+    expect(results.some((r) => r.type === 'street')).toBe(true);
+  });
+
+  it('carries the names of a Brussels place in both languages', async () => {
+    const [elsene] = await search({ q: 'Elsene', layers: 'municipality' });
+    expect(elsene).toBeDefined();
+    if (elsene && 'names' in elsene && elsene.names) expect(Object.keys(elsene.names).length).toBeGreaterThan(1);
+  });
+});
+
+describe('GET /search: filters', () => {
+  it('keeps to the asked layers', async () => {
+    const streets = await search({ q: 'Delft', layers: 'street' });
+    expect(streets.length).toBeGreaterThan(0);
+    expect(streets.every((r) => r.type === 'street')).toBe(true);
+    const mixed = await search({ q: 'Mekelweg 8 Delft', layers: 'street,city' });
+    expect(mixed.every((r) => r.type === 'street' || r.type === 'city')).toBe(true);
+    expect((await search({ q: 'Mekelweg 8 Delft', layers: 'address' })).every((r) => r.type === 'address')).toBe(true);
+  });
+
+  it('keeps to the country, the bbox and the area', async () => {
+    expect(await search({ q: 'Delft', country: 'BE' })).toEqual([]);
+    expect(await search({ q: 'Delft', bbox: '5,52,6,53' })).toEqual([]);
+    expect((await search({ q: 'Mekelweg 8', bbox: '5,52,6,53' })).filter((r) => r.type === 'address')).toEqual([]);
+    const [province] = await search({ q: 'Zuid-Holland', layers: 'province' });
+    const inside = await search({ q: 'Mekelweg 8', within: province!.id });
+    expect(inside[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg' });
+    const [elsene] = await search({ q: 'Elsene', layers: 'municipality' });
+    expect(await search({ q: 'Mekelweg 8', within: elsene!.id })).toEqual([]);
+  });
+});
+
+describe('Belgian boxes as people write them', () => {
+  it.each([
+    ['Nieuwstraat 8 bus 3, 1000 Brussel', 'B003'],
+    ['Nieuwstraat 8 bte 3 Brussel', 'B003'],
+    ['Nieuwstraat 8/3 Brussel', 'B003'],
+    ['Nieuwstraat 8 b3 Brussel', 'B003'],
+    ['Elizastraat 13 bus 3 Elsene', '3'],
+    ['Elizastraat 74 bus 303 Elsene', '303'],
+    ['Elizastraat 5 bus RC Elsene', 'RC'],
+  ])('%j -> the box the register wrote (%s)', async (q, box) => {
+    const [first] = await search({ q });
+    expect(first).toMatchObject({ type: 'address', confidence: expect.any(Number) });
+    if (first?.type !== 'address') return;
+    expect(first.suffix.replace(/^-/, '')).toBe(box);
+    expect(first.match.number).toBe('exact');
+  });
+
+  it('reads the box in /geocode/forward', async () => {
+    const res = await api.call('POST', '/geocode/forward', {
+      body: { streetname: 'Nieuwstraat', number: '8 bus 3', postcode: '1000' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ number: '8', confidence: 1, match: { number: 'exact' } });
+  });
+});
