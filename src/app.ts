@@ -68,11 +68,12 @@ export function createApp({ config, client, logger, now }: AppOptions): Koa {
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
   const areas = new AreaRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
-  const cityNames = new CityNameRepository(client, generations);
+  const cityNames = new CityNameRepository(client, generations, config.indexPrefix);
   const deps: ServiceDeps = {
     addresses,
     areas,
     freeText: new FreeTextSearch(addresses, areas, cityNames),
+    cityNames,
     autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
     health: new HealthRepository(client, config.indexPrefix),
     generations,

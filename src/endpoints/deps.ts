@@ -5,6 +5,7 @@ import type { Metrics } from '../http/metrics.js';
 import type { AddressRepository } from '../features/address/addressRepository.js';
 import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { FreeTextSearch } from '../features/search/freeTextSearch.js';
+import type { CityNameRepository } from '../features/search/cityNames.js';
 import type { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import type { IndexGenerations } from '../repository/generations.js';
 import type { HealthRepository } from '../repository/health.js';
@@ -15,6 +16,8 @@ export interface ServiceDeps {
   addresses: AddressRepository;
   areas: AreaRepository;
   freeText: FreeTextSearch;
+  /** The known city names in every language: a city asked in French, and the city shown in the answer's language. */
+  cityNames: CityNameRepository;
   autocomplete: AutocompleteRepository;
   health: HealthRepository;
   generations: IndexGenerations;

@@ -40,10 +40,16 @@ export function matchesIfNoneMatch(header: string, tag: string): boolean {
  */
 export async function respondCached(
   ctx: Context,
-  variant: { generations: readonly string[]; mediaType: string; bodies: BodyCache },
+  variant: { generations: readonly string[]; mediaType: string; language?: string; bodies: BodyCache },
   build: () => Promise<void>,
 ): Promise<void> {
-  const tag = entityTag([...variant.generations, normalisedRequest(ctx.path, ctx.querystring), variant.mediaType]);
+  const tag = entityTag([
+    ...variant.generations,
+    normalisedRequest(ctx.path, ctx.querystring),
+    variant.mediaType,
+    // The language Accept-Language chose (names shown): another language is another body.
+    ...(variant.language ? [variant.language] : []),
+  ]);
   ctx.vary('Accept');
   if (matchesIfNoneMatch(ctx.get('If-None-Match'), tag)) {
     ctx.status = 304;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../language/answerLanguage.js';
 import { parseViewport } from '../geometry/viewport.js';
 
 const text = (max: number) => z.string().trim().max(max);
@@ -9,6 +10,16 @@ const focusIsWhole = (b: { lat?: number | undefined; lon?: number | undefined })
 const FOCUS_TOGETHER = { message: 'lat and lon go together', path: ['lat'] };
 
 /** Body of POST /lookup/street and POST /geocode/forward. */
+/** The answer's language (src/language/answerLanguage.ts): one declaration for every endpoint that shows names. */
+export const Lang = z
+  .enum(LANGUAGES)
+  .optional()
+  .describe(
+    'Language of the names shown (streetname, city, area name, label) where a record has names in several ' +
+      'languages (Brussels: nl, fr). Default: Accept-Language, else the language the query matched in, else ' +
+      'the primary name.',
+  );
+
 export const StreetQueryBody = z
   .object({
     streetname: text(200).optional().describe('Street name in any case, with or without diacritics or abbreviations'),
@@ -21,6 +32,7 @@ export const StreetQueryBody = z
     city: text(100).optional().describe('City name, narrows the result'),
     lat: z.number().min(-90).max(90).optional().describe('Focus point: ranks equal candidates by distance'),
     lon: z.number().min(-180).max(180).optional().describe('Focus point (with lat)'),
+    lang: Lang,
   })
   .strict()
   .refine((b) => Boolean(b.streetname) || Boolean(b.postcode), {
@@ -138,6 +150,7 @@ export const AutocompleteQueryParams = z
     size: count(20).default(10).describe('Most suggestions'),
     lat: latitude.optional().describe('Focus (with lon): ranks equal matches by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),
+    lang: Lang,
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);
@@ -158,6 +171,7 @@ export const SearchQueryParams = z
       .transform((c) => c.toUpperCase() as 'NL' | 'BE')
       .optional()
       .describe("Only this country's addresses and postcode shapes"),
+    lang: Lang,
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);

@@ -15,6 +15,13 @@ export const AddressList = z.array(Address);
 
 const Coordinates = { longitude: z.number(), latitude: z.number() };
 
+const LocalisedNames = z.record(z.string(), z.string());
+/** Present only where the street or the city has names in several languages (Brussels). */
+const AddressNames = z
+  .object({ streetname: LocalisedNames.optional(), city: LocalisedNames.optional() })
+  .optional()
+  .describe('The street\'s and the city\'s names per language, where there is more than one');
+
 export const LookupResult = Address.pick({
   id: true,
   streetname: true,
@@ -22,7 +29,7 @@ export const LookupResult = Address.pick({
   suffix: true,
   city: true,
   postcode: true,
-}).extend(Coordinates);
+}).extend({ ...Coordinates, names: AddressNames });
 export const LookupResponse = z.array(LookupResult);
 
 export const MatchQuality = z.object({
@@ -33,6 +40,7 @@ export const MatchQuality = z.object({
 
 export const ForwardResult = Address.extend({
   ...Coordinates,
+  names: AddressNames,
   confidence: z.number().min(0).max(1),
   match: MatchQuality,
 });

@@ -13,17 +13,21 @@ export const searchEndpoint = endpoint({
     'Reads an address as people write it, in any usual order (`Mekelweg 8, 2628 CD Delft`, `delft, ' +
     'mekelweg 8`, `2628CD 8a`), and answers in the `/geocode/forward` shape, best first, at most `size` ' +
     `(1..${MAX_SEARCH_SIZE}, default 10). The house number anchors the reading; a text without one answers ` +
-    '`[]` (type-ahead is `/autocomplete`). `lat` and `lon` go together (a focus); `country` keeps to NL or BE.',
+    '`[]` (type-ahead is `/autocomplete`). `lat` and `lon` go together (a focus); `country` keeps to NL or BE. ' +
+    'Street and city names match in any language (`Rue Neuve 1, 1000 Bruxelles` = `Nieuwstraat 1 Brussel`); ' +
+    '`lang` or Accept-Language picks the names shown, else the language the query used.',
   access: 'key',
   query: SearchQueryParams,
   ok: { description: 'The addresses, best first', schema: SearchResponse },
   backend: true,
-  handle: ({ query }, { freeText }) =>
+  languages: true,
+  handle: ({ query, acceptLanguage }, { freeText }) =>
     freeText.search({
       q: query.q,
       size: query.size,
       focus: query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : undefined,
       country: query.country,
+      language: { lang: query.lang, acceptLanguage },
     }),
   record: (answers) => answers.map(forwardRecord),
 });
