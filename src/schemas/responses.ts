@@ -20,7 +20,7 @@ const LocalisedNames = z.record(z.string(), z.string());
 const AddressNames = z
   .object({ streetname: LocalisedNames.optional(), city: LocalisedNames.optional() })
   .optional()
-  .describe('The street\'s and the city\'s names per language, where there is more than one');
+  .describe("The street's and the city's names per language, where there is more than one");
 
 export const LookupResult = Address.pick({
   id: true,

@@ -6,7 +6,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
-import type { AreaDoc } from '../../../core/elasticsearch/documents.js';
+import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
 import { type CityNames, KnownCities } from './knownCities.js';
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
 
@@ -68,7 +68,9 @@ export class CityNameRepository {
         index: aliasName(this.indexPrefix, 'areas'),
         size: 10_000,
         track_total_hits: false,
-        query: { bool: { filter: [{ term: { level: 'cities' } }, { exists: { field: 'other_name_keys' } }] } },
+        query: {
+          bool: { filter: [{ term: { level: 'city' satisfies AreaLevel } }, { exists: { field: 'other_name_keys' } }] },
+        },
         _source: ['name_key', 'names'],
       }),
     );

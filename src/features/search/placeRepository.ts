@@ -6,13 +6,7 @@
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { Searcher } from '../../elasticsearch/searchBatcher.js';
 import { type PlaceResult, placeResult } from './placeRecords.js';
-import {
-  matchOfScore,
-  type PlaceHit,
-  type PlaceQuery,
-  placeSearchRequest,
-  readPlaceQuery,
-} from './placeQueries.js';
+import { matchOfScore, type PlaceHit, type PlaceQuery, placeSearchRequest, readPlaceQuery } from './placeQueries.js';
 
 export class PlaceRepository {
   private readonly index: string;
