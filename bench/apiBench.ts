@@ -14,9 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import autocannon from 'autocannon';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import type { AddressDoc, AreaDoc } from '../core/elasticsearch/documents.js';
+import type { AreaDoc } from '../core/elasticsearch/documents.js';
 import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { freePort } from '../dev/elasticsearch/localNode.js';
 import { startElasticsearch } from '../dev/elasticsearch/provider.js';
@@ -25,7 +24,23 @@ import { parseStreetQuery } from '../src/features/address/streetRequest.js';
 import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { ensureIndexed, scalingManifests } from './support/datasets.js';
 import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
-import { seededRandom, withOneTypo } from './support/random.js';
+import {
+  freeTextPaths,
+  keystrokePaths,
+  reversePaths,
+  sampleAddresses,
+  sampleAreas,
+  streetBodies,
+} from './support/benchQueries.js';
+import {
+  drive as driveWith,
+  formatTable,
+  load as loadWith,
+  type LoadSettings,
+  type Row,
+  type Scenario,
+} from './support/loadDriver.js';
+import { seededRandom } from './support/random.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'bench-key';
@@ -50,62 +65,10 @@ const { values: args } = parseArgs({
 const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const connections = Number(args.connections);
-
-interface Scenario {
-  name: string;
-  target: 'api' | 'elasticsearch' | 'bare hop';
-  url: string;
-  requests: { method: 'GET' | 'POST'; path: string; body?: string }[];
-  headers: Record<string, string>;
-  /** A fixed request rate (a latency target at a given load) instead of as fast as possible. */
-  rate?: number;
-  /** Fewer connections than `--connections` (a batch of 1,000 addresses is itself a load). */
-  connections?: number;
-  /** Report the mean response size on the wire (map scenarios: compressed bytes matter as much as req/s). */
-  wireBytes?: boolean;
-}
-
-interface Row {
-  scenario: string;
-  target: string;
-  /** Requests completed in the measured run. */
-  requests: number;
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  errors: number;
-  non2xx: number;
-  rate_limit?: number;
-  /** Mean bytes of a response body on the wire (compressed where the scenario asks for it). */
-  bytes_per_response?: number;
-}
-
-/**
- * Seeded draws hash the document id, which the indexer derives from the data: every build of an index yields the
- * same queries (hashing _seq_no did not: parallel bulk loading numbers documents differently each time, and a
- * run that drew more Brussels bare numbers, with many boxes each, measured lookups 2x slower).
- */
-async function sampleAddresses(client: Client, prefix: string, count: number, seed: number) {
-  const res = await client.search<AddressDoc>({
-    index: aliasName(prefix, 'addresses'),
-    size: count,
-    query: { function_score: { query: { match_all: {} }, functions: [{ random_score: { seed, field: 'id' } }] } },
-    _source: ['id', 'streetname', 'number', 'suffix', 'postcode', 'city', 'location'],
-  });
-  return res.hits.hits.map((h) => h._source as AddressDoc);
-}
-
-async function sampleAreas(client: Client, prefix: string, level: string, count: number, seed: number) {
-  const res = await client.search<AreaDoc>({
-    index: aliasName(prefix, 'areas'),
-    size: count,
-    query: {
-      function_score: { query: { term: { level } }, functions: [{ random_score: { seed, field: 'id' } }] },
-    },
-    _source: ['id', 'name'],
-  });
-  return res.hits.hits.map((h) => h._source as AreaDoc);
-}
+const settings: LoadSettings = { connections, duration, warmup };
+const load = (scenario: Scenario, seconds: number, rate?: number) => loadWith(settings, scenario, seconds, rate);
+const drive = (scenario: Scenario, rate?: number, meter?: CpuMeter) =>
+  driveWith(settings, scenario, rate, meter && (() => meter.begin()));
 
 interface CostRow {
   target: string;
@@ -143,46 +106,6 @@ class CpuMeter {
       ceiling_req_s: total ? Math.round((cpus().length * 1000) / total) : null,
     };
   }
-}
-
-/** Runs one scenario: warm-up first (not measured), then the measured run. Requests rotate through the list. */
-function load(scenario: Scenario, seconds: number, rate?: number) {
-  let next = 0;
-  return autocannon({
-    url: scenario.url,
-    connections: scenario.connections ?? connections,
-    duration: seconds,
-    ...(rate ? { overallRate: rate } : {}),
-    headers: scenario.headers,
-    requests: [
-      {
-        setupRequest: (req: any) => {
-          const r = scenario.requests[next++ % scenario.requests.length]!;
-          return { ...req, method: r.method, path: r.path, body: r.body };
-        },
-      },
-    ],
-  });
-}
-
-async function drive(scenario: Scenario, overallRate?: number, meter?: CpuMeter): Promise<Row> {
-  if (warmup > 0) await load(scenario, warmup, overallRate);
-  meter?.begin();
-  const result = await load(scenario, duration, overallRate);
-  return {
-    scenario: scenario.name,
-    target: scenario.target,
-    requests: result.requests.total,
-    requests_per_s: Math.round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    ...(overallRate ? { rate_limit: overallRate } : {}),
-    ...(scenario.wireBytes && result.requests.total > 0
-      ? { bytes_per_response: Math.round(result.throughput.total / result.requests.total) }
-      : {}),
-  };
 }
 
 /** autocannon as a separate process (its CLI), for load that must not share the measuring process's CPU. */
@@ -227,13 +150,6 @@ function startApi(esUrl: string, prefix: string) {
   return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY });
 }
 
-function streetBodies(addresses: AddressDoc[], typo: boolean, random: () => number) {
-  return addresses.map((a) => ({
-    streetname: typo ? withOneTypo(a.streetname, random) : a.streetname,
-    number: `${a.number}${a.suffix ? ` ${a.suffix}` : ''}`,
-  }));
-}
-
 function esBodies(bodies: { streetname: string; number: string }[], build: typeof exactLookupRequest) {
   // Every body was drawn from indexed addresses, so each parses.
   return bodies.map((b) => JSON.stringify(build(parseStreetQuery(b))));
@@ -252,11 +168,7 @@ function printTable(rows: Row[]) {
     r.rate_limit ? String(r.rate_limit) : 'max',
     r.bytes_per_response === undefined ? '' : String(r.bytes_per_response),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(fmt(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const l of lines) console.log(fmt(l));
+  console.log(formatTable(header, lines));
 }
 
 async function main() {
@@ -378,26 +290,11 @@ async function main() {
         target: 'api',
         url: api.url,
         headers: apiHeaders,
-        requests: get(
-          (() => {
-            const jitter = seededRandom(Number(args.seed) + 7);
-            return addresses.map((a) => {
-              const lat = a.location.lat + (jitter() - 0.5) * 8e-5;
-              const lon = a.location.lon + (jitter() - 0.5) * 1.3e-4;
-              return `/reverse?lat=${lat.toFixed(7)}&lon=${lon.toFixed(7)}`;
-            });
-          })(),
-        ),
+        requests: get(reversePaths(addresses, Number(args.seed))),
       },
       // Type-ahead: every keystroke of a drawn street name (one to all characters), then the street and number.
       ...(() => {
-        const keystrokes = addresses.slice(0, 300).flatMap((a) => {
-          const typed = Array.from({ length: a.streetname.length }, (_, i) => a.streetname.slice(0, i + 1));
-          // A type-ahead box asks once there is a letter or digit ("'s-G…" starts asking at the s).
-          const asked = typed.filter((t) => !t.endsWith(' ') && /[\p{L}\p{N}]/u.test(t));
-          return [...asked, `${a.streetname} ${a.number}`];
-        });
-        const paths = keystrokes.map((t) => `/autocomplete?q=${encodeURIComponent(t)}&size=10`);
+        const paths = keystrokePaths(addresses);
         const scenario = { target: 'api' as const, url: api.url, headers: apiHeaders, requests: get(paths) };
         return [
           { ...scenario, name: 'autocomplete keystrokes' },
@@ -438,11 +335,7 @@ async function main() {
         target: 'api',
         url: api.url,
         headers: apiHeaders,
-        requests: get(
-          addresses.map(
-            (a) => `/search?q=${encodeURIComponent(`${a.streetname} ${a.number}${a.suffix}, ${a.postcode} ${a.city}`)}`,
-          ),
-        ),
+        requests: get(freeTextPaths(addresses)),
       },
       // Batch: 1,000 exact forward bodies per request (addresses/s = req/s x 1,000), from 2 clients.
       {

@@ -47,8 +47,8 @@ const index = new AreaIndex(municipalities);
 const spec = addressSource.streetNames;
 const streetNames = new StreetNameTable(
   spec,
-  await readCsvTable(spec.file, spec.delimiter),
-  spec.within?.lookup ? await readCsvTable(spec.within.lookup.file, spec.within.lookup.delimiter) : [],
+  await readCsvTable(spec.file, spec),
+  spec.within?.lookup ? await readCsvTable(spec.within.lookup.file, spec.within.lookup) : [],
 );
 
 let addresses = 0;

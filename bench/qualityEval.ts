@@ -20,7 +20,7 @@
  *   case         lower / UPPER / rAnDoM / iNVERTED case
  *   punctuation  diacritics stripped (always, when the name has any), punctuation added or dropped
  *                ("Oude-Delft", "Mekelweg.", "'s-Gravenweg" -> "s Gravenweg", doubled spaces, quotes)
- *   abbreviated  abbreviations in the places people write them, drawn from src/text/streetAbbreviations.json:
+ *   abbreviated  abbreviations in the places people write them, drawn from core/text/streetAbbreviations.json:
  *                a street type glued to a stem of 3+ letters or as a later word ("Woogstr.", "Oude Gr"), a
  *                title/royal title/ordinal/particle before another word ("Burg.", "Prof", "St.", "Kon.", "1e",
  *                "v.d.", "v."); only addresses with something to abbreviate

@@ -3,6 +3,7 @@
  *                  [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
  * npm run index -- rollback [--prefix P] [--lease SECONDS]
  * npm run index -- status [--prefix P]
+ * npm run index -- validate --manifest FILE [--max-reject-ratio R]   (no Elasticsearch; exit 0 or 1)
  *
  * ELASTICSEARCH_URL (default http://127.0.0.1:9200; several nodes comma-separated), INDEX_PREFIX, INDEX_SHARDS,
  * INDEX_REPLICAS and LOG_LEVEL come from the environment (src/config/indexer.ts); INDEXER_BULK_CONCURRENCY and
@@ -20,18 +21,22 @@ import { IndexingAbortedError, IndexingError } from './errors.js';
 import { aliasesExist, listGenerations, rollback } from './generations.js';
 import { ManifestError } from './manifest.js';
 import { runIndexing } from './run.js';
+import { validateManifest } from './validate.js';
 import { leaseOfSeconds, readRunLock, RunLockedError } from './runLock.js';
 
 const USAGE = `usage:
   npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
   npm run index -- rollback [--prefix P] [--lease SECONDS]
   npm run index -- status [--prefix P]
+  npm run index -- validate --manifest FILE [--max-reject-ratio R]
+validate: the run's checks and a full read of every file, without Elasticsearch; exit 0 when a run would accept
+  the input, 1 when not (the report on stdout says why).
 --keep N: complete generations to keep, counting the live one (default 2); the one live before the run and its
   predecessor are always kept. --lease: the prefix lock's lease (default 120 s), how long a crashed run blocks it.
 environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200; several comma-separated), INDEX_PREFIX, INDEX_SHARDS, INDEX_REPLICAS`;
 
 export interface CliArgs {
-  command: 'index' | 'rollback' | 'status';
+  command: 'index' | 'rollback' | 'status' | 'validate';
   manifest?: string;
   prefix: string;
   keep: number;
@@ -69,7 +74,7 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
   if (values.help) throw new UsageError(USAGE);
   const [command = 'index', ...rest] = positionals;
   if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}\n${USAGE}`);
-  if (command !== 'index' && command !== 'rollback' && command !== 'status') {
+  if (command !== 'index' && command !== 'rollback' && command !== 'status' && command !== 'validate') {
     throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
   const prefix = values.prefix ?? config.indexPrefix;
@@ -88,7 +93,8 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
   if (leaseSeconds !== undefined && !(Number.isInteger(leaseSeconds) && leaseSeconds >= 1)) {
     throw new UsageError('--lease must be a whole number of seconds, at least 1');
   }
-  if (command === 'index' && !values.manifest) throw new UsageError(`--manifest is required\n${USAGE}`);
+  if ((command === 'index' || command === 'validate') && !values.manifest)
+    throw new UsageError(`--manifest is required\n${USAGE}`);
   return {
     command,
     ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
@@ -122,6 +128,12 @@ async function main(): Promise<number> {
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return error instanceof UsageError && process.argv.includes('--help') ? 0 : 2;
+  }
+  if (args.command === 'validate') {
+    // Reads files only: no Elasticsearch client, no log.
+    const report = await validateManifest(args.manifest as string, { maxRejectRatio: args.maxRejectRatio });
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return report.ok ? 0 : 1;
   }
   // With a progress bar on the terminal, info lines would tear it; they stay on for logs and CI.
   const barShown = args.progress === 'auto' && process.stderr.isTTY;

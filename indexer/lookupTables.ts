@@ -6,6 +6,7 @@ export interface LookupSpec {
   key: string;
   value: string;
   delimiter?: string | undefined;
+  encoding?: string | undefined;
 }
 
 export class LookupTables {
@@ -16,7 +17,7 @@ export class LookupTables {
     let table = this.tables.get(cacheKey);
     if (!table) {
       table = new Map();
-      for (const row of await readCsvTable(spec.file, spec.delimiter)) {
+      for (const row of await readCsvTable(spec.file, { delimiter: spec.delimiter, encoding: spec.encoding })) {
         const k = (row[spec.key] ?? '').trim();
         if (k && !table.has(k)) table.set(k, (row[spec.value] ?? '').trim());
       }

@@ -2,10 +2,12 @@
  * The dataset manifest: which files feed which level, how to read them, which property holds each
  * field and how a record finds its parent. Validated up front so a typo fails before any index exists.
  */
+import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { AREA_LEVELS, isAreaLevel, LEVELS } from './levels.js';
+import { encodingKnown } from './sources/decode.js';
 
 /**
  * Where a value comes from: a property name (shorthand), a constant, a property with a prefix
@@ -45,6 +47,11 @@ export const FilterSchema = z.union([
 ]);
 export type Filter = z.infer<typeof FilterSchema>;
 
+/** A file's text encoding (default UTF-8, checked while reading): any name iconv-lite knows. */
+const EncodingSchema = z.string().refine(encodingKnown, {
+  message: 'unknown encoding (try "utf-8", "windows-1252", "latin1" or "iso-8859-15")',
+});
+
 /** An ISO 639-1 (or -2) language code, lower case: the keys of `names`. */
 export const LanguageCodeSchema = z.string().regex(/^[a-z]{2,3}$/, 'a lower-case ISO 639 language code');
 
@@ -54,6 +61,7 @@ const LookupTableSchema = z.strictObject({
   key: z.string().min(1),
   value: z.string().min(1),
   delimiter: z.string().length(1).optional(),
+  encoding: EncodingSchema.optional(),
 });
 
 /**
@@ -124,6 +132,13 @@ const FileSourceBase = {
   format: z.enum(['geojson', 'geojsonseq', 'csv']),
   /** CSV only. */
   delimiter: z.string().length(1).optional(),
+  /** Default UTF-8, checked: invalid bytes stop the run naming the line and byte. */
+  encoding: EncodingSchema.optional(),
+  /**
+   * CSV only: quoted fields may span lines. Without it a record spanning several lines is rejected and counted
+   * once per line it covers, since it is nearly always a stray quote that swallowed the lines after it.
+   */
+  multilineFields: z.boolean().optional(),
   filter: z.array(FilterSchema).default([]),
   parent: ParentSpecSchema.optional(),
   /** Free text for humans (licence, provenance); ignored by the indexer. */
@@ -142,6 +157,7 @@ export const BuildingSourceSchema = z.strictObject({ ...FileSourceBase, fields: 
 export const StreetNamesSchema = z.strictObject({
   file: z.string().min(1),
   delimiter: z.string().length(1).optional(),
+  encoding: EncodingSchema.optional(),
   /** The language the addresses' own street names are in. */
   language: LanguageCodeSchema,
   street: z.string().min(1),
@@ -237,6 +253,9 @@ export const ManifestSchema = z
             ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map name, or names' });
           }
         }
+        if (source.multilineFields !== undefined && source.format !== 'csv') {
+          ctx.addIssue({ code: 'custom', path: [...path, 'multilineFields'], message: 'only for csv sources' });
+        }
         if (level !== 'addresses' && source.format === 'csv') {
           ctx.addIssue({
             code: 'custom',
@@ -328,7 +347,7 @@ async function assertSourcesReadable(manifestPath: string, manifest: Manifest): 
   }
   const missing: string[] = [];
   for (const file of files) {
-    await access(file).catch((error: Error) => missing.push(`${file}: ${error.message}`));
+    await access(file, constants.R_OK).catch((error: Error) => missing.push(`${file}: ${error.message}`));
   }
   if (missing.length) throw new ManifestError(`manifest ${manifestPath} names files that cannot be read`, missing);
 }

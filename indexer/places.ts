@@ -1,6 +1,6 @@
 /**
  * The places index: one document per area, street and postcode, so a search box finds any of them with one query
- * (src/search/placeQueries.ts). What only the address stream knows (addresses per area, each street's extent and
+ * (src/features/search/placeQueries.ts). What only the address stream knows (addresses per area, each street's extent and
  * most common postcode, the postcodes themselves) is accumulated while it flows, in small records; the documents
  * are built once the areas, addresses and streets are all loaded. Pure.
  */

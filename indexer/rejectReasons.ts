@@ -8,6 +8,7 @@ export const REJECT_REASONS = [
   'missing_name',
   'invalid_geometry',
   'malformed_record',
+  'multiline_record',
   'elasticsearch_error',
 ] as const;
 

@@ -17,6 +17,8 @@ export interface RejectEntry {
   reason: RejectReason;
   detail: string;
   record: unknown;
+  /** Physical lines the record covered, when more than one (each counted as a reject). */
+  lines?: number;
 }
 
 const MAX_RECORD_CHARS = 20_000;
@@ -37,8 +39,9 @@ export class RejectsWriter {
   constructor(readonly path: string) {}
 
   async write(entry: RejectEntry): Promise<void> {
-    this.count++;
-    this.byReason[entry.reason] = (this.byReason[entry.reason] ?? 0) + 1;
+    const weight = entry.lines ?? 1;
+    this.count += weight;
+    this.byReason[entry.reason] = (this.byReason[entry.reason] ?? 0) + weight;
     if (!this.stream) {
       this.opening ??= mkdir(dirname(this.path), { recursive: true }).then(() => {
         this.stream = createWriteStream(this.path, { flags: 'w' });

@@ -30,6 +30,7 @@ import { loadPlaces } from './levelLoaders/places.js';
 import { AREA_LEVELS, LEVELS } from './levels.js';
 import { type Logger, silentLogger } from './logger.js';
 import { loadManifest } from './manifest.js';
+import { assertSourcesFit } from './preflight.js';
 import { prune, type PruneResult, removeOrphans, rollbackChain } from './pruning.js';
 import { createProgress, type ProgressMode } from './progress.js';
 import { RejectsWriter } from './rejects.js';
@@ -74,6 +75,7 @@ export async function runIndexing(options: RunOptions): Promise<RunSummary> {
   const prefix = options.indexPrefix ?? '';
   if (!INDEX_PREFIX_PATTERN.test(prefix)) throw new IndexingError(`invalid index prefix "${prefix}"`);
   const loaded = await loadManifest(options.manifestPath);
+  await assertSourcesFit(loaded.path, loaded.manifest);
   const generation = newGeneration();
   const lock = await acquireRunLock(
     options.client,

@@ -16,7 +16,8 @@ import type { FileSource, Manifest } from './manifest.js';
 import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
-import { readSource, type SourceItem } from './sources/index.js';
+import { type ReadStats, readSource, type SourceItem } from './sources/index.js';
+import { classifyItem } from './sourceItems.js';
 import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
 import { matchesFilters } from './transform/fields.js';
 
@@ -93,18 +94,26 @@ export class RunContext {
     line: number | null,
     why: Rejection,
     record: unknown,
-    { queued = false } = {},
+    { queued = false, weight = 1 } = {},
   ): Promise<void> {
     const s = this.levels[level];
-    s.rejected++;
-    s.rejectReasons[why.reason] = (s.rejectReasons[why.reason] ?? 0) + 1;
-    if (source) source.rejected++;
-    const entry = { level, source: source?.file ?? '', line, reason: why.reason, detail: why.detail, record };
+    s.rejected += weight;
+    s.rejectReasons[why.reason] = (s.rejectReasons[why.reason] ?? 0) + weight;
+    if (source) source.rejected += weight;
+    const entry = {
+      level,
+      source: source?.file ?? '',
+      line,
+      reason: why.reason,
+      detail: why.detail,
+      record,
+      ...(weight > 1 ? { lines: weight } : {}),
+    };
     if (queued) {
       this.setup.rejects.writeLater(entry);
       return Promise.resolve();
     }
-    this.setup.progress.state.rejected++;
+    this.setup.progress.state.rejected += weight;
     return this.setup.rejects.write(entry);
   }
 
@@ -133,33 +142,45 @@ export class RunContext {
     for (const m of missing) u[m] = (u[m] ?? 0) + 1;
   }
 
-  /** Read one file source, yielding the records that pass its filters; unreadable ones are rejected. */
+  /**
+   * Read one file source, yielding the records that pass its filters; unreadable and (unless the source allows
+   * them) multi-line ones are rejected, once per physical line they cover (sourceItems.ts).
+   */
   async *records(level: LevelName, source: FileSource): AsyncGenerator<ReadRecord> {
     const file = displayPath(source.file);
     const { summary, origin } = this.addSource(level, file);
     const s = this.levels[level];
-    for await (const item of readSource(source, (p) => this.setup.progress.begin(level, file, p))) {
+    const stats: ReadStats = { encoding: '' };
+    for await (const item of readSource(source, (p) => this.setup.progress.begin(level, file, p), stats)) {
       this.checkAbort();
-      if (!item.error && !matchesFilters(item.props, source.filter)) {
+      const outcome = classifyItem(item, source);
+      if (outcome.kind === 'skipped') {
         s.skipped++;
         summary.skipped++;
         continue;
       }
-      s.read++;
-      summary.read++;
-      this.setup.progress.state.read++;
-      if (item.error) {
+      const weight = outcome.kind === 'rejected' ? outcome.weight : 1;
+      s.read += weight;
+      summary.read += weight;
+      this.setup.progress.state.read += weight;
+      if (outcome.kind === 'rejected') {
+        if (weight > 1) summary.swallowedLines = (summary.swallowedLines ?? 0) + weight - 1;
         await this.reject(
           level,
           summary,
           item.position,
-          { reason: 'malformed_record', detail: item.error },
-          item.raw ?? null,
+          outcome.rejection,
+          item.error ? (item.raw ?? null) : item.props,
+          {
+            weight,
+          },
         );
         continue;
       }
       yield { item, summary, origin };
     }
+    summary.encoding = stats.encoding;
+    if (stats.lines !== undefined) summary.lines = stats.lines;
   }
 
   /**

@@ -5,7 +5,7 @@
  * Pure apart from the seeded sampling, which is deterministic for a given input order.
  */
 import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../core/elasticsearch/documents.js';
-import { normaliseStreet, wordTails } from '../core/text/normalise.js';
+import { normaliseStreet, wordTails } from './text.js';
 import { seededRandom } from './seededRandom.js';
 import { streetId, streetSourceKey } from './ids.js';
 

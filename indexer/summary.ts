@@ -9,11 +9,18 @@ import type { RejectReason } from './rejectReasons.js';
 
 export interface SourceSummary {
   file: string;
+  /** Records, except that an unreadable or multi-line record counts once per physical line it covers. */
   read: number;
   skipped: number;
   rejected: number;
   /** Addresses whose street joined the source's street-names table (`streetNames` in the manifest). */
   streetNamesJoined?: number;
+  /** Physical lines of the file (CSV, GeoJSONSeq), header included. */
+  lines?: number;
+  /** The text encoding it was read in. */
+  encoding?: string;
+  /** Lines beyond the first of records rejected for spanning several lines (a quote never closed, say). */
+  swallowedLines?: number;
 }
 
 export interface LevelSummary {

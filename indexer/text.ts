@@ -3,5 +3,5 @@
  * query-time keys can never come from two different implementations.
  */
 export { formatSuffix, parseHouseNumber, parseHouseNumberParts, suffixKey } from '../core/text/houseNumber.js';
-export { nameTokens, normaliseStreet, normaliseText, streetKey } from '../core/text/normalise.js';
+export { nameTokens, normaliseStreet, normaliseText, streetKey, wordTails } from '../core/text/normalise.js';
 export { normalisePostcode } from '../core/text/postcode.js';

@@ -8,8 +8,16 @@ const major = Number(process.versions.node.split('.')[0]);
 const wantedMajor = Number(wanted.split('.')[0]);
 if (major < wantedMajor) {
   process.stderr.write(
-    'This project runs on Node.js ' + wantedMajor + ' LTS (' + wanted + '); this is Node.js ' + process.versions.node + '.\n' +
-      'Put Node.js ' + wanted + ' first on PATH (installed once from the npm registry) with:\n' +
+    'This project runs on Node.js ' +
+      wantedMajor +
+      ' LTS (' +
+      wanted +
+      '); this is Node.js ' +
+      process.versions.node +
+      '.\n' +
+      'Put Node.js ' +
+      wanted +
+      ' first on PATH (installed once from the npm registry) with:\n' +
       '  eval "$(bash scripts/node24.sh)"\n',
   );
   process.exit(1);

@@ -5,6 +5,12 @@ import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { Config } from './config/service.js';
 
+/**
+ * How long an idle keep-alive connection stays open: longer than the usual load balancer's idle timeout, so the
+ * balancer closes idle connections first (a server closing a connection the client is reusing is a reset).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export interface RunningServer {
   server: Server;
   url: string;
@@ -22,8 +28,7 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
       logger.info({ url }, 'geocoder listening');
       resolve({ server, url });
     });
-    // Longer than the usual load balancer's idle timeout, so the balancer closes idle connections first.
-    server.keepAliveTimeout = 65_000;
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   });
 }
 

@@ -4,7 +4,12 @@
  */
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 
-export type AreaLevel = 'country' | 'province' | 'municipality' | 'city' | 'suburb';
+/** The area levels, largest first: declared once for the documents, the response schemas and GET /reverse. */
+export const AREA_LEVELS = ['country', 'province', 'municipality', 'city', 'suburb'] as const;
+export type AreaLevel = (typeof AREA_LEVELS)[number];
+/** Every level a place lies in, largest first: the areas, then the building (GET /reverse's `areas`). */
+export const PARENT_LEVELS = [...AREA_LEVELS, 'building'] as const;
+export type ParentLevel = (typeof PARENT_LEVELS)[number];
 
 export interface GeoPoint {
   lat: number;
@@ -170,7 +175,7 @@ export interface PlaceDoc {
   name: string;
   /** Per-language names where the source has them ({} otherwise). */
   names: LocalisedNames;
-  /** placeNameKeys() (src/text/placeKeys.ts) of every name: exact, prefix and fuzzy matching. */
+  /** placeNameKeys() (core/text/placeKeys.ts) of every name: exact, prefix and fuzzy matching. */
   name_keys: string[];
   /** placeNameKeys() of the ancestors' names (and a street's or postcode's city and postcode): "Mekelweg Delft". */
   qualifier_keys: string[];
@@ -214,7 +219,6 @@ export const PARENT_ID_FIELD = {
   city: 'city_id',
   suburb: 'suburb_id',
   building: 'building_id',
-} as const satisfies Record<AreaLevel | 'building', string>;
+} as const satisfies Record<ParentLevel, string>;
 
-export type ParentLevel = keyof typeof PARENT_ID_FIELD;
 export type ParentIdField = (typeof PARENT_ID_FIELD)[ParentLevel];

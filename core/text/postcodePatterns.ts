@@ -1,6 +1,7 @@
 /**
- * Postcode shapes per country, for reading postcodes out of free text. Data, not code: a country is added by
- * adding a row. Patterns see one lower-cased token, or two adjacent tokens joined by a space.
+ * Postcode shapes per country: the one home for them (free text, type-ahead, the structured parameter).
+ * POSTCODE_PATTERNS reads postcodes out of free text; data, not code: a country is added by adding a row.
+ * Patterns see one lower-cased token, or two adjacent tokens joined by a space.
  */
 export interface PostcodePattern {
   country: 'NL' | 'BE';
@@ -19,4 +20,16 @@ export const POSTCODE_PATTERNS: readonly PostcodePattern[] = [
 ];
 
 export type CountryCode = PostcodePattern['country'];
+
+/**
+ * The start of a postcode typed so far, in normalised text (GET /autocomplete): four digits, Dutch letters
+ * optionally begun ("2628", "2628 c", "2628cd"); a Belgian postcode is the four digits alone.
+ */
+export const POSTCODE_PREFIX_RE = /^([0-9]{4})(?: ?([a-z]{1,2}))?$/;
+
+/** A whole Dutch postcode as a person writes it in the `postcode` parameter ("2628 CD", "2628cd"). */
+export const DUTCH_POSTCODE_RE = /^\d{4}\s?[a-z]{2}$/i;
+
+/** "NL-2628 CD", "B-1000", "BE 1000" after separators are dropped: the country prefix is noise before a postcode. */
+export const COUNTRY_PREFIX_RE = /^(?:nl|be|b)(?=[0-9]{4}(?:[a-z]{2})?$)/;
 export const COUNTRY_CODES: readonly CountryCode[] = ['NL', 'BE'];

@@ -82,8 +82,8 @@ async function readStreetNames(source: AddressSource): Promise<StreetNameTable |
   const lookup = spec.within?.lookup;
   return new StreetNameTable(
     spec,
-    await readCsvTable(spec.file, spec.delimiter),
-    lookup ? await readCsvTable(lookup.file, lookup.delimiter) : [],
+    await readCsvTable(spec.file, spec),
+    lookup ? await readCsvTable(lookup.file, lookup) : [],
   );
 }
 

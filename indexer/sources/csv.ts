@@ -1,16 +1,43 @@
-/** Streaming CSV records (constant memory for any file size; `.gz` is gunzipped as a stream). */
-import { pipeline } from 'node:stream/promises';
+/**
+ * Streaming CSV records (constant memory for any file size; `.gz` is gunzipped as a stream). Every record is
+ * placed on the physical lines it came from, counted here from the bytes (csv-parse's own line count is off
+ * for CRLF inside quotes), so a record spanning several lines and a stretch the parser could not read (a quote
+ * never closed swallows every line after it) are reported with their first line and how many lines they cover.
+ */
 import { type CsvError, parse } from 'csv-parse';
-import { openFile } from './open.js';
-import type { ReadProgress, SourceItem } from './types.js';
+import { createTextDecoder, LineIndex, physicalLines } from './decode.js';
+import { openFile, openText } from './open.js';
+import { type ReadOptions, SourceFileError, type SourceItem } from './types.js';
 
-export async function* readCsv(
-  path: string,
-  options: { delimiter?: string | undefined; progress?: (p: ReadProgress) => void } = {},
-): AsyncGenerator<SourceItem> {
-  const opened = await openFile(path);
+export interface CsvOptions extends ReadOptions {
+  delimiter?: string | undefined;
+}
+
+function newlinesIn(record: Record<string, string>): number {
+  let n = 0;
+  for (const value of Object.values(record)) {
+    for (let i = value.indexOf('\n'); i !== -1; i = value.indexOf('\n', i + 1)) n++;
+  }
+  return n;
+}
+
+/** What the parser said about an unreadable stretch of lines, told in the file's own line numbers. */
+function unreadableDetail(errors: CsvError[], first: number, last: number, atEnd: boolean): string {
+  const span = last > first ? `lines ${first}-${last} (${last - first + 1} lines)` : `line ${first}`;
+  if (atEnd && errors.some((e) => e.code === 'CSV_QUOTE_NOT_CLOSED')) {
+    return `a quote opened in the record at line ${first} is never closed: ${span} to the end of the file read as one field and lost`;
+  }
+  // csv-parse's "at line N" counts differently from the file's lines: the stretch above is the one to trust.
+  const messages = [...new Set(errors.map((e) => e.message.replace(/ at line \d+/, '')))];
+  return `${span} could not be read as CSV: ${messages.join('; ')}`;
+}
+
+export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<SourceItem> {
+  const lineIndex = new LineIndex();
+  const opened = await openText(path, { encoding: options.encoding, lines: lineIndex });
   options.progress?.(opened.progress);
-  const skipped: SourceItem[] = [];
+  // The parser runs ahead of this loop: each error is kept with the number of records parsed before it.
+  const errors: CsvError[] = [];
   const parser = parse({
     columns: true,
     bom: true,
@@ -19,36 +46,91 @@ export async function* readCsv(
     info: true,
     // A malformed row is a reject, not the end of the run.
     skip_records_with_error: true,
-    on_skip: (err: CsvError | undefined, raw: string | undefined) => {
-      skipped.push({
-        position: Number((err as { lines?: unknown } | undefined)?.lines ?? 0),
-        props: {},
-        error: err?.message ?? 'unreadable CSV record',
-        raw: raw || ((err as { record?: unknown } | undefined)?.record ?? null),
-      });
+    on_skip: (err: CsvError | undefined) => {
+      if (err) errors.push(err);
       return undefined;
     },
   });
-  const done = pipeline(opened.output, parser);
-  // Observed through the iterator below; this only keeps a failure from being reported twice.
-  done.catch(() => {});
+  opened.output.on('error', (error) => parser.destroy(error));
+  opened.output.pipe(parser);
+  /** The last line of the previous record (the header's, to begin with). */
+  let previousEnd = 1;
+  let records = 0;
+  /** The unreadable stretch before the record starting at `next` (its errors came before that record). */
+  const unreadable = (next: number, before: number): SourceItem | undefined => {
+    let n = 0;
+    while (n < errors.length && Number((errors[n] as CsvError).records) < before) n++;
+    if (n === 0) return undefined;
+    const first = previousEnd + 1;
+    const last = Math.max(first, next - 1);
+    const detail = unreadableDetail(errors.splice(0, n), first, last, before === Infinity);
+    const item = { position: first, props: {}, error: detail, raw: null };
+    return last > first ? { ...item, lines: last - first + 1 } : item;
+  };
   try {
-    for await (const entry of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-      while (skipped.length) yield skipped.shift() as SourceItem;
-      yield { position: entry.info.lines, props: entry.record };
+    for await (const entry of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { bytes: number; records: number };
+    }>) {
+      const end = lineIndex.lineAt(entry.info.bytes - 1);
+      // More than one line since the previous record: blank lines, a multi-line record or an unreadable stretch.
+      const start = end - previousEnd === 1 ? end : end - newlinesIn(entry.record);
+      const lost = errors.length ? unreadable(start, entry.info.records) : undefined;
+      if (lost) yield lost;
+      previousEnd = end;
+      records++;
+      const item: SourceItem = { position: start, props: entry.record };
+      if (end > start) item.lines = end - start + 1;
+      yield item;
     }
-    while (skipped.length) yield skipped.shift() as SourceItem;
-    await done;
+    const lost = errors.length ? unreadable(physicalLines(opened.position) + 1, Infinity) : undefined;
+    if (lost) yield lost;
+    if (options.stats) {
+      options.stats.lines = physicalLines(opened.position);
+      options.stats.encoding = opened.position.encoding;
+    }
+  } catch (error) {
+    throw opened.failure(error, records);
   } finally {
     opened.destroy();
     parser.destroy();
   }
 }
 
+/**
+ * The header of a CSV file: its column names, from its first line alone (only that line's bytes are decoded, so
+ * an encoding error further on is left to the full read, which names it with its line).
+ */
+export async function readCsvHeader(path: string, options: CsvOptions = {}): Promise<string[]> {
+  const opened = await openFile(path);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of opened.output as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (chunk.includes(0x0a) || size > 1 << 20) break;
+    }
+  } catch (error) {
+    throw new SourceFileError(path, `${path}: cannot read its header: ${(error as Error).message}`);
+  } finally {
+    opened.destroy();
+  }
+  const bytes = Buffer.concat(chunks);
+  const end = bytes.indexOf(0x0a);
+  const { stream } = createTextDecoder(path, { encoding: options.encoding });
+  const parser = parse({ bom: true, delimiter: options.delimiter ?? ',', to_line: 1 });
+  stream.on('error', (error) => parser.destroy(error));
+  stream.pipe(parser);
+  stream.end(end === -1 ? bytes : bytes.subarray(0, end + 1));
+  for await (const row of parser as AsyncIterable<string[]>) return row.map((c) => c.trim());
+  return [];
+}
+
 /** Small lookup tables (join CSVs) are read whole. */
-export async function readCsvTable(path: string, delimiter?: string): Promise<Record<string, string>[]> {
+export async function readCsvTable(path: string, options: CsvOptions = {}): Promise<Record<string, string>[]> {
   const rows: Record<string, string>[] = [];
-  for await (const item of readCsv(path, { delimiter })) {
+  for await (const item of readCsv(path, options)) {
     if (!item.error) rows.push(item.props as Record<string, string>);
   }
   return rows;

@@ -4,14 +4,13 @@
  */
 import { createInterface } from 'node:readline';
 import type { Feature, Geometry } from 'geojson';
-import { openFile } from './open.js';
-import type { ReadProgress, SourceItem } from './types.js';
+import { physicalLines } from './decode.js';
+import { openText } from './open.js';
+import { type ReadOptions, SourceFileError, type SourceItem } from './types.js';
+
+export { SourceFileError } from './types.js';
 
 const RECORD_SEPARATOR = String.fromCharCode(0x1e);
-
-export class SourceFileError extends Error {
-  override name = 'SourceFileError';
-}
 
 function featureItem(position: number, value: unknown): SourceItem {
   if (!value || typeof value !== 'object' || (value as { type?: unknown }).type !== 'Feature') {
@@ -21,32 +20,32 @@ function featureItem(position: number, value: unknown): SourceItem {
   return { position, props: f.properties ?? {}, geometry: f.geometry };
 }
 
-async function readAll(path: string, progress?: (p: ReadProgress) => void): Promise<string> {
-  const opened = await openFile(path);
-  progress?.(opened.progress);
+async function readAll(path: string, options: ReadOptions): Promise<string> {
+  const opened = await openText(path, { encoding: options.encoding });
+  options.progress?.(opened.progress);
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of opened.output) chunks.push(chunk as Buffer);
+  } catch (error) {
+    throw opened.failure(error, 0);
   } finally {
     opened.destroy();
   }
+  if (options.stats) options.stats.encoding = opened.position.encoding;
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function* readGeoJson(
-  path: string,
-  options: { progress?: (p: ReadProgress) => void } = {},
-): AsyncGenerator<SourceItem> {
-  const text = await readAll(path, options.progress);
+export async function* readGeoJson(path: string, options: ReadOptions = {}): AsyncGenerator<SourceItem> {
+  const text = await readAll(path, options);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new SourceFileError(`${path} is not JSON: ${(error as Error).message}`);
+    throw new SourceFileError(path, `${path} is not JSON: ${(error as Error).message}`);
   }
   const collection = parsed as { type?: unknown; features?: unknown };
   if (collection.type !== 'FeatureCollection' || !Array.isArray(collection.features)) {
-    throw new SourceFileError(`${path} is not a GeoJSON FeatureCollection`);
+    throw new SourceFileError(path, `${path} is not a GeoJSON FeatureCollection`);
   }
   const features = collection.features as unknown[];
   for (let i = 0; i < features.length; i++) {
@@ -56,20 +55,19 @@ export async function* readGeoJson(
   }
 }
 
-export async function* readGeoJsonSeq(
-  path: string,
-  options: { progress?: (p: ReadProgress) => void } = {},
-): AsyncGenerator<SourceItem> {
-  const opened = await openFile(path);
+export async function* readGeoJsonSeq(path: string, options: ReadOptions = {}): AsyncGenerator<SourceItem> {
+  const opened = await openText(path, { encoding: options.encoding });
   options.progress?.(opened.progress);
   const lines = createInterface({ input: opened.output, crlfDelay: Infinity });
   let position = 0;
+  let records = 0;
   try {
     for await (const rawLine of lines) {
       position++;
       // RFC 8142 record separators are optional; tolerate both forms.
       const line = (rawLine.startsWith(RECORD_SEPARATOR) ? rawLine.slice(1) : rawLine).trim();
       if (!line) continue;
+      records++;
       let value: unknown;
       try {
         value = JSON.parse(line);
@@ -79,6 +77,12 @@ export async function* readGeoJsonSeq(
       }
       yield featureItem(position, value);
     }
+    if (options.stats) {
+      options.stats.lines = physicalLines(opened.position);
+      options.stats.encoding = opened.position.encoding;
+    }
+  } catch (error) {
+    throw opened.failure(error, records);
   } finally {
     lines.close();
     opened.destroy();

@@ -1,17 +1,23 @@
 import type { FileSource } from '../manifest.js';
 import { readCsv } from './csv.js';
 import { readGeoJson, readGeoJsonSeq } from './geojson.js';
-import type { ReadProgress, SourceItem } from './types.js';
+import type { ReadProgress, ReadStats, SourceItem } from './types.js';
 
-export type { ReadProgress, SourceItem } from './types.js';
+export type { ReadProgress, ReadStats, SourceItem } from './types.js';
+export { SourceFileError } from './types.js';
 
-export function readSource(source: FileSource, progress?: (p: ReadProgress) => void): AsyncGenerator<SourceItem> {
+export function readSource(
+  source: FileSource,
+  progress?: (p: ReadProgress) => void,
+  stats?: ReadStats,
+): AsyncGenerator<SourceItem> {
+  const options = { encoding: source.encoding, progress, stats };
   switch (source.format) {
     case 'csv':
-      return readCsv(source.file, { delimiter: source.delimiter, progress });
+      return readCsv(source.file, { ...options, delimiter: source.delimiter });
     case 'geojson':
-      return readGeoJson(source.file, { progress });
+      return readGeoJson(source.file, options);
     case 'geojsonseq':
-      return readGeoJsonSeq(source.file, { progress });
+      return readGeoJsonSeq(source.file, options);
   }
 }

@@ -40,6 +40,15 @@ export function readField(props: Properties, spec: FieldSpec | undefined): strin
   return '';
 }
 
+/** Every property name a field spec reads (for checking a CSV header before any record is read). */
+export function fieldProperties(spec: FieldSpec): string[] {
+  if (typeof spec === 'string') return [spec];
+  if ('value' in spec) return [];
+  if ('property' in spec) return [spec.property];
+  if ('join' in spec) return spec.join;
+  return spec.first.flatMap(fieldProperties);
+}
+
 export function matchesFilters(props: Properties, filters: readonly Filter[]): boolean {
   return filters.every((filter) => {
     const value = propertyText(props, filter.property);

@@ -181,7 +181,20 @@ export function buildOpenApiDocument(limits: DocumentedLimits = DEFAULT_LIMITS):
   return createDocument(
     {
       openapi: '3.1.0',
-      info: { title: 'Geocoder API', version: API_DESCRIPTION_VERSION, description: introduction(limits) },
+      info: {
+        title: 'Geocoder API',
+        version: API_DESCRIPTION_VERSION,
+        description: introduction(limits),
+        // What the answers may be used under: they carry OpenStreetMap data (ODbL, the strictest of the sources);
+        // CBS/Kadaster (CC BY 4.0), BAG (CC0) and Natural Earth (public domain) ask no more than its attribution.
+        license: {
+          name: 'ODbL 1.0 (© OpenStreetMap contributors; © CBS / Kadaster, CC BY 4.0)',
+          identifier: 'ODbL-1.0',
+        },
+      },
+      // Relative: the document is served by the service it describes, so "Try it out" goes to the same origin
+      // whatever host, port or path prefix a deployment has.
+      servers: [{ url: '/', description: 'The service serving this document' }],
       tags: [...TAGS],
       security: SECURITY.key,
       paths,

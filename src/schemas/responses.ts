@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AREA_LEVELS, PARENT_LEVELS, type ParentLevel } from '../../core/elasticsearch/documents.js';
 
 /** Every documented field is always present; strings stay strings ("" when the value is absent). */
 export const Address = z.object({
@@ -97,7 +98,7 @@ export const FeatureCollection = z.object({
 const LonLat = z.array(z.number()).length(2).describe('[longitude, latitude]');
 export const AreaFeatureProperties = z.object({
   id: z.string(),
-  level: z.enum(['country', 'province', 'municipality', 'city', 'suburb']),
+  level: z.enum(AREA_LEVELS),
   name: z.string(),
   local_identifier: z.string(),
   country_code: z.string(),
@@ -154,14 +155,13 @@ export const ReverseAddress = Address.extend({ ...Coordinates, distance_m: z.num
 export const AreaRef = z.object({ id: z.string(), name: z.string(), local_identifier: z.string() });
 export const ReverseResponse = z.object({
   addresses: z.array(ReverseAddress),
-  areas: z.object({
-    country: AreaRef.nullable(),
-    province: AreaRef.nullable(),
-    municipality: AreaRef.nullable(),
-    city: AreaRef.nullable(),
-    suburb: AreaRef.nullable(),
-    building: AreaRef.nullable(),
-  }),
+  // One key per level, largest first (the levels are declared once, in core/elasticsearch/documents.ts).
+  areas: z.object(
+    Object.fromEntries(PARENT_LEVELS.map((level) => [level, AreaRef.nullable()])) as Record<
+      ParentLevel,
+      z.ZodNullable<typeof AreaRef>
+    >,
+  ),
 });
 
 /** GET /autocomplete: streets, addresses, postcodes and cities for type-ahead; `id` on addresses only. */

@@ -6,12 +6,11 @@
  * (`/health` answering `not_loaded` while the aliases are missing: backendFailures.test.ts.)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Feature, FeatureCollection } from 'geojson';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { IndexingError } from '../../indexer/errors.js';
 import { listGenerations, liveGeneration } from '../../indexer/generations.js';
 import { runIndexing } from '../../indexer/run.js';
@@ -19,14 +18,10 @@ import { readRunLock } from '../../indexer/runLock.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
-import {
-  createTestClient,
-  deleteIndexesWithPrefix,
-  testElasticsearchUrl,
-  uniqueIndexPrefix,
-} from '../support/elasticsearch.js';
+import { testElasticsearchUrl } from '../support/elasticsearch.js';
 import { boxPolygon } from '../support/geometry.js';
 import { createLiveGeneration, generationIndexesOf, generationIndexNames } from '../support/generations.js';
+import { aliasTargets, indexerTestSpace } from '../support/indexerTests.js';
 import { Relay } from '../support/relay.js';
 
 const SAMPLE = 'datasets/sample.json';
@@ -35,28 +30,12 @@ const SMALL = 'test/fixtures/indexer-broken/manifest.json';
 /** Older than any generation a run makes now: stands for what a previous run left live. */
 const EARLIER = '20200101000000000';
 
+const space = indexerTestSpace('indexer-failures');
+const { tmp, ownPrefix } = space;
 let client: Client;
-const tmp = join(tmpdir(), `indexer-failures-${process.pid}`);
-const ownPrefixes: string[] = [];
-
-/** A prefix of the current test alone, removed after it whatever the test left there. */
-function ownPrefix(label: string): string {
-  const p = uniqueIndexPrefix(label);
-  ownPrefixes.push(p);
-  return p;
-}
-
-/** Which index each alias of `p` points at, read with a client that does not go through the relay. */
-async function aliasTargets(p: string): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const kind of INDEX_KINDS) {
-    const res = await client.indices.getAlias({ name: aliasName(p, kind) }, { ignore: [404] });
-    out[kind] = Object.keys(res ?? {})
-      .filter((k) => k !== 'error' && k !== 'status')
-      .sort();
-  }
-  return out;
-}
+beforeAll(() => {
+  client = space.client;
+});
 
 function aliasesOn(p: string, generation: string): Record<string, string[]> {
   return Object.fromEntries(INDEX_KINDS.map((kind) => [kind, [generationIndexName(p, kind, generation)]]));
@@ -86,20 +65,6 @@ function runCli(args: string[], onStderr?: (stderr: string, child: ReturnType<ty
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-beforeAll(() => {
-  client = createTestClient();
-  mkdirSync(tmp, { recursive: true });
-});
-
-afterEach(async () => {
-  for (const p of ownPrefixes.splice(0)) await deleteIndexesWithPrefix(client, p);
-});
-
-afterAll(async () => {
-  rmSync(tmp, { recursive: true, force: true });
-  await client.close();
-});
-
 describe('signals', () => {
   it('the CLI catches SIGTERM: exit 143, its indexes deleted, aliases untouched', async () => {
     const p = ownPrefix('sigterm');
@@ -120,7 +85,7 @@ describe('signals', () => {
     expect(run.code).toBe(143);
     expect(run.stderr).toMatch(/"signal":"SIGTERM".*interrupted/);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, aliasesSwapped: false, previousGeneration: EARLIER });
-    expect(await aliasTargets(p)).toEqual(aliasesOn(p, EARLIER));
+    expect(await aliasTargets(client, p)).toEqual(aliasesOn(p, EARLIER));
     expect(await generationIndexesOf(client, p)).toEqual(indexesBefore);
   });
 });
@@ -141,7 +106,8 @@ describe('a malformed manifest', () => {
       name: 'JSON the schema refuses',
       files: {
         'manifest.json': JSON.stringify({
-          levels: { countries: [{ file: 'countries.geojson', format: 'geojson', fields: { key: 'iso_a3' } }] },
+          // `name` of the wrong type (a missing name is allowed since per-language `names` can stand in for it).
+          levels: { countries: [{ file: 'countries.geojson', format: 'geojson', fields: { key: 'iso_a3', name: 5 } }] },
         }),
         'countries.geojson': JSON.stringify({ type: 'FeatureCollection', features: [country] }),
       },
@@ -276,7 +242,7 @@ describe('documents Elasticsearch refuses in a full run', () => {
     expect(error).toBeInstanceOf(IndexingError);
     expect((error as IndexingError).summary?.aliasesSwapped).toBe(false);
     expect((error as IndexingError).summary?.problems.join('\n')).toMatch(/buildings: 2 of 5 records rejected/);
-    expect(await aliasTargets(p)).toEqual(aliasesOn(p, EARLIER));
+    expect(await aliasTargets(client, p)).toEqual(aliasesOn(p, EARLIER));
     expect(await generationIndexesOf(client, p)).toEqual(indexesBefore);
   });
 });
@@ -364,7 +330,7 @@ describe('Elasticsearch going away mid-run', () => {
       const failed = (error as IndexingError).summary;
       expect(failed).toMatchObject({ ok: false, aliasesSwapped: false, previousGeneration: EARLIER });
       // Read directly, not through the relay: the live generation is the one from before the run.
-      expect(await aliasTargets(p)).toEqual(aliasesOn(p, EARLIER));
+      expect(await aliasTargets(client, p)).toEqual(aliasesOn(p, EARLIER));
       // The run could not delete its own indexes while the node was unreachable: they are left, never marked
       // complete (so never a rollback target) and not live.
       const generations = await listGenerations(client, p);

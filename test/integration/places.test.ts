@@ -1,5 +1,5 @@
 /**
- * The places index built by the real indexer from the Delft sample, and the place query (src/search/placeQueries.ts)
+ * The places index built by the real indexer from the Delft sample, and the place query (src/features/search/placeQueries.ts)
  * run through the repository phase 2 wires to GET /search: types and counts reconcile with the other indexes, and
  * what people type into a search box finds the place they mean first.
  */

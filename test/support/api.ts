@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/server.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
 
@@ -69,6 +70,10 @@ export async function startTestApi(
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    // As deployed (src/server.ts). With Node's default of 5 s, a test that spends longer than that between two
+    // requests (bodyCache.test.ts encoding a large collection on a loaded machine) had fetch reuse a pooled
+    // connection the server was closing at that moment: ECONNRESET, not a fault of the code under test.
+    s.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -4,5 +4,9 @@ import type { Client } from '@elastic/elasticsearch';
 export async function deleteIndexesWithPrefix(client: Client, prefix: string): Promise<void> {
   const rows = await client.cat.indices({ index: `${prefix}*`, format: 'json', h: 'index' });
   const names = rows.map((r) => r.index).filter((n): n is string => Boolean(n));
-  if (names.length > 0) await client.indices.delete({ index: names, ignore_unavailable: true });
+  // In slices: the names go into the request line, which Elasticsearch caps at 4 KB (a prefix holding a few
+  // generations of five index kinds is past that).
+  for (let i = 0; i < names.length; i += 20) {
+    await client.indices.delete({ index: names.slice(i, i + 20), ignore_unavailable: true });
+  }
 }

@@ -3,7 +3,7 @@
  * seeded from the places index and written in any case, with and without commas, must come back first. Target:
  * top-1 >= 99 % per class.
  *
- * Phase 1 asks the place repository directly (src/repository/places.ts, the batcher on the eval's client); phase 2
+ * Phase 1 asks the place repository directly (src/features/search/placeRepository.ts, the batcher on the eval's client); phase 2
  * answers the same texts through GET /search once it serves places (swap `ask` for ctx.api.get).
  *
  * Truth. A case names one place P. The first answer is right when it is P, or an area with P's name that contains

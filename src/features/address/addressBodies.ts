@@ -1,10 +1,11 @@
 /**
  * Where the street lookup and forward-geocoding queries are built: pure functions from a StreetQuery
  * (streetQuery.ts) to Elasticsearch request bodies on the addresses index, so every tier is unit-testable
- * without a cluster. Which tier runs when is decided in src/repository/addresses.ts.
+ * without a cluster. Which tier runs when is decided in addressRepository.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { FORWARD_SOURCE, type ForwardHit, LOOKUP_SOURCE, type LookupHit } from './addressFields.js';
+import { typoTolerance } from '../../../core/text/readingRules.js';
 import type { StreetQuery } from './streetRequest.js';
 
 export { FORWARD_SOURCE, type ForwardHit, LOOKUP_SOURCE, type LookupHit };
@@ -86,14 +87,9 @@ function narrowing(q: StreetQuery, { postcodeAsFilter }: { postcodeAsFilter: boo
   return filters;
 }
 
-/**
- * Edit distance the fuzzy tier allows for a normalised street key of this length: none up to 3 letters
- * (a short name with a typo is another name), 1 up to 7, 2 from 8 (Elasticsearch's maximum). The length is
- * that of the query, which a deletion typo has already shortened: 8 lets two typos in a 10-letter name
- * through even when both are deletions.
- */
+/** Edit distance the fuzzy tier allows for a normalised street key (the rule: typoTolerance). */
 export function streetFuzziness(key: string): 0 | 1 | 2 {
-  return key.length <= 3 ? 0 : key.length <= 7 ? 1 : 2;
+  return typoTolerance(key.length);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Reads addresses: by id, by building, and the street lookup and forward-geocoding tiers (which tier runs
- * when is decided here; the bodies come from src/search/addressQueries.ts, the grade of an answer from
- * src/search/matchQuality.ts).
+ * when is decided here; the bodies come from addressBodies.ts, the grade of an answer from
+ * matchQuality.ts).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { NotFoundError } from '../../domain/errors.js';

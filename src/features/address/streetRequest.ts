@@ -1,8 +1,9 @@
 /**
  * The street query model: a structured request (street, number, suffix, postcode, city, focus) read once into
  * the normalised keys every tier searches with. Pure; knows nothing of HTTP (the route's schema has already
- * checked types and sizes) nor of Elasticsearch (the bodies are built in addressQueries.ts).
+ * checked types and sizes) nor of Elasticsearch (the bodies are built in addressBodies.ts).
  */
+import { type Focus, focusOf } from '../../geometry/focus.js';
 import { InvalidQueryError } from '../../domain/errors.js';
 import { parseHouseNumber, parseSuffix, suffixKey } from '../../../core/text/houseNumber.js';
 import { normaliseText, streetKeyReadings } from '../../../core/text/normalise.js';
@@ -31,7 +32,7 @@ export interface StreetQuery {
   suffixKey: string | undefined;
   postcodeKey: string | undefined;
   cityKey: string | undefined;
-  focus: { lat: number; lon: number } | undefined;
+  focus: Focus | undefined;
   /** Only addresses of this country (the id of its area document): free text's `country`. */
   countryId?: string | undefined;
 }
@@ -40,7 +41,8 @@ export interface StreetQuery {
 const MAX_ALTERNATIVES = 6;
 
 /** @throws InvalidQueryError when `number` holds no house number. */
-export function parseStreetQuery(input: StreetQueryInput): StreetQuery {
+/** `focus`: the request's own lat/lon by default; a caller that has already read a focus passes it on whole. */
+export function parseStreetQuery(input: StreetQueryInput, focus: Focus | undefined = focusOf(input)): StreetQuery {
   const number = parseHouseNumber(input.number);
   if (!number) throw new InvalidQueryError('number', `"${input.number}" is not a house number`);
   let suffix = number.letter || number.addition ? suffixKey(number) : undefined;
@@ -57,6 +59,6 @@ export function parseStreetQuery(input: StreetQueryInput): StreetQuery {
     suffixKey: suffix,
     postcodeKey: postcodeKey || undefined,
     cityKey: cityKey || undefined,
-    focus: input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : undefined,
+    focus,
   };
 }

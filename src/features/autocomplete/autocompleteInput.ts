@@ -1,21 +1,22 @@
 /**
  * Type-ahead (GET /autocomplete): the text typed so far read into what to search for. Pure; the Elasticsearch
- * bodies are built in autocompleteRequests.ts.
+ * bodies are built in autocompleteBodies.ts.
  *
- * Reading, left to right over the normalised words (src/text/normalise.ts):
+ * Reading, left to right over the normalised words (core/text/normalise.ts):
  * - a Dutch postcode prefix (`2628`, `2628 c`, `2628cd`) or a Belgian one (`1000`) alone: postcodes;
- * - words, then a word starting with a digit: street words + house number (src/text/houseNumber.ts) + what follows
- *   (one- or two-character words, digits and words with a digit are the suffix: `8 a`, `139 a 1`, `1-B087`; longer
- *   words the city: `8 delft`);
+ * - words, then a word starting with a digit: street words + house number (core/text/houseNumber.ts) + what follows
+ *   (TYPED_SUFFIX_WORD_RE in core/text/readingRules.ts: `8 a`, `139 a 1`, `1-B087`; longer words the city:
+ *   `8 delft`);
  * - words alone: a street (the last word may be unfinished) or a city.
  */
 import { parseHouseNumber, suffixKey } from '../../../core/text/houseNumber.js';
 import { normaliseStreet, normaliseText } from '../../../core/text/normalise.js';
+import { POSTCODE_PREFIX_RE } from '../../../core/text/postcodePatterns.js';
+import { TYPED_SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
+import { focusOf } from '../../geometry/focus.js';
 
-export interface Focus {
-  lat: number;
-  lon: number;
-}
+import type { Focus } from '../../geometry/focus.js';
+export type { Focus };
 
 export interface AutocompleteInput {
   q: string;
@@ -65,13 +66,9 @@ export interface PostcodePrefixQuery extends Common {
 
 export type AutocompleteQuery = StreetPrefixQuery | AddressPrefixQuery | PostcodePrefixQuery;
 
-const POSTCODE_RE = /^([0-9]{4})(?: ?([a-z]{1,2}))?$/;
 const DIGIT_START_RE = /^[0-9]/;
 /** A short letter code after the number that may be a suffix rather than the city (`ETRC`, `RDCH`: Belgian floors). */
 const LETTER_CODE_RE = /^[a-z]{3,4}$/;
-/** Suffix words after the number: digits, one or two letters, the usual words, and any word with a digit in it
- * (Belgian box numbers such as `B087`, `2E`, `4B12`: a city name has no digits). */
-const SUFFIX_WORD_RE = /^(?:[0-9]+|[a-z]{1,2}|bis|ter|hs|huis|bg|bus|[a-z]*[0-9][a-z0-9]*)$/;
 
 /** The shortest unfinished word fuzzy matching applies to (one typo tolerated from here on). */
 export const FUZZY_MIN_LENGTH = 4;
@@ -90,10 +87,10 @@ export function parseAutocompleteQuery(input: AutocompleteInput): AutocompleteQu
   const text = normaliseText(input.q);
   const common: Common = {
     size: input.size,
-    focus: input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : undefined,
+    focus: focusOf(input),
   };
   if (text === '') return undefined;
-  const postcode = POSTCODE_RE.exec(text);
+  const postcode = POSTCODE_PREFIX_RE.exec(text);
   if (postcode) return { ...common, kind: 'postcode', prefix: postcode[1]! + (postcode[2] ?? '') };
 
   const tokens = text.split(' ');
@@ -139,7 +136,7 @@ function addressReading(
   const words = streetWords(tokens.slice(0, numberAt), false);
   let end = numberAt + 1;
   if (suffixEnd === undefined) {
-    while (end < tokens.length && SUFFIX_WORD_RE.test(tokens[end]!)) end++;
+    while (end < tokens.length && TYPED_SUFFIX_WORD_RE.test(tokens[end]!)) end++;
   } else end = Math.min(suffixEnd, tokens.length);
   const numberText = tokens.slice(numberAt, end).join(' ');
   const parsed = parseHouseNumber(numberText) ?? parseHouseNumber(tokens[numberAt]!);

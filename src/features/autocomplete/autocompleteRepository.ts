@@ -1,6 +1,6 @@
 /**
  * Type-ahead suggestions (GET /autocomplete): which searches run when, and how their answers are ranked. Bodies
- * come from src/search/autocompleteRequests.ts; every search goes through the batcher, so the keystrokes of all
+ * come from autocompleteBodies.ts; every search goes through the batcher, so the keystrokes of all
  * users in flight share `_msearch` round trips.
  */
 import type { estypes } from '@elastic/elasticsearch';

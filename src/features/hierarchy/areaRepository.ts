@@ -1,6 +1,6 @@
 /**
  * Reads the hierarchy: areas by id, top-level lists, the children of a parent, a suburb's buildings. Lists
- * are async pages of documents, so a route can stream them; the queries come from src/search/areaQueries.ts.
+ * are async pages of documents, so a route can stream them; the queries come from areaBodies.ts.
  */
 import type { Client } from '@elastic/elasticsearch';
 import { NotFoundError } from '../../domain/errors.js';

@@ -1,7 +1,7 @@
 /**
  * Where the reverse-geocoding queries are built (GET /reverse): pure functions from a point to Elasticsearch
- * request bodies. Which runs when, and the exact containment tests, live in src/repository/reverse.ts and
- * src/geometry/containment.ts.
+ * request bodies. Which runs when, and the exact containment tests, live in reverseRepository.ts and
+ * containment.ts.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';

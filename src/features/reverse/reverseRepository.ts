@@ -6,7 +6,7 @@
  * `_msearch` through the batcher). Areas do not: country and province shapes are large (the countries alone
  * are ~2 MB of GeoJSON) and a Dutch point lies in the envelope of several countries, so fetching and parsing
  * them per request would dominate the cost. They are loaded once per index generation into an in-process
- * R-tree of compact polygons (src/geometry/containment.ts), lazily on the first request, and reloaded when the
+ * R-tree of compact polygons (containment.ts), lazily on the first request, and reloaded when the
  * areas alias points at a new generation (checked through IndexGenerations, cached for a second).
  *
  * Savings measured on the bulk data, where every search costs Elasticsearch about as much as the rest of the
@@ -16,7 +16,15 @@
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
-import type { AddressDoc, AreaDoc, AreaLevel, BuildingDoc, IndexKind } from '../../../core/elasticsearch/documents.js';
+import {
+  type AddressDoc,
+  type AreaDoc,
+  type AreaLevel,
+  type BuildingDoc,
+  type IndexKind,
+  PARENT_LEVELS,
+  type ParentLevel,
+} from '../../../core/elasticsearch/documents.js';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { Searcher } from '../../elasticsearch/searchBatcher.js';
@@ -47,16 +55,6 @@ import {
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
 import { searchAllPages } from '../../repository/paging.js';
 
-export type ReverseLevel = AreaLevel | 'building';
-export const REVERSE_LEVELS: readonly ReverseLevel[] = [
-  'country',
-  'province',
-  'municipality',
-  'city',
-  'suburb',
-  'building',
-];
-
 /** An area or building containing the point. A building has no name: its local identifier stands in for it. */
 export interface AreaRef {
   id: string;
@@ -66,7 +64,7 @@ export interface AreaRef {
 
 export interface ReverseAnswer {
   addresses: (ReverseAddressDoc & { distance_m: number })[];
-  areas: Record<ReverseLevel, AreaRef | null>;
+  areas: Record<ParentLevel, AreaRef | null>;
 }
 
 interface CachedArea extends IndexedArea {
@@ -117,7 +115,7 @@ export class ReverseRepository {
     const addresses = hits.flatMap((hit) =>
       hit._source ? [{ ...hit._source, distance_m: roundMetres(Number(hit.sort?.[0] ?? 0)) }] : [],
     );
-    const areas = Object.fromEntries(REVERSE_LEVELS.map((level) => [level, null])) as ReverseAnswer['areas'];
+    const areas = Object.fromEntries(PARENT_LEVELS.map((level) => [level, null])) as ReverseAnswer['areas'];
     for (const [level, area] of areaIndex.containing(point.lon, point.lat)) areas[level as AreaLevel] = area.ref;
     areas.building = containingBuilding(buildings, point);
     return { addresses, areas };

@@ -3,6 +3,7 @@ import { endpoint } from '../../endpoints/endpoint.js';
 import { MAX_SEARCH_SIZE, SearchQueryParams } from '../../schemas/requests.js';
 import { SearchResponse } from '../../schemas/responses.js';
 import { forwardRecord } from '../address/addressRecords.js';
+import { focusOf } from '../../geometry/focus.js';
 
 export const searchEndpoint = endpoint({
   method: 'get',
@@ -25,7 +26,7 @@ export const searchEndpoint = endpoint({
     freeText.search({
       q: query.q,
       size: query.size,
-      focus: query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : undefined,
+      focus: focusOf(query),
       country: query.country,
       language: { lang: query.lang, acceptLanguage },
     }),

@@ -11,6 +11,7 @@
  */
 import { parseHouseNumber } from '../../../core/text/houseNumber.js';
 import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
+import { SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
 import type { KnownCities } from './knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 
@@ -35,13 +36,6 @@ interface Token {
 
 /** Country names people add at the end ("…, Delft, Nederland"): noise for an address in the index. */
 const COUNTRY_WORDS = new Set(['nederland', 'netherlands', 'nl', 'belgie', 'belgië', 'belgique', 'belgium', 'be']);
-/**
- * Words after the number that belong to it ("8 a", "139 A-1", "1 II", "12 bis", "3 hs", Lelystad's and Almere's
- * numeric additions "Kogge 3 2", "Markerkant 13 120"), unless a known city starts with
- * them. Anything longer is more likely the city ("1 Den Haag").
- */
-const SUFFIX_WORD_RE =
-  /^(?:\d{1,4}|[a-z](?:[-/.]?\d{1,4})?|i{1,3}|iv|vi{0,3}|ix|x|bis|ter|quater|hs|huis|bg|boven|beneden)$/;
 /** Readings tried at most: each costs a search. */
 const MAX_READINGS = 4;
 

@@ -1,8 +1,9 @@
 /**
- * GET /search: free text read into structured readings (src/search/freeText.ts) against the known city names,
+ * GET /search: free text read into structured readings (freeText.ts) against the known city names,
  * every reading run through the forward tiers at once (the batcher carries the readings' searches in one
  * `_msearch` round trip), the answers graded and merged.
  */
+import type { Focus } from '../../geometry/focus.js';
 import type { CountryCode } from '../../../core/text/postcodePatterns.js';
 import { mergeReadings, readFreeText } from './freeText.js';
 import { gradeReading } from '../address/matchQuality.js';
@@ -16,7 +17,7 @@ import type { CityNameRepository } from './cityNames.js';
 export interface FreeTextRequest {
   q: string;
   size: number;
-  focus?: { lat: number; lon: number } | undefined;
+  focus?: Focus | undefined;
   country?: CountryCode | undefined;
   /** The answer's language: `lang`, and the request's Accept-Language. */
   language?: Omit<LanguageChoice, 'matched'>;
@@ -43,7 +44,7 @@ export class FreeTextSearch {
     const answers = await Promise.all(
       readings.map(async (reading) => {
         const q = {
-          ...parseStreetQuery({ ...reading.query, lat: request.focus?.lat, lon: request.focus?.lon }),
+          ...parseStreetQuery(reading.query, request.focus),
           countryId,
         };
         const candidates = await this.addresses.candidates(q, request.size);

@@ -4,6 +4,7 @@
  */
 import { editDistance } from '../../../core/text/editDistance.js';
 import { normaliseText } from '../../../core/text/normalise.js';
+import { typoTolerance } from '../../../core/text/readingRules.js';
 
 /** A city's names per language, by its indexed key ("elsene" -> {"nl": "Elsene", "fr": "Ixelles"}). */
 export type CityNames = ReadonlyMap<string, Readonly<Record<string, string>>>;
@@ -13,11 +14,6 @@ export interface CityMatch {
   key: string;
   /** 0 for the name as indexed (after normalisation), else the edit distance of the typo. */
   distance: number;
-}
-
-/** Edits tolerated in a city name of this length: none up to 3 letters, 1 up to 7, 2 from 8 (as for streets). */
-function cityFuzziness(length: number): number {
-  return length <= 3 ? 0 : length <= 7 ? 1 : 2;
 }
 
 export class KnownCities {
@@ -81,7 +77,7 @@ export class KnownCities {
     if (this.keys.has(text)) return { key: text, distance: 0 };
     const alias = this.aliases.get(text);
     if (alias) return { key: alias, distance: 0 };
-    const max = cityFuzziness(text.length);
+    const max = typoTolerance(text.length);
     if (max === 0) return undefined;
     let best: CityMatch | undefined;
     for (const key of this.byInitial.get(text[0] as string) ?? []) {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCsv, readCsvTable } from '../../../indexer/sources/csv.js';
+import { readCsv, readCsvHeader, readCsvTable } from '../../../indexer/sources/csv.js';
 import { readGeoJson, readGeoJsonSeq, SourceFileError } from '../../../indexer/sources/geojson.js';
-import type { ReadProgress, SourceItem } from '../../../indexer/sources/types.js';
+import type { ReadProgress, ReadStats, SourceItem } from '../../../indexer/sources/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'indexer-sources-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +37,7 @@ describe('CSV source', () => {
   it('reads small lookup tables with another delimiter', async () => {
     const file = join(dir, 't.csv');
     writeFileSync(file, 'k;v\nGM1;PV1\n');
-    expect(await readCsvTable(file, ';')).toEqual([{ k: 'GM1', v: 'PV1' }]);
+    expect(await readCsvTable(file, { delimiter: ';' })).toEqual([{ k: 'GM1', v: 'PV1' }]);
   });
 });
 
@@ -80,5 +80,84 @@ describe('GeoJSON sources', () => {
       [4, null, 'error'],
       [5, 3, null],
     ]);
+  });
+});
+
+describe('damaged CSV input', () => {
+  const header = 'id,street,city\n';
+  const rows = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `${from + i},Straat ${from + i},Delft\n`).join('');
+
+  it('a quote never closed: one unreadable item at the line it opened, covering every line to the end', async () => {
+    const file = join(dir, 'quote.csv');
+    writeFileSync(file, `${header}${rows(1, 3)}4,"Straat 4,Delft\n${rows(5, 3)}`);
+    const stats = { encoding: '' } as ReadStats;
+    const items = await collect(readCsv(file, { stats }));
+    expect(items.filter((i) => !i.error).map((i) => i.position)).toEqual([2, 3, 4]);
+    const lost = items.filter((i) => i.error);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ position: 5, lines: 4 });
+    expect(lost[0]?.error).toMatch(/quote opened in the record at line 5 is never closed: lines 5-8 \(4 lines\)/);
+    expect(stats).toEqual({ encoding: 'utf-8', lines: 8 });
+  });
+
+  it('a quoted field spanning lines is one record carrying its first line and line count (CRLF counted once)', async () => {
+    const file = join(dir, 'multi.csv');
+    writeFileSync(file, 'id,street,city\r\n1,"Lange\r\nStraat",Delft\r\n2,Korte Straat,Delft\r\n');
+    const items = await collect(readCsv(file));
+    expect(items.map((i) => [i.position, i.lines ?? 1, i.props.id])).toEqual([
+      [2, 2, '1'],
+      [4, 1, '2'],
+    ]);
+  });
+
+  it('a BOM and CRLF line ends read like plain LF UTF-8', async () => {
+    const plain = join(dir, 'plain.csv');
+    const bom = join(dir, 'bom.csv');
+    const text = `${header}${rows(1, 3)}`;
+    writeFileSync(plain, text);
+    writeFileSync(bom, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text.replaceAll('\n', '\r\n'))]));
+    const read = async (f: string) => (await collect(readCsv(f))).map((i) => [i.position, i.props, i.error]);
+    expect(await read(bom)).toEqual(await read(plain));
+    expect(await readCsvHeader(bom)).toEqual(['id', 'street', 'city']);
+  });
+
+  it('Latin-1 bytes are an error naming the file, line and byte, unless the source names the encoding', async () => {
+    const file = join(dir, 'latin1.csv');
+    writeFileSync(file, Buffer.from(`${header}1,Markt,Delft\n2,Isaäc da Costalaan,Delft\n`, 'latin1'));
+    const error = await collect(readCsv(file)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceFileError);
+    expect((error as Error).message).toMatch(/latin1\.csv: not valid UTF-8 at line 3, byte offset 34 \(0xe4 /);
+    expect((error as Error).message).toMatch(/"encoding": "windows-1252"/);
+    const items = await collect(readCsv(file, { encoding: 'windows-1252' }));
+    expect(items.map((i) => i.props.street)).toEqual(['Markt', 'Isaäc da Costalaan']);
+  });
+
+  it('a UTF-8 character split across read chunks is not an error', async () => {
+    const file = join(dir, 'long.csv.gz');
+    // Long enough for many gunzip chunks, with multi-byte characters at every offset.
+    writeFileSync(
+      file,
+      gzipSync(`${header}${Array.from({ length: 5000 }, (_, i) => `${i},Isaäc €${i},Delft\n`).join('')}`),
+    );
+    const items = await collect(readCsv(file));
+    expect(items).toHaveLength(5000);
+    expect(items.every((i) => !i.error)).toBe(true);
+  });
+
+  it('a truncated .gz names the file, how far it got and how many records were read', async () => {
+    const file = join(dir, 'cut.csv.gz');
+    const whole = gzipSync(`${header}${rows(1, 5000)}`);
+    writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
+    const seen: SourceItem[] = [];
+    const error = await (async () => {
+      for await (const item of readCsv(file)) seen.push(item);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SourceFileError);
+    const message = (error as Error).message;
+    expect(message).toContain(file);
+    expect(message).toMatch(/gzip data truncated or damaged \(unexpected end of file\)/);
+    expect(message).toMatch(/after \d+ of \d+ bytes of the file, \d+ bytes decompressed, \d+ lines; \d+ records read/);
+    expect(Number(/; (\d+) records read/.exec(message)?.[1])).toBe(seen.length);
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Queries the benches send, drawn (seeded) from the indexed data: addresses and areas sampled from the index,
+ * and the requests built from them (street bodies, reverse points, type-ahead keystrokes, free text).
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { AddressDoc, AreaDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { seededRandom, withOneTypo } from './random.js';
+
+/**
+ * Seeded draws hash the document id, which the indexer derives from the data: every build of an index yields the
+ * same queries (hashing _seq_no did not: parallel bulk loading numbers documents differently each time, and a
+ * run that drew more Brussels bare numbers, with many boxes each, measured lookups 2x slower).
+ */
+export async function sampleAddresses(client: Client, prefix: string, count: number, seed: number) {
+  const res = await client.search<AddressDoc>({
+    index: aliasName(prefix, 'addresses'),
+    size: count,
+    query: { function_score: { query: { match_all: {} }, functions: [{ random_score: { seed, field: 'id' } }] } },
+    _source: ['id', 'streetname', 'number', 'suffix', 'postcode', 'city', 'location'],
+  });
+  return res.hits.hits.map((h) => h._source as AddressDoc);
+}
+
+export async function sampleAreas(client: Client, prefix: string, level: string, count: number, seed: number) {
+  const res = await client.search<AreaDoc>({
+    index: aliasName(prefix, 'areas'),
+    size: count,
+    query: {
+      function_score: { query: { term: { level } }, functions: [{ random_score: { seed, field: 'id' } }] },
+    },
+    _source: ['id', 'name'],
+  });
+  return res.hits.hits.map((h) => h._source as AreaDoc);
+}
+
+export function streetBodies(addresses: AddressDoc[], typo: boolean, random: () => number) {
+  return addresses.map((a) => ({
+    streetname: typo ? withOneTypo(a.streetname, random) : a.streetname,
+    number: `${a.number}${a.suffix ? ` ${a.suffix}` : ''}`,
+  }));
+}
+
+/** Reverse geocoding: points a few metres (seeded) from the drawn addresses. */
+export function reversePaths(addresses: AddressDoc[], seed: number): string[] {
+  const jitter = seededRandom(seed + 7);
+  return addresses.map((a) => {
+    const lat = a.location.lat + (jitter() - 0.5) * 8e-5;
+    const lon = a.location.lon + (jitter() - 0.5) * 1.3e-4;
+    return `/reverse?lat=${lat.toFixed(7)}&lon=${lon.toFixed(7)}`;
+  });
+}
+
+/** Type-ahead: every keystroke of a drawn street name (one to all characters), then the street and number. */
+export function keystrokePaths(addresses: AddressDoc[]): string[] {
+  const keystrokes = addresses.slice(0, 300).flatMap((a) => {
+    const typed = Array.from({ length: a.streetname.length }, (_, i) => a.streetname.slice(0, i + 1));
+    // A type-ahead box asks once there is a letter or digit ("'s-G…" starts asking at the s).
+    const asked = typed.filter((t) => !t.endsWith(' ') && /[\p{L}\p{N}]/u.test(t));
+    return [...asked, `${a.streetname} ${a.number}`];
+  });
+  return keystrokes.map((t) => `/autocomplete?q=${encodeURIComponent(t)}&size=10`);
+}
+
+/** Free text: drawn addresses as people write them, "street number, postcode city". */
+export function freeTextPaths(addresses: AddressDoc[]): string[] {
+  return addresses.map(
+    (a) => `/search?q=${encodeURIComponent(`${a.streetname} ${a.number}${a.suffix}, ${a.postcode} ${a.city}`)}`,
+  );
+}

@@ -1,0 +1,37 @@
+/** What one item read from a source file is to its level: a record, filtered out, or a reject (pure). */
+import type { FileSource } from './manifest.js';
+import type { Rejection } from './rejectReasons.js';
+import type { SourceItem } from './sources/index.js';
+import { matchesFilters } from './transform/fields.js';
+
+export type ItemOutcome =
+  | { kind: 'record' }
+  | { kind: 'skipped' }
+  /** `weight`: the physical lines it covers, each counted as a record read and rejected. */
+  | { kind: 'rejected'; rejection: Rejection; weight: number };
+
+/**
+ * An unreadable record, and a record spanning several lines where the source does not allow multi-line fields,
+ * count once per physical line: a stray quote that swallowed 200 lines loses 200 records, and the reject ratio
+ * must see 200. Checked before the filters, which would judge a swallowed record by garbage.
+ */
+export function classifyItem(item: SourceItem, source: Pick<FileSource, 'filter' | 'multilineFields'>): ItemOutcome {
+  const weight = item.lines ?? 1;
+  if (item.error) return { kind: 'rejected', rejection: { reason: 'malformed_record', detail: item.error }, weight };
+  if (item.lines && !source.multilineFields) {
+    const last = item.position + item.lines - 1;
+    return {
+      kind: 'rejected',
+      rejection: {
+        reason: 'multiline_record',
+        detail:
+          `the record at lines ${item.position}-${last} (${item.lines} lines) has a quoted field holding line breaks, ` +
+          'usually a stray quote that swallowed the lines after it; if the file has multi-line fields on purpose, ' +
+          'set "multilineFields": true on this source',
+      },
+      weight,
+    };
+  }
+  if (!matchesFilters(item.props, source.filter)) return { kind: 'skipped' };
+  return { kind: 'record' };
+}
