@@ -175,6 +175,10 @@ export const AutocompleteSuggestion = z.object({
   postcode: z.string(),
   city: z.string(),
   ...Coordinates,
+  names: z
+    .object({ streetname: LocalisedNames })
+    .optional()
+    .describe("The street's names per language, where it has several"),
 });
 export const AutocompleteResponse = z.array(AutocompleteSuggestion);
 

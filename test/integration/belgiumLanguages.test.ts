@@ -105,3 +105,27 @@ describe('the same Brussels address in French and Dutch', () => {
     ]);
   });
 });
+
+describe('/autocomplete in French and Dutch', () => {
+  const suggest = async (q: string, extra = '') => {
+    const res = await api.call('GET', `/autocomplete?q=${encodeURIComponent(q)}${extra}`);
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    return res.body as { type: string; streetname: string; label: string; number: string; id?: string }[];
+  };
+
+  it('suggests the street typed in French, named in French, and in Dutch with lang=nl', async () => {
+    const french = await suggest('rue neu');
+    expect(french[0]).toMatchObject({ type: 'street', streetname: 'Rue Neuve', label: 'Rue Neuve, Brussel' });
+    const dutch = await suggest('rue neu', '&lang=nl');
+    expect(dutch[0]).toMatchObject({ type: 'street', streetname: 'Nieuwstraat' });
+  });
+
+  it('completes the same address from either name', async () => {
+    const french = await suggest('rue neuve 1');
+    const dutch = await suggest('nieuwstraat 1');
+    const first = (list: typeof french) => list.find((s) => s.type === 'address' && s.number === '1');
+    expect(first(french)).toMatchObject({ streetname: 'Rue Neuve' });
+    expect(first(dutch)).toMatchObject({ streetname: 'Nieuwstraat' });
+    expect(first(french)?.id).toBe(first(dutch)?.id);
+  });
+});

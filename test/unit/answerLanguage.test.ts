@@ -11,6 +11,7 @@ import {
 import { inLanguage, queryLanguage } from '../../src/features/address/addressLanguage.js';
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
 import { KnownCities } from '../../src/features/search/knownCities.js';
+import { languageTyped, suggestionInLanguage } from '../../src/features/autocomplete/suggestionLanguage.js';
 
 const elsene = { nl: 'Elsene', fr: 'Ixelles', de: 'Ixelles' };
 const rueElise = { nl: 'Elizastraat', fr: 'Rue Élise' };
@@ -95,5 +96,32 @@ describe('city names in any language', () => {
     expect(namesFromMunicipality('ixelles', elsene)).toEqual(elsene);
     expect(namesFromMunicipality('flagey', elsene)).toBeUndefined();
     expect(namesFromMunicipality('delft', undefined)).toBeUndefined();
+  });
+});
+
+describe('suggestions in the answer language', () => {
+  const suggestion = {
+    type: 'street' as const,
+    label: 'Nieuwstraat, Brussel',
+    streetname: 'Nieuwstraat',
+    number: '',
+    suffix: '',
+    postcode: '',
+    city: 'Brussel',
+    location: { lat: 50.85, lon: 4.35 },
+    street_names: { nl: 'Nieuwstraat', fr: 'Rue Neuve' },
+  };
+
+  it('show the name in the language typed, or the one asked for', () => {
+    expect(languageTyped('rue n', suggestion.street_names)).toBe('fr');
+    expect(languageTyped('neu', suggestion.street_names)).toBe('fr');
+    expect(languageTyped('nieuw', suggestion.street_names)).toBe('nl');
+    expect(suggestionInLanguage(suggestion, 'rue n', {})).toMatchObject({
+      streetname: 'Rue Neuve',
+      label: 'Rue Neuve, Brussel',
+      names: { streetname: { nl: 'Nieuwstraat', fr: 'Rue Neuve' } },
+    });
+    expect(suggestionInLanguage(suggestion, 'rue n', { lang: 'nl' })).toMatchObject({ streetname: 'Nieuwstraat' });
+    expect(suggestionInLanguage({ ...suggestion, street_names: undefined }, 'n', {})).not.toHaveProperty('names');
   });
 });

@@ -39,6 +39,8 @@ export interface Suggestion {
   postcode: string;
   city: string;
   location: GeoPoint;
+  /** The street's names per language, where it has several (the answer language picks `streetname`). */
+  street_names?: Record<string, string> | undefined;
 }
 
 /** Cities offered at most per answer: the answer is about streets. */
@@ -83,6 +85,7 @@ function addressSuggestion(doc: AutocompleteHit): Suggestion {
     postcode: doc.postcode,
     city: doc.city,
     location: doc.location,
+    street_names: doc.street_names,
   };
 }
 
@@ -215,6 +218,7 @@ function rankStreets(
         streetname: doc.streetname,
         city: doc.city,
         location,
+        street_names: doc.street_names,
       },
       quality: RANK_ORDER.indexOf(qualityOf(hit)),
       distance,

@@ -4,6 +4,7 @@ import { AutocompleteQueryParams } from '../../schemas/requests.js';
 import { AutocompleteResponse } from '../../schemas/responses.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
+import { suggestionInLanguage } from './suggestionLanguage.js';
 
 export const autocompleteEndpoint = endpoint({
   method: 'get',
@@ -13,15 +14,20 @@ export const autocompleteEndpoint = endpoint({
   description:
     'One request per keystroke: streets (by the prefix of any word, one typo tolerated), addresses once a ' +
     'number follows the street, postcodes by prefix and cities. `size` 1..20 (default 10); `lat` and `lon` ' +
-    'together rank equal matches by distance (a map-centred search box). `id` is set on addresses only.',
+    'together rank equal matches by distance (a map-centred search box). `id` is set on addresses only. ' +
+    'Street names match in any language (`rue neuve` = `Nieuwstraat`); `lang` or Accept-Language picks the ' +
+    "name shown, else the language typed; `names` lists a street's names where it has several.",
   access: 'key',
   query: AutocompleteQueryParams,
   ok: { description: 'The suggestions, best first', schema: AutocompleteResponse },
   backend: true,
-  handle: async ({ query }, { autocomplete }) => {
+  languages: true,
+  handle: async ({ query, acceptLanguage }, { autocomplete }) => {
     // Text that reads as nothing to look for (only punctuation, say) has no suggestions.
     const input = parseAutocompleteQuery(query);
-    return input ? autocomplete.suggest(input) : [];
+    if (!input) return [];
+    const choice = { lang: query.lang, acceptLanguage };
+    return (await autocomplete.suggest(input)).map((s) => suggestionInLanguage(s, query.q, choice));
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });
