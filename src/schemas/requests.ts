@@ -9,7 +9,6 @@ const focusIsWhole = (b: { lat?: number | undefined; lon?: number | undefined })
   (b.lat === undefined) === (b.lon === undefined);
 const FOCUS_TOGETHER = { message: 'lat and lon go together', path: ['lat'] };
 
-/** Body of POST /lookup/street and POST /geocode/forward. */
 /** The answer's language (src/language/answerLanguage.ts): one declaration for every endpoint that shows names. */
 export const Lang = z
   .enum(LANGUAGES)
@@ -20,6 +19,7 @@ export const Lang = z
       'the primary name.',
   );
 
+/** Body of POST /lookup/street and POST /geocode/forward. */
 export const StreetQueryBody = z
   .object({
     streetname: text(200).optional().describe('Street name in any case, with or without diacritics or abbreviations'),
@@ -86,7 +86,7 @@ const shapesOnly = (q: { geometry: string; simplify?: number | undefined }) =>
 const SHAPES_ONLY = { message: 'simplify applies to geometry=shape only', path: ['simplify'] };
 
 /** JSON lists of areas. */
-export const AreaListQuery = z.object({ name: nameFilter, bbox }).strict();
+export const AreaListQuery = z.object({ name: nameFilter, bbox, lang: Lang }).strict();
 export const CountryListQuery = AreaListQuery.extend({
   country_code: z
     .string()
@@ -105,7 +105,10 @@ export const CountryBoundaryListQuery = CountryListQuery.extend(shapeOptions).st
 export const BuildingListQuery = z.object({ geometry, bbox }).strict();
 
 /** One boundary. */
-export const BoundaryQuery = z.object(shapeOptions).strict().refine(shapesOnly, SHAPES_ONLY);
+export const BoundaryQuery = z
+  .object({ ...shapeOptions, lang: Lang })
+  .strict()
+  .refine(shapesOnly, SHAPES_ONLY);
 
 export const NoQuery = z.object({}).strict();
 

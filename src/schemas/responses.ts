@@ -46,6 +46,9 @@ export const ForwardResult = Address.extend({
   match: MatchQuality,
 });
 
+/** Present only where the area has several names (a Belgian municipality: nl, fr, de). */
+const AreaNames = LocalisedNames.optional().describe('The name per language, where there is more than one');
+
 /** A list record of the hierarchy: id, the id of its parent (by the parent's field name), name, official code. */
 function areaRecord<F extends string>(parentField: F) {
   return z.object({
@@ -53,6 +56,7 @@ function areaRecord<F extends string>(parentField: F) {
     ...({ [parentField]: z.string() } as Record<F, z.ZodString>),
     name: z.string(),
     local_identifier: z.string(),
+    names: AreaNames,
   });
 }
 
@@ -62,6 +66,7 @@ export const Country = z.object({
   country_code: z.string(),
   country_code3: z.string(),
   local_identifier: z.string(),
+  names: AreaNames,
 });
 export const CountryList = z.array(Country);
 export const Province = areaRecord('country_id');

@@ -129,3 +129,40 @@ describe('/autocomplete in French and Dutch', () => {
     expect(first(french)?.id).toBe(first(dutch)?.id);
   });
 });
+
+describe('the hierarchy in the answer language', () => {
+  it('names a municipality in the language asked, filtered in either, varying by Accept-Language', async () => {
+    const [belgium] = (await api.call('GET', '/countries?country_code=BE')).body;
+    const provinces = (await api.call('GET', `/countries/${belgium.id}/provinces`)).body as {
+      id: string;
+      local_identifier: string;
+    }[];
+    const bru = provinces.find((p) => p.local_identifier === 'BE-BRU')!;
+    const list = (query: string, headers?: Record<string, string>) =>
+      api.call('GET', `/provinces/${bru.id}/municipalities?${query}`, headers ? { headers } : {});
+    const french = await list('name=Ixelles');
+    expect(french.body).toEqual([
+      expect.objectContaining({
+        name: 'Ixelles',
+        local_identifier: '21009',
+        names: { nl: 'Elsene', fr: 'Ixelles', de: 'Ixelles' },
+      }),
+    ]);
+    expect((await list('name=Elsene')).body[0].name).toBe('Elsene');
+    expect((await list('name=Elsene&lang=fr')).body[0].name).toBe('Ixelles');
+    const byHeader = await list('name=Elsene', { 'Accept-Language': 'fr-BE' });
+    expect(byHeader.body[0].name).toBe('Ixelles');
+    expect(byHeader.headers.get('vary')).toMatch(/Accept-Language/i);
+    // Another language is another body: the ETag differs, so a cache never serves one for the other.
+    const dutch = await list('name=Elsene', { 'Accept-Language': 'nl' });
+    expect(dutch.body[0].name).toBe('Elsene');
+    expect(dutch.headers.get('etag')).not.toBe(byHeader.headers.get('etag'));
+  });
+
+  it('gives the Brussels derived city its municipality names', async () => {
+    const cities = await api.call('GET', '/cities?name=Ixelles');
+    expect(cities.body).toEqual([
+      expect.objectContaining({ name: 'Ixelles', names: expect.objectContaining({ nl: 'Elsene', fr: 'Ixelles' }) }),
+    ]);
+  });
+});
