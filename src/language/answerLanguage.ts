@@ -50,8 +50,9 @@ export function localName(primary: string, names: Readonly<Record<string, string
 
 /**
  * The language whose name this query key is (normalised as the index normalises): "rue neuve" -> fr for
- * {"nl": "Nieuwstraat", "fr": "Rue Neuve"}. Undefined when the key is the name in several languages
- * (Anderlecht) or in none (a typo): then the query tells nothing.
+ * {"nl": "Nieuwstraat", "fr": "Rue Neuve"}; the first in LANGUAGES' order when several share the spelling
+ * ("ixelles": fr and de). Undefined when every language spells it alike (Anderlecht) or none does (a typo): then
+ * the query tells nothing.
  */
 export function languageOfKey(
   key: string,
@@ -59,8 +60,9 @@ export function languageOfKey(
   keyOf: (name: string) => string = normaliseText,
 ): Language | undefined {
   if (!key || !names) return undefined;
-  const matching = Object.entries(names).filter(([language, name]) => isLanguage(language) && keyOf(name) === key);
-  return matching.length === 1 ? (matching[0]?.[0] as Language) : undefined;
+  const matching = LANGUAGES.filter((language) => names[language] && keyOf(names[language]) === key);
+  const all = LANGUAGES.filter((language) => names[language]);
+  return matching.length > 0 && matching.length < all.length ? matching[0] : undefined;
 }
 
 /** Only the names worth showing: more than one distinct name, else undefined (the contract's field says it all). */

@@ -46,7 +46,8 @@ describe('the answer language', () => {
   it('knows the language of a query key only when one language has that name', () => {
     expect(languageOfKey(streetKey('rue elise'), rueElise, streetKey)).toBe('fr');
     expect(languageOfKey(streetKey('Elizastraat'), rueElise, streetKey)).toBe('nl');
-    expect(languageOfKey('ixelles', elsene)).toBeUndefined(); // French and German alike
+    expect(languageOfKey('ixelles', elsene)).toBe('fr'); // French and German alike: the first
+    expect(languageOfKey('anderlecht', { nl: 'Anderlecht', fr: 'Anderlecht' })).toBeUndefined();
     expect(languageOfKey('elsenee', elsene)).toBeUndefined();
   });
 

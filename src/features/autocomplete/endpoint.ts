@@ -27,7 +27,9 @@ export const autocompleteEndpoint = endpoint({
     const input = parseAutocompleteQuery(query);
     if (!input) return [];
     const choice = { lang: query.lang, acceptLanguage };
-    return (await autocomplete.suggest(input)).map((s) => suggestionInLanguage(s, query.q, choice));
+    // The street words typed tell the language ("rue neuve 1": the words before the number).
+    const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
+    return (await autocomplete.suggest(input)).map((s) => suggestionInLanguage(s, typed, choice));
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });

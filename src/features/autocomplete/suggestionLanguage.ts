@@ -8,19 +8,22 @@ import {
   distinctNames,
   type Language,
   type LanguageChoice,
+  LANGUAGES,
   localName,
 } from '../../language/answerLanguage.js';
 import type { Suggestion } from './autocompleteRepository.js';
 
-/** The one language whose name has a word starting with the typed text; undefined when none or several. */
+/** The language whose name has a word starting with the typed text (as languageOfKey: the first of several, none
+ * when all or none do). */
 export function languageTyped(typed: string, names: Readonly<Record<string, string>>): Language | undefined {
   const text = normaliseText(typed);
   if (!text) return undefined;
-  const matching = Object.entries(names).filter(([, name]) => {
-    const key = normaliseText(name);
+  const matching = LANGUAGES.filter((language) => {
+    const key = names[language] ? normaliseText(names[language]) : '';
     return key.startsWith(text) || key.includes(` ${text}`);
   });
-  return matching.length === 1 ? (matching[0]?.[0] as Language) : undefined;
+  const all = LANGUAGES.filter((language) => names[language]);
+  return matching.length > 0 && matching.length < all.length ? matching[0] : undefined;
 }
 
 export type LocalisedSuggestion = Omit<Suggestion, 'street_names'> & { names?: { streetname: Record<string, string> } };
