@@ -16,6 +16,7 @@ import { normaliseGeometry } from './geometry/repair.js';
 import { representativePoint } from './geometry/representativePoint.js';
 import type { Hierarchy } from './hierarchy.js';
 import { derivedCityKey, sourceKey, stableId } from './ids.js';
+import type { Names } from './names.js';
 import type { AreaRecord, Parents } from './records.js';
 import { normaliseText } from './text.js';
 
@@ -84,6 +85,16 @@ export function clusterGroups<G extends { count: number; bbox: BoundingBox; pare
     if (!place.owner.parents.municipality_id && g.parents.municipality_id) place.owner = g;
   }
   return places.map(({ owner, members }) => ({ owner, members }));
+}
+
+/**
+ * A derived city named like its municipality in any language (Brussels' "Elsene" under Elsene/Ixelles) is that
+ * municipality's town, so it takes the municipality's names: "Ixelles" then finds and labels the city too. A
+ * city of another name (a village inside a municipality) keeps its one name.
+ */
+export function namesFromMunicipality(cityNameKey: string, names: Names | undefined): Names | undefined {
+  if (!names) return undefined;
+  return Object.values(names).some((name) => normaliseText(name) === cityNameKey) ? { ...names } : undefined;
 }
 
 export class DerivedCities {
@@ -162,12 +173,15 @@ export class DerivedCities {
     const fixed = repaired?.ok ? repaired : normaliseGeometry(bboxPolygon(padded(owner.bbox)));
     if (!fixed.ok) return undefined;
     const country = owner.parents.country_id ? this.hierarchy.area(owner.parents.country_id) : undefined;
+    const municipality = owner.parents.municipality_id ? this.hierarchy.area(owner.parents.municipality_id) : undefined;
+    const names = namesFromMunicipality(owner.nameKey, municipality?.names);
     return {
       level: 'cities',
       key: owner.key,
       id: owner.id,
       sourceKey: sourceKey('cities', owner.key),
       name: owner.name,
+      ...(names && { names }),
       localIdentifier: '',
       countryCode: country?.countryCode ?? '',
       countryCode3: country?.countryCode3 ?? '',

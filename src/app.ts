@@ -77,13 +77,14 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
   const generations = new IndexGenerations(client, config.indexPrefix);
   const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);
-  const cityNames = new CityNameRepository(client, generations);
+  const cityNames = new CityNameRepository(client, generations, config.indexPrefix);
   const places = new PlaceRepository(searcher, config.indexPrefix);
   const deps: ServiceDeps = {
     addresses,
     areas,
     searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
     places,
+    cityNames,
     autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
     health: new HealthRepository(client, config.indexPrefix),
     generations,

@@ -19,7 +19,7 @@ export function readInput(endpoint: Endpoint, raw: RawInput, at: readonly (strin
     if (!parsed.success) throw invalidRequest(parsed.error, 'body', at);
     body = parsed.data;
   }
-  return { params, query, body } as AnyInput;
+  return { params, query, body, acceptLanguage: raw.acceptLanguage } as AnyInput;
 }
 
 /** The handler's result shaped into the answer's body; nothing found is the declaration's 404 `no_match`. */

@@ -7,6 +7,7 @@ import type { AddressRepository } from '../features/address/addressRepository.js
 import type { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { SearchBox } from '../features/search/searchBox.js';
 import type { PlaceRepository } from '../features/search/placeRepository.js';
+import type { CityNameRepository } from '../features/search/cityNames.js';
 import type { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import type { IndexGenerations } from '../repository/generations.js';
 import type { HealthRepository } from '../repository/health.js';
@@ -20,6 +21,8 @@ export interface ServiceDeps {
   searchBox: SearchBox;
   /** The places index: /search and /autocomplete offer its places. */
   places: PlaceRepository;
+  /** The known city names in every language: a city asked in French, and the city shown in the answer's language. */
+  cityNames: CityNameRepository;
   autocomplete: AutocompleteRepository;
   health: HealthRepository;
   generations: IndexGenerations;

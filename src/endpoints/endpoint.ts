@@ -61,6 +61,11 @@ export interface OperationSpec {
   reads?: readonly IndexKind[];
   /** Whether Elasticsearch is asked (a 503 when it cannot answer). */
   backend: boolean;
+  /**
+   * The answer shows names in the language `lang` or Accept-Language chooses (src/language/answerLanguage.ts):
+   * the answer varies by Accept-Language (`Vary`, and the ETag and body cache key name the chosen language).
+   */
+  languages?: boolean;
 }
 
 /** What the router reads from a request, before the declaration's schemas have checked it. */
@@ -68,6 +73,8 @@ export interface RawInput {
   params?: unknown;
   query?: Record<string, string | string[] | undefined>;
   body?: unknown;
+  /** The request's Accept-Language header. */
+  acceptLanguage?: string | undefined;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
@@ -77,6 +84,8 @@ export interface Input<P, Q, B> {
   params: Parsed<P>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /** The request's Accept-Language header (answerLanguage() reads it with `lang`). */
+  acceptLanguage: string | undefined;
 }
 
 /** A declaration as written in a feature folder; `endpoint()` checks it and erases its types for the list. */

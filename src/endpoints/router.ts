@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { respondCached } from '../http/conditional.js';
 import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
+import { preferredLanguage } from '../language/answerLanguage.js';
 import { answerOf, readInput } from './answer.js';
 import type { ServiceDeps } from './deps.js';
 import type { Endpoint } from './endpoint.js';
@@ -13,7 +14,9 @@ export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
   return async (ctx) => {
-    const input = readInput(endpoint, { params: ctx.params, query: ctx.query, body: ctx.request.body });
+    const acceptLanguage = endpoint.languages ? ctx.get('Accept-Language') || undefined : undefined;
+    if (endpoint.languages) ctx.vary('Accept-Language');
+    const input = readInput(endpoint, { params: ctx.params, query: ctx.query, body: ctx.request.body, acceptLanguage });
     const mediaType = endpoint.ok.geojson ? geojsonMediaType(ctx) : JSON_TYPE;
     const send = async () => {
       const answer = await answerOf(endpoint, input, deps);
@@ -23,7 +26,9 @@ function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
     };
     if (!endpoint.reads) return send();
     const generations = await deps.generations.of(endpoint.reads);
-    await respondCached(ctx, { generations, mediaType, bodies: deps.bodies }, send);
+    // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
+    const language = preferredLanguage(acceptLanguage) ?? '';
+    await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, send);
   };
 }
 

@@ -53,10 +53,16 @@ function discardBody(ctx: Context): void {
  */
 export async function respondCached(
   ctx: Context,
-  variant: { generations: readonly string[]; mediaType: string; bodies: BodyCache },
+  variant: { generations: readonly string[]; mediaType: string; language?: string; bodies: BodyCache },
   build: () => Promise<void>,
 ): Promise<void> {
-  const parts = [buildVersion(), ...variant.generations, normalisedRequest(ctx.path, ctx.querystring)];
+  const parts = [
+    buildVersion(),
+    ...variant.generations,
+    normalisedRequest(ctx.path, ctx.querystring),
+    // The language Accept-Language chose (names shown): another language is another body.
+    ...(variant.language ? [variant.language] : []),
+  ];
   const tag = entityTag([...parts, variant.mediaType]);
   const ifNoneMatch = ctx.get('If-None-Match');
   ctx.vary('Accept');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../language/answerLanguage.js';
 import { parseViewport } from '../geometry/viewport.js';
 import { PLACE_TYPES } from '../../core/elasticsearch/documents.js';
 
@@ -8,6 +9,16 @@ const text = (max: number) => z.string().trim().max(max);
 const focusIsWhole = (b: { lat?: number | undefined; lon?: number | undefined }) =>
   (b.lat === undefined) === (b.lon === undefined);
 const FOCUS_TOGETHER = { message: 'lat and lon go together', path: ['lat'] };
+
+/** The answer's language (src/language/answerLanguage.ts): one declaration for every endpoint that shows names. */
+export const Lang = z
+  .enum(LANGUAGES)
+  .optional()
+  .describe(
+    'Language of the names shown (streetname, city, area name, label) where a record has names in several ' +
+      'languages (Brussels: nl, fr). Default: Accept-Language, else the language the query matched in, else ' +
+      'the primary name.',
+  );
 
 /** Body of POST /lookup/street and POST /geocode/forward. */
 export const StreetQueryBody = z
@@ -22,6 +33,7 @@ export const StreetQueryBody = z
     city: text(100).optional().describe('City name, narrows the result'),
     lat: z.number().min(-90).max(90).optional().describe('Focus point: ranks equal candidates by distance'),
     lon: z.number().min(-180).max(180).optional().describe('Focus point (with lat)'),
+    lang: Lang,
   })
   .strict()
   .refine((b) => Boolean(b.streetname) || Boolean(b.postcode), {
@@ -75,7 +87,7 @@ const shapesOnly = (q: { geometry: string; simplify?: number | undefined }) =>
 const SHAPES_ONLY = { message: 'simplify applies to geometry=shape only', path: ['simplify'] };
 
 /** JSON lists of areas. */
-export const AreaListQuery = z.object({ name: nameFilter, bbox }).strict();
+export const AreaListQuery = z.object({ name: nameFilter, bbox, lang: Lang }).strict();
 export const CountryListQuery = AreaListQuery.extend({
   country_code: z
     .string()
@@ -94,7 +106,10 @@ export const CountryBoundaryListQuery = CountryListQuery.extend(shapeOptions).st
 export const BuildingListQuery = z.object({ geometry, bbox }).strict();
 
 /** One boundary. */
-export const BoundaryQuery = z.object(shapeOptions).strict().refine(shapesOnly, SHAPES_ONLY);
+export const BoundaryQuery = z
+  .object({ ...shapeOptions, lang: Lang })
+  .strict()
+  .refine(shapesOnly, SHAPES_ONLY);
 
 export const NoQuery = z.object({}).strict();
 
@@ -140,6 +155,7 @@ export const AutocompleteQueryParams = z
     size: count(20).default(10).describe('Most suggestions'),
     lat: latitude.optional().describe('Focus (with lon): ranks equal matches by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),
+    lang: Lang,
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);
@@ -194,6 +210,7 @@ export const SearchQueryParams = z
       .transform((c) => c.toUpperCase() as 'NL' | 'BE')
       .optional()
       .describe("Only this country's addresses and postcode shapes"),
+    lang: Lang,
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);

@@ -16,6 +16,13 @@ export const AddressList = z.array(Address);
 
 const Coordinates = { longitude: z.number(), latitude: z.number() };
 
+const LocalisedNames = z.record(z.string(), z.string());
+/** Present only where the street or the city has names in several languages (Brussels). */
+const AddressNames = z
+  .object({ streetname: LocalisedNames.optional(), city: LocalisedNames.optional() })
+  .optional()
+  .describe("The street's and the city's names per language, where there is more than one");
+
 export const LookupResult = Address.pick({
   id: true,
   streetname: true,
@@ -23,7 +30,7 @@ export const LookupResult = Address.pick({
   suffix: true,
   city: true,
   postcode: true,
-}).extend(Coordinates);
+}).extend({ ...Coordinates, names: AddressNames });
 export const LookupResponse = z.array(LookupResult);
 
 export const MatchQuality = z.object({
@@ -34,9 +41,13 @@ export const MatchQuality = z.object({
 
 export const ForwardResult = Address.extend({
   ...Coordinates,
+  names: AddressNames,
   confidence: z.number().min(0).max(1),
   match: MatchQuality,
 });
+
+/** Present only where the area has several names (a Belgian municipality: nl, fr, de). */
+const AreaNames = LocalisedNames.optional().describe('The name per language, where there is more than one');
 
 /** A list record of the hierarchy: id, the id of its parent (by the parent's field name), name, official code. */
 function areaRecord<F extends string>(parentField: F) {
@@ -45,6 +56,7 @@ function areaRecord<F extends string>(parentField: F) {
     ...({ [parentField]: z.string() } as Record<F, z.ZodString>),
     name: z.string(),
     local_identifier: z.string(),
+    names: AreaNames,
   });
 }
 
@@ -54,6 +66,7 @@ export const Country = z.object({
   country_code: z.string(),
   country_code3: z.string(),
   local_identifier: z.string(),
+  names: AreaNames,
 });
 export const CountryList = z.array(Country);
 export const Province = areaRecord('country_id');
@@ -182,6 +195,10 @@ export const AutocompleteSuggestion = z.object({
   postcode: z.string(),
   city: z.string(),
   ...Coordinates,
+  names: z
+    .object({ streetname: LocalisedNames })
+    .optional()
+    .describe("The street's names per language, where it has several"),
 });
 export const AutocompleteResponse = z.array(AutocompleteSuggestion);
 

@@ -190,6 +190,20 @@ describe('the map page', { timeout: 120_000 }, () => {
     await screenshot('2-delft-suburbs');
   });
 
+  it('shows names in the language picked: Brussels municipalities in French', async () => {
+    await page.getByTestId('language').selectOption('fr');
+    await page.waitForLoadState('load');
+    await choose('country', 'Belg', '1 country', /^Belgium/);
+    await choose('province', 'Brussels', '1 province', /^Brussels/);
+    await page.getByTestId('filter-municipality').fill('Elsene');
+    await page
+      .getByTestId('items-municipality')
+      .getByRole('button', { name: /^Ixelles/ })
+      .waitFor();
+    await page.getByTestId('language').selectOption('');
+    await page.waitForLoadState('load');
+  });
+
   it('suggests while typing and pins the address found on Enter', async () => {
     const input = page.getByRole('combobox', { name: 'Search an address' });
     await input.fill('Mekelweg 8');

@@ -18,6 +18,11 @@ import { describeMatch, fuzzyStreetConfidence } from '../../src/features/address
 import { parseStreetQuery, type StreetQuery } from '../../src/features/address/streetRequest.js';
 import { streetKey } from '../../core/text/normalise.js';
 
+/** The exact street filter: the keys as the primary name or as another language's name. */
+const anyLanguage = (...keys: string[]) => ({
+  bool: { should: [{ terms: { street_key: keys } }, { terms: { other_street_keys: keys } }], minimum_should_match: 1 },
+});
+
 function parse(body: Parameters<typeof parseStreetQuery>[0]): StreetQuery {
   return parseStreetQuery(body);
 }
@@ -54,7 +59,7 @@ describe('query builders', () => {
   it('exact lookup filters on street key and number only, sorted stably', () => {
     const req = exactLookupRequest(q);
     expect(req.query).toEqual({
-      bool: { filter: [{ term: { house_number: 8 } }, { term: { street_key: q.streetKey } }] },
+      bool: { filter: [{ term: { house_number: 8 } }, anyLanguage(q.streetKey)] },
     });
     expect(req.sort).toEqual([
       { city_key: 'asc' },
@@ -94,9 +99,9 @@ describe('query builders', () => {
   ])('allows %j an edit distance of %i', (streetname, expected) => {
     const clause = fuzzyStreetClause(parse({ streetname, number: '1' }));
     expect(streetFuzziness(streetKey(streetname))).toBe(expected);
-    expect(clause).toEqual({
+    const fuzzy = (field: string) => ({
       fuzzy: {
-        street_key: {
+        [field]: {
           value: streetKey(streetname),
           fuzziness: expected,
           prefix_length: 1,
@@ -105,6 +110,8 @@ describe('query builders', () => {
         },
       },
     });
+    // The primary name and the other languages' names, the closer scoring.
+    expect(clause).toEqual({ dis_max: { queries: [fuzzy('street_key'), fuzzy('other_street_keys')] } });
   });
 
   it.each([
@@ -117,8 +124,8 @@ describe('query builders', () => {
 
   it('caps the fuzzy clause at the stage being tried, never above the length-based limit', () => {
     const fuzziness = (streetname: string, maxEdits?: number) =>
-      (fuzzyForwardRequest(parse({ streetname, number: '1' }), maxEdits).query as any).bool.must[0].fuzzy.street_key
-        .fuzziness;
+      (fuzzyForwardRequest(parse({ streetname, number: '1' }), maxEdits).query as any).bool.must[0].dis_max.queries[0]
+        .fuzzy.street_key.fuzziness;
     expect(fuzziness('Rotterdamseweg', 1)).toBe(1);
     expect(fuzziness('Rotterdamseweg', 2)).toBe(2);
     expect(fuzziness('Rotterdamseweg')).toBe(2);
@@ -149,11 +156,7 @@ describe('query builders', () => {
     const req = streetExistsRequest(parse({ streetname: 'Mekelweg', number: '8', city: 'Delft', postcode: '2628CD' }));
     expect(req.query).toEqual({
       bool: {
-        filter: [
-          { term: { street_key: 'mekelweg' } },
-          { term: { city_key: 'delft' } },
-          { term: { postcode_key: '2628cd' } },
-        ],
+        filter: [anyLanguage('mekelweg'), { term: { city_key: 'delft' } }, { term: { postcode_key: '2628cd' } }],
       },
     });
     expect(req.size).toBe(1);
@@ -188,9 +191,10 @@ describe('alternative readings of an abbreviation', () => {
     const fwd = exactForwardRequest(q);
     expect(fwd.query).toMatchObject({
       bool: {
-        filter: [{ term: { house_number: 3 } }, { terms: { street_key: ['albertcuyplein', 'albertcuyplaan'] } }],
+        filter: [{ term: { house_number: 3 } }, anyLanguage('albertcuyplein', 'albertcuyplaan')],
         should: [
           { term: { street_key: { value: 'albertcuyplein', boost: 16 } } },
+          { term: { other_street_keys: { value: 'albertcuyplein', boost: 16 } } },
           { term: { suffix_key: { value: '', boost: 4 } } },
         ],
       },
@@ -198,9 +202,7 @@ describe('alternative readings of an abbreviation', () => {
     const look = exactLookupRequest(q);
     expect(JSON.stringify(look.query)).toContain('"terms":{"street_key":["albertcuyplein","albertcuyplaan"]}');
     expect(look._source).toContain('street_key');
-    expect(exactStreetFilter(parse({ streetname: 'Mekelweg', number: '8' }))).toEqual({
-      term: { street_key: 'mekelweg' },
-    });
+    expect(exactStreetFilter(parse({ streetname: 'Mekelweg', number: '8' }))).toEqual(anyLanguage('mekelweg'));
   });
 });
 

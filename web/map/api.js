@@ -24,16 +24,24 @@ export function queryString(params) {
 }
 
 /**
+ * `languageOf()`: the language picked on the page ('' for the browser's own).
  * `get(path, { fresh })` answers the parsed JSON body. A 401 also calls `onUnauthorized` (the page asks for a key again)
  * before it is thrown like any other error.
  */
-export function createApi({ keyOf, onUnauthorized }) {
+export function createApi({ keyOf, onUnauthorized, languageOf = () => '' }) {
   return async function get(path, { fresh = false } = {}) {
     let response;
     try {
       // `fresh`: past the browser's cache (answers may be kept 60 s), so the service sees the key now.
       const cache = fresh ? 'no-store' : 'default';
-      response = await fetch(path, { cache, headers: { 'X-Api-Key': keyOf(), Accept: 'application/json' } });
+      // The names shown follow the browser's Accept-Language; a language chosen on the page replaces it.
+      const language = languageOf();
+      const headers = {
+        'X-Api-Key': keyOf(),
+        Accept: 'application/json',
+        ...(language && { 'Accept-Language': language }),
+      };
+      response = await fetch(path, { cache, headers });
     } catch {
       throw new ApiError(path, 0, 'network_error', 'the service did not answer');
     }

@@ -47,7 +47,22 @@ const keys = createKeyDialog({
   opener: byId('change-key'),
   onKey: (_key, { typed }) => (typed ? checkThenUse() : start()),
 });
-const api = createApi({ keyOf: () => keys.key(), onUnauthorized: () => keys.refused() });
+/**
+ * The language of the names shown (Brussels: nl/fr): the browser's own unless picked here; kept in the browser,
+ * and the page reloads so every list and label shows the new one.
+ */
+const LANGUAGE_KEY = 'geocoder-map-language';
+const languageSelect = byId('language');
+languageSelect.value = localStorage.getItem(LANGUAGE_KEY) ?? '';
+languageSelect.addEventListener('change', () => {
+  localStorage.setItem(LANGUAGE_KEY, languageSelect.value);
+  location.reload();
+});
+const api = createApi({
+  keyOf: () => keys.key(),
+  onUnauthorized: () => keys.refused(),
+  languageOf: () => languageSelect.value,
+});
 
 const layers = createViewportLayers({ map, api, status });
 const outline = createOutline(map);

@@ -1,5 +1,6 @@
 /** The entry-point evaluations `npm run eval:entry` runs, in this order (`--only name,...` picks some). */
 import { evaluateAutocomplete } from './autocomplete.js';
+import { evaluateBrussels } from './brussels.js';
 import type { EntryEvaluator } from './context.js';
 import { evaluateFreeText } from './freeText.js';
 import { evaluatePlaces } from './places.js';
@@ -10,4 +11,5 @@ export const ENTRY_EVALUATIONS: Record<string, EntryEvaluator> = {
   reverse: evaluateReverse,
   autocomplete: evaluateAutocomplete,
   places: evaluatePlaces,
+  brussels: evaluateBrussels,
 };

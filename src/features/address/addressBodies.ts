@@ -59,16 +59,28 @@ export function buildingAddressesQuery(buildingId: string): estypes.QueryDslQuer
   return { bool: { filter: [term('building_id', buildingId)] } };
 }
 
-/** The exactly-named street: its key, or its key and the alternative readings of an abbreviation. */
+/**
+ * The exactly-named street in any of its languages: its key (or its key and the alternative readings of an
+ * abbreviation) as the primary name or as one of the other-language names (`Rue Neuve` = `Nieuwstraat`).
+ */
 export function exactStreetFilter(q: StreetQuery): estypes.QueryDslQueryContainer {
-  return q.streetKeyAlternatives.length === 0
-    ? term('street_key', q.streetKey)
-    : { terms: { street_key: [q.streetKey, ...q.streetKeyAlternatives] } };
+  const keys = [q.streetKey, ...q.streetKeyAlternatives];
+  return {
+    bool: {
+      should: [{ terms: { street_key: keys } }, { terms: { other_street_keys: keys } }],
+      minimum_should_match: 1,
+    },
+  };
 }
 
-/** With alternative readings, the primary one wins over any suffix or postcode preference. */
+/** With alternative readings, the primary one (in any language) wins over any suffix or postcode preference. */
 function primaryReading(q: StreetQuery): estypes.QueryDslQueryContainer[] {
-  return q.streetKeyAlternatives.length === 0 ? [] : [{ term: { street_key: { value: q.streetKey, boost: 16 } } }];
+  return q.streetKeyAlternatives.length === 0
+    ? []
+    : [
+        { term: { street_key: { value: q.streetKey, boost: 16 } } },
+        { term: { other_street_keys: { value: q.streetKey, boost: 16 } } },
+      ];
 }
 
 function narrowing(q: StreetQuery, { postcodeAsFilter }: { postcodeAsFilter: boolean }) {
@@ -105,9 +117,9 @@ export function fuzzyStreetClause(
   q: StreetQuery,
   maxEdits: number = streetFuzziness(q.streetKey),
 ): estypes.QueryDslQueryContainer {
-  return {
+  const fuzzy = (field: string): estypes.QueryDslQueryContainer => ({
     fuzzy: {
-      street_key: {
+      [field]: {
         value: q.streetKey,
         fuzziness: Math.min(maxEdits, streetFuzziness(q.streetKey)),
         prefix_length: 1,
@@ -115,7 +127,9 @@ export function fuzzyStreetClause(
         max_expansions: 50,
       },
     },
-  };
+  });
+  // The closer of the primary and the other-language names scores: a typo in a French name finds the street.
+  return { dis_max: { queries: [fuzzy('street_key'), fuzzy('other_street_keys')] } };
 }
 
 /**

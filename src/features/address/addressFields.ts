@@ -10,6 +10,9 @@ export const LOOKUP_SOURCE = [
   'city',
   'postcode',
   'location',
+  // The street's names per language (what `lang` shows) and their keys (which language the query matched).
+  'street_names',
+  'other_street_keys',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type LookupHit = Pick<AddressDoc, (typeof LOOKUP_SOURCE)[number]>;
 
@@ -28,3 +31,8 @@ export const FORWARD_SOURCE = [
   'postcode_key',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type ForwardHit = Pick<AddressDoc, (typeof FORWARD_SOURCE)[number]>;
+
+/** Whether the address's street carries this normalised key, as its primary name or in another language. */
+export function hasStreetKey(doc: { street_key?: string; other_street_keys?: string[] | undefined }, key: string) {
+  return doc.street_key === key || (doc.other_street_keys?.includes(key) ?? false);
+}

@@ -31,6 +31,7 @@ import {
 import { byIdQuery } from '../hierarchy/areaBodies.js';
 import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from './matchQuality.js';
 import type { StreetQuery } from './streetRequest.js';
+import { hasStreetKey } from './addressFields.js';
 import { existsAndFirstPage, searchAllPages, sources } from '../../repository/paging.js';
 
 /** A forward answer with its grade: everything the response needs. */
@@ -220,8 +221,8 @@ export class AddressRepository {
 function bestReading(q: StreetQuery, hits: LookupHit[]): LookupHit[] {
   if (q.streetKeyAlternatives.length === 0) return hits;
   const keyed = hits as (LookupHit & { street_key?: string })[];
-  const best = [q.streetKey, ...q.streetKeyAlternatives].find((key) => keyed.some((h) => h.street_key === key));
-  return keyed.filter((h) => h.street_key === best).map(({ street_key: _drop, ...doc }) => doc);
+  const best = [q.streetKey, ...q.streetKeyAlternatives].find((key) => keyed.some((h) => hasStreetKey(h, key)));
+  return keyed.filter((h) => best !== undefined && hasStreetKey(h, best)).map(({ street_key: _drop, ...doc }) => doc);
 }
 
 function tierMatches(
@@ -233,7 +234,7 @@ function tierMatches(
 
 /** Which reading of the exactly-named street the hit has: the primary key, or an alternative reading. */
 function readingOf(q: StreetQuery, doc: ForwardHit): TierMatch['reading'] {
-  return !q.streetKey || doc.street_key === q.streetKey ? 'primary' : 'alternative';
+  return !q.streetKey || hasStreetKey(doc, q.streetKey) ? 'primary' : 'alternative';
 }
 
 function nearest(target: number, below?: ForwardHit, above?: ForwardHit): ForwardHit | undefined {

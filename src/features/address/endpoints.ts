@@ -5,6 +5,8 @@ import { errorBody, toApiError, unreadableField } from '../../http/errors.js';
 import { answerOf, readInput } from '../../endpoints/answer.js';
 import { endpoint, idOf } from '../../endpoints/endpoint.js';
 import { BatchBody, MAX_BATCH_ITEMS, NoQuery, StreetQueryBody } from '../../schemas/requests.js';
+import type { CityNameRepository } from '../search/cityNames.js';
+import { addressLocaliser } from './addressLanguage.js';
 import {
   Address,
   AddressFeatureCollection,
@@ -42,11 +44,23 @@ async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item
   return out;
 }
 
+/**
+ * The body read into a street query, its city read in any language (`Bruxelles` filters on the indexed
+ * `brussel`), with the known cities (their names per language, for the answer).
+ */
+async function readStreetQuery(body: StreetQueryBody, cityNames: CityNameRepository) {
+  const cities = await cityNames.known();
+  const q = parseStreetQuery(body);
+  return { q: { ...q, cityKey: q.cityKey && cities.canonical(q.cityKey) }, cities };
+}
+
 const BODY_FIELDS =
   'Body: `streetname` (any case, with or without accents or abbreviations) and `number` (may carry a suffix: ' +
   '`"12a"`, `"139A-1"`); optional `suffix`, `postcode` (`"2628 CD"` = `"2628cd"`; with `number` alone it ' +
   'replaces `streetname`), `city`, and `lat` with `lon` (a focus that ranks equal candidates by distance). ' +
-  'Unknown fields are a 400.';
+  'Street and city match in any of their languages (`Rue Neuve` = `Nieuwstraat`, `Bruxelles` = `Brussel`); ' +
+  '`lang` (nl, fr, de) picks the names shown, else Accept-Language, else the language the query used; `names` ' +
+  'lists them where there are several. Unknown fields are a 400.';
 
 export const lookupEndpoint = endpoint({
   method: 'post',
@@ -60,7 +74,12 @@ export const lookupEndpoint = endpoint({
   body: StreetQueryBody,
   ok: { description: 'The matching addresses', schema: LookupResponse },
   backend: true,
-  handle: ({ body }, { addresses }) => addresses.lookup(parseStreetQuery(body)),
+  languages: true,
+  handle: async ({ body, acceptLanguage }, { addresses, cityNames }) => {
+    const { q, cities } = await readStreetQuery(body, cityNames);
+    const inLanguage = addressLocaliser(q, { lang: body.lang, acceptLanguage }, cities);
+    return (await addresses.lookup(q)).map(inLanguage);
+  },
   record: (docs) => docs.map(lookupRecord),
 });
 
@@ -78,7 +97,13 @@ export const forwardEndpoint = endpoint({
   notFound: '`no_match`: no address is close enough',
   noMatch: 'No address matches the street name and number',
   backend: true,
-  handle: ({ body }, { addresses }) => addresses.forward(parseStreetQuery(body)),
+  languages: true,
+  handle: async ({ body, acceptLanguage }, { addresses, cityNames }) => {
+    const { q, cities } = await readStreetQuery(body, cityNames);
+    const answer = await addresses.forward(q);
+    if (!answer) return undefined;
+    return { ...answer, doc: addressLocaliser(q, { lang: body.lang, acceptLanguage }, cities)(answer.doc) };
+  },
   record: forwardRecord,
 });
 
@@ -100,13 +125,14 @@ export const batchEndpoint = endpoint({
   // Each item is answered as /geocode/forward answers it (its declaration: validation, no_match, record).
   // An item the backend could not answer fails the whole batch (503): the client retries it whole, rather
   // than sorting answered from unanswered items; the items not yet started are not searched for nothing.
-  handle: async ({ body }, deps) => ({
+  languages: true,
+  handle: async ({ body, acceptLanguage }, deps) => ({
     results: await mapConcurrent(body.items, BATCH_CONCURRENCY, async (item, i) => {
       const at = ['items', i];
       try {
         return {
           status: 200,
-          result: await answerOf(forwardEndpoint, readInput(forwardEndpoint, { body: item }, at), deps),
+          result: await answerOf(forwardEndpoint, readInput(forwardEndpoint, { body: item, acceptLanguage }, at), deps),
         };
       } catch (error) {
         const apiError = error instanceof InvalidQueryError ? unreadableField(error, at) : toApiError(error);

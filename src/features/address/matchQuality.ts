@@ -70,6 +70,22 @@ export function fuzzyStreetConfidence(queryKey: string, matchedKey: string): num
  * ambiguity (0.7 when the same street + number exists in another city and the query gave no city, postcode
  * or focus to choose).
  */
+/** The street's name exactly as written, in any of its languages ("Rue Neuve" as well as "Nieuwstraat"). */
+function isNameAsWritten(doc: ForwardHit, raw: string): boolean {
+  return doc.streetname === raw || Object.values(doc.street_names ?? {}).includes(raw);
+}
+
+/** Of the street's keys in every language, the one a fuzzy query came closest to (a typo in the French name). */
+function closestStreetKey(queryKey: string, doc: ForwardHit): string {
+  let best = doc.street_key;
+  let bestDistance = editDistance(queryKey, best, 3);
+  for (const key of doc.other_street_keys ?? []) {
+    const distance = editDistance(queryKey, key, 3);
+    if (distance < bestDistance) [best, bestDistance] = [key, distance];
+  }
+  return best;
+}
+
 export function describeMatch(q: StreetQuery, tier: TierMatch): MatchGrade {
   const { doc } = tier;
   // "none": no street was asked (postcode + number), as `postcode: none` means no postcode was given.
@@ -77,7 +93,7 @@ export function describeMatch(q: StreetQuery, tier: TierMatch): MatchGrade {
     ? 'none'
     : tier.street === 'fuzzy'
       ? 'fuzzy'
-      : tier.reading === 'primary' && doc.streetname === q.streetRaw
+      : tier.reading === 'primary' && isNameAsWritten(doc, q.streetRaw)
         ? 'exact'
         : 'normalized';
   const number =
@@ -91,7 +107,7 @@ export function describeMatch(q: StreetQuery, tier: TierMatch): MatchGrade {
     street === 'exact' || street === 'none'
       ? 1
       : street === 'fuzzy'
-        ? fuzzyStreetConfidence(q.streetKey, doc.street_key)
+        ? fuzzyStreetConfidence(q.streetKey, closestStreetKey(q.streetKey, doc))
         : tier.reading === 'primary'
           ? NORMALIZED_CONFIDENCE
           : ALTERNATIVE_READING_CONFIDENCE;

@@ -25,6 +25,7 @@ export const AUTOCOMPLETE_SOURCE = [
   'city',
   'location',
   'street_key',
+  'street_names',
 ] as const satisfies readonly (keyof AddressDoc)[];
 
 export type AutocompleteHit = Pick<AddressDoc, (typeof AUTOCOMPLETE_SOURCE)[number]>;
@@ -35,6 +36,7 @@ export const STREET_SOURCE = [
   'city',
   'location',
   'address_count',
+  'street_names',
 ] as const satisfies readonly (keyof StreetDoc)[];
 
 /** A street hit; `points` only when there is a focus (the suggestion is placed at the nearest of them). */
@@ -64,9 +66,26 @@ export const GLUED_MIN_LENGTH = 5;
 const ESCAPE_RE = /[.?+*|{}[\]()"\\#@&<>~]/g;
 const escapeRegexp = (s: string) => s.replace(ESCAPE_RE, '\\$&');
 
+/** The street key as the primary name's or another language's (`rueneuve` is Nieuwstraat's French key). */
+function anyKey(kind: 'term' | 'prefix', key: string): Query {
+  return {
+    bool: {
+      should: [{ [kind]: { street_key: key } }, { [kind]: { other_street_keys: key } }],
+      minimum_should_match: 1,
+    },
+  };
+}
+
 /** The words typed (for the address index): every word but the last as a whole word, the last as a prefix. */
 function wordsClause(words: readonly string[]): Query {
-  return { match_bool_prefix: { street_text: { query: words.join(' '), operator: 'and' } } };
+  const query = { query: words.join(' '), operator: 'and' as const };
+  // The street's name in any language (`rue neuve 1` as well as `nieuwstraat 1`).
+  return {
+    bool: {
+      should: [{ match_bool_prefix: { street_text: query } }, { match_bool_prefix: { other_street_text: query } }],
+      minimum_should_match: 1,
+    },
+  };
 }
 
 /**
@@ -154,15 +173,19 @@ function streetSource(q: StreetPrefixQuery): string[] {
  * quality first.
  */
 export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest {
-  const match: Query[] = [{ prefix: { street_words: q.words.join(' ') } }];
+  const match: Query[] = [
+    { prefix: { street_words: q.words.join(' ') } },
+    // The other languages' names: `rue n` finds Nieuwstraat / Rue Neuve.
+    { prefix: { other_street_words: q.words.join(' ') } },
+  ];
   if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { street_key: q.key } });
   return streetRequest(
     q,
     {
       filter: [{ bool: { should: match, minimum_should_match: 1 } }, ...focusFilter(q)],
       should: [
-        { constant_score: { filter: { term: { street_key: q.key } }, boost: EXACT_BOOST } },
-        { constant_score: { filter: { prefix: { street_key: q.key } }, boost: STARTS_BOOST } },
+        { constant_score: { filter: anyKey('term', q.key), boost: EXACT_BOOST } },
+        { constant_score: { filter: anyKey('prefix', q.key), boost: STARTS_BOOST } },
       ],
     },
     true,
@@ -254,8 +277,8 @@ export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): esty
       bool: {
         filter,
         should: [
-          { constant_score: { filter: { term: { street_key: q.key } }, boost: 4 } },
-          { constant_score: { filter: { prefix: { street_key: q.key } }, boost: 2 } },
+          { constant_score: { filter: anyKey('term', q.key), boost: 4 } },
+          { constant_score: { filter: anyKey('prefix', q.key), boost: 2 } },
           { constant_score: { filter: { terms: { suffix_key: boxKeys(q.suffixPrefix) } }, boost: 1 } },
         ],
       },

@@ -1,7 +1,7 @@
 /** The suggestions of GET /autocomplete, built from documents by the response schema's field list. */
 import type { GeoPoint } from '../../../core/elasticsearch/documents.js';
 import { AutocompleteSuggestion } from '../../schemas/responses.js';
-import type { Suggestion } from './autocompleteRepository.js';
+import type { LocalisedSuggestion as Suggestion } from './suggestionLanguage.js';
 import { picker } from '../../schemas/pick.js';
 
 type Fields = Omit<Suggestion, 'location'> & { location: GeoPoint };

@@ -41,6 +41,8 @@ export interface Suggestion {
   location: GeoPoint;
   /** Areas only: [minLon, minLat, maxLon, maxLat]. */
   bbox?: [number, number, number, number] | undefined;
+  /** The street's names per language, where it has several (the answer language picks `streetname`). */
+  street_names?: Record<string, string> | undefined;
 }
 
 /** Cities offered at most per answer: the answer is about streets. */
@@ -85,6 +87,7 @@ function addressSuggestion(doc: AutocompleteHit): Suggestion {
     postcode: doc.postcode,
     city: doc.city,
     location: doc.location,
+    street_names: doc.street_names,
   };
 }
 
@@ -217,6 +220,7 @@ function rankStreets(
         streetname: doc.streetname,
         city: doc.city,
         location,
+        street_names: doc.street_names,
       },
       quality: RANK_ORDER.indexOf(qualityOf(hit)),
       distance,

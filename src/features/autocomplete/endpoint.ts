@@ -6,6 +6,7 @@ import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
 import { focusOf } from '../../geometry/focus.js';
+import { suggestionInLanguage } from './suggestionLanguage.js';
 
 export const autocompleteEndpoint = endpoint({
   method: 'get',
@@ -17,16 +18,24 @@ export const autocompleteEndpoint = endpoint({
     'number follows the street (a Belgian box as `bus 3`, `/3`), postcodes by prefix, and areas (city, suburb, ' +
     'municipality, province, country, with `id` and `bbox`; one named exactly as typed first). `size` 1..20 ' +
     '(default 10); `lat` and `lon` together rank equal matches by distance (a map-centred search box). Text ' +
-    'without a letter or digit answers `[]`.',
+    'without a letter or digit answers `[]`.' +
+    'Street names match in any language (`rue neuve` = `Nieuwstraat`); `lang` or Accept-Language picks the ' +
+    "name shown, else the language typed; `names` lists a street's names where it has several.",
   access: 'key',
   query: AutocompleteQueryParams,
   ok: { description: 'The suggestions, best first', schema: AutocompleteResponse },
   backend: true,
-  handle: async ({ query }, { autocomplete, places }) => {
+  languages: true,
+  handle: async ({ query, acceptLanguage }, { autocomplete, places }) => {
     // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
     const input = parseAutocompleteQuery(query);
     if (!input) return [];
-    if (input.kind !== 'street') return autocomplete.suggest(input);
+    const choice = { lang: query.lang, acceptLanguage };
+    // The street words typed tell the language ("rue neuve 1": the words before the number).
+    const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
+    const inLanguage = (list: Awaited<ReturnType<typeof autocomplete.suggest>>) =>
+      list.map((s) => suggestionInLanguage(s, typed, choice));
+    if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
     // Words without a number may name an area too: both searches leave together (one _msearch).
     const [suggestions, areas] = await Promise.all([
       autocomplete.suggest(input),
@@ -36,7 +45,7 @@ export const autocompleteEndpoint = endpoint({
         { typos: false },
       ),
     ]);
-    return mergeAreas(suggestions, areas, query.size);
+    return mergeAreas(inLanguage(suggestions), areas, query.size);
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });

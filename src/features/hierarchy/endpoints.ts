@@ -3,6 +3,7 @@
  * boundaries of every level down to buildings. Every answer is conditional on the generations it reads
  * (`reads`, src/http/conditional.ts); boundary lists stream (src/endpoints/featureStream.ts).
  */
+import { areaLocaliser } from './areaLanguage.js';
 import type { z } from 'zod';
 import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
 import { endpoint, idOf, type Endpoint } from '../../endpoints/endpoint.js';
@@ -38,7 +39,8 @@ const AREAS = ['areas'] as const;
 const BUILDINGS = ['areas', 'buildings'] as const;
 
 const LIST_FILTERS =
-  '`name` keeps the records whose name matches (case and accents ignored; words by prefix); `bbox` those whose ' +
+  '`lang` (nl, fr, de) or Accept-Language picks the name shown where an area has several (`names`), else the ' +
+  'language the `name` filter matched. `name` keeps the records whose name matches (case and accents ignored; words by prefix); `bbox` those whose ' +
   'envelope intersects the viewport.';
 
 const SHAPES =
@@ -62,8 +64,14 @@ const oneBoundary = (level: AreaLevel, levels: string): Endpoint =>
     notFound: `No ${level} has this id`,
     reads: AREAS,
     backend: true,
-    handle: async ({ params, query: { geometry, simplify } }, { areas }) =>
-      featureCollection([areaFeature(await areas.get(level, params.id, geometry === 'shape'), geometry, simplify)]),
+    languages: true,
+    handle: async ({ params, query: { geometry, simplify, lang }, acceptLanguage }, { areas }) => {
+      const area = areaLocaliser(
+        { lang, acceptLanguage },
+        undefined,
+      )(await areas.get(level, params.id, geometry === 'shape'));
+      return featureCollection([areaFeature(area, geometry, simplify)]);
+    },
   });
 
 const childBoundaries = (parent: AreaLevel, parents: string, child: AreaLevel, children: string): Endpoint =>
@@ -86,10 +94,12 @@ const childBoundaries = (parent: AreaLevel, parents: string, child: AreaLevel, c
     notFound: `No ${parent} has this id`,
     reads: AREAS,
     backend: true,
-    handle: async ({ params, query: { name, bbox, geometry, simplify } }, { areas }) => {
+    languages: true,
+    handle: async ({ params, query: { name, bbox, geometry, simplify, lang }, acceptLanguage }, { areas }) => {
       const filter = { name, viewport: bbox };
       const pages = await areas.children({ level: parent, id: params.id }, child, filter, geometry === 'shape');
-      return new FeatureStream(pages, (doc) => areaFeature(doc, geometry, simplify));
+      const inLanguage = areaLocaliser({ lang, acceptLanguage }, name);
+      return new FeatureStream(pages, (doc) => areaFeature(inLanguage(doc), geometry, simplify));
     },
   });
 
@@ -114,8 +124,12 @@ const childList = <R>(
     notFound: `No ${parent} has this id`,
     reads: AREAS,
     backend: true,
-    handle: async ({ params, query: { name, bbox } }, { areas }) =>
-      collect(await areas.children({ level: parent, id: params.id }, child, { name, viewport: bbox }, false), record),
+    languages: true,
+    handle: async ({ params, query: { name, bbox, lang }, acceptLanguage }, { areas }) => {
+      const inLanguage = areaLocaliser({ lang, acceptLanguage }, name);
+      const pages = await areas.children({ level: parent, id: params.id }, child, { name, viewport: bbox }, false);
+      return collect(pages, (doc) => record(inLanguage(doc)));
+    },
   });
 
 export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
@@ -130,8 +144,12 @@ export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
     ok: { description: 'The countries, `[]` when none match', schema: CountryList },
     reads: AREAS,
     backend: true,
-    handle: ({ query: { name, country_code, bbox } }, { areas }) =>
-      collect(areas.list('country', { name, countryCode: country_code, viewport: bbox }, false), countryRecord),
+    languages: true,
+    handle: ({ query: { name, country_code, bbox, lang }, acceptLanguage }, { areas }) => {
+      const inLanguage = areaLocaliser({ lang, acceptLanguage }, name);
+      const pages = areas.list('country', { name, countryCode: country_code, viewport: bbox }, false);
+      return collect(pages, (doc) => countryRecord(inLanguage(doc)));
+    },
   }),
   endpoint({
     method: 'get',
@@ -146,10 +164,12 @@ export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
     ok: { description: 'The countries', schema: AreaFeatureCollection, geojson: true },
     reads: AREAS,
     backend: true,
-    handle: async ({ query: { name, country_code, bbox, geometry, simplify } }, { areas }) => {
+    languages: true,
+    handle: async ({ query: { name, country_code, bbox, geometry, simplify, lang }, acceptLanguage }, { areas }) => {
       const filter = { name, countryCode: country_code, viewport: bbox };
       const pages = areas.list('country', filter, geometry === 'shape');
-      return new FeatureStream(pages, (doc) => areaFeature(doc, geometry, simplify));
+      const inLanguage = areaLocaliser({ lang, acceptLanguage }, name);
+      return new FeatureStream(pages, (doc) => areaFeature(inLanguage(doc), geometry, simplify));
     },
   }),
   oneBoundary('country', 'countries'),
@@ -169,8 +189,11 @@ export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
     ok: { description: 'The cities, `[]` when none match', schema: CityList },
     reads: AREAS,
     backend: true,
-    handle: ({ query: { name, bbox } }, { areas }) =>
-      collect(areas.list('city', { name, viewport: bbox }, false), cityRecord),
+    languages: true,
+    handle: ({ query: { name, bbox, lang }, acceptLanguage }, { areas }) => {
+      const inLanguage = areaLocaliser({ lang, acceptLanguage }, name);
+      return collect(areas.list('city', { name, viewport: bbox }, false), (doc) => cityRecord(inLanguage(doc)));
+    },
   }),
   oneBoundary('city', 'cities'),
   childBoundaries('city', 'cities', 'suburb', 'suburbs'),

@@ -5,7 +5,9 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
-import { KnownCities } from './knownCities.js';
+import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
+import { type CityNames, KnownCities } from './knownCities.js';
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
 
 const PAGE = 5000;
@@ -16,6 +18,7 @@ export class CityNameRepository {
   constructor(
     private readonly client: Client,
     generations: IndexGenerations,
+    private readonly indexPrefix: string,
   ) {
     this.cities = new GenerationCache(generations, 'addresses', (generation) => this.load(generation));
   }
@@ -52,6 +55,29 @@ export class CityNameRepository {
       if (!agg?.after_key || (agg.buckets.length ?? 0) < PAGE) break;
       after = agg.after_key;
     }
-    return new KnownCities(keys);
+    return new KnownCities(keys, await this.otherLanguageNames());
+  }
+
+  /**
+   * The cities named in several languages (Brussels' derived cities carry their municipality's names): a few
+   * dozen documents, read with the address keys (an index run swaps both aliases together).
+   */
+  private async otherLanguageNames(): Promise<CityNames> {
+    const res = await elasticsearchCall(() =>
+      this.client.search<Pick<AreaDoc, 'name_key' | 'names'>>({
+        index: aliasName(this.indexPrefix, 'areas'),
+        size: 10_000,
+        track_total_hits: false,
+        query: {
+          bool: { filter: [{ term: { level: 'city' satisfies AreaLevel } }, { exists: { field: 'other_name_keys' } }] },
+        },
+        _source: ['name_key', 'names'],
+      }),
+    );
+    const names = new Map<string, Record<string, string>>();
+    for (const hit of res.hits.hits) {
+      if (hit._source?.names) names.set(hit._source.name_key, hit._source.names);
+    }
+    return names;
   }
 }

@@ -17,12 +17,15 @@ export const searchEndpoint = endpoint({
     '`Zuid-Holland`). Each result has a `type`; places carry a `bbox`, areas their hierarchy `id`. An address ' +
     'read with confidence (its house number exists) comes first; then places, an exact name before a prefix ' +
     'before a typo, a larger place before a smaller one of the same name; then weaker address readings. ' +
-    '`layers`, `country`, `bbox` and `within` keep to some results; `lat` and `lon` together are a focus.',
+    '`layers`, `country`, `bbox` and `within` keep to some results; `lat` and `lon` together are a focus.' +
+    'Street and city names match in any language (`Rue Neuve 1, 1000 Bruxelles` = `Nieuwstraat 1 Brussel`); ' +
+    '`lang` or Accept-Language picks the names shown, else the language the query used.',
   access: 'key',
   query: SearchQueryParams,
   ok: { description: 'Addresses and places, best first', schema: SearchResponse },
   backend: true,
-  handle: ({ query }, { searchBox }) =>
+  languages: true,
+  handle: ({ query, acceptLanguage }, { searchBox }) =>
     searchBox.search({
       q: query.q,
       size: query.size,
@@ -31,6 +34,7 @@ export const searchEndpoint = endpoint({
       layers: query.layers,
       bbox: query.bbox,
       within: query.within,
+      language: { lang: query.lang, acceptLanguage },
     }),
   record: (results) => results,
 });

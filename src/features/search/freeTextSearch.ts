@@ -8,6 +8,8 @@ import type { CountryCode } from '../../../core/text/postcodePatterns.js';
 import { mergeReadings, readFreeText } from './freeText.js';
 import { gradeReading } from '../address/matchQuality.js';
 import { parseStreetQuery } from '../address/streetRequest.js';
+import { addressLocaliser } from '../address/addressLanguage.js';
+import type { LanguageChoice } from '../../language/answerLanguage.js';
 import type { AddressRepository, ForwardAnswer } from '../address/addressRepository.js';
 import type { AreaRepository } from '../hierarchy/areaRepository.js';
 import type { CityNameRepository } from './cityNames.js';
@@ -17,6 +19,8 @@ export interface FreeTextRequest {
   size: number;
   focus?: Focus | undefined;
   country?: CountryCode | undefined;
+  /** The answer's language: `lang`, and the request's Accept-Language. */
+  language?: Omit<LanguageChoice, 'matched'>;
 }
 
 export class FreeTextSearch {
@@ -44,7 +48,12 @@ export class FreeTextSearch {
           countryId,
         };
         const candidates = await this.addresses.candidates(q, request.size);
-        return candidates.map((answer) => ({ ...answer, ...gradeReading(answer, reading.city) }));
+        const inLanguage = addressLocaliser(q, request.language ?? {}, cities);
+        return candidates.map((answer) => ({
+          ...answer,
+          ...gradeReading(answer, reading.city),
+          doc: inLanguage(answer.doc),
+        }));
       }),
     );
     return mergeReadings(answers, request.size);

@@ -11,7 +11,7 @@ import type { SearchLayer } from '../../schemas/requests.js';
 import type { SearchResult } from '../../schemas/responses.js';
 import type { ForwardAnswer } from '../address/addressRepository.js';
 import { forwardRecord } from '../address/addressRecords.js';
-import type { FreeTextSearch } from './freeTextSearch.js';
+import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
 import type { PlaceRepository } from './placeRepository.js';
 import { searchRecord } from './placeRecords.js';
 
@@ -24,6 +24,8 @@ export interface SearchBoxRequest {
   layers?: readonly SearchLayer[] | undefined;
   bbox?: Viewport | undefined;
   within?: string | undefined;
+  /** The answer's language for the addresses (`lang`, Accept-Language): FreeTextSearch shows them in it. */
+  language?: FreeTextRequest['language'];
 }
 
 /**
@@ -78,7 +80,9 @@ export class SearchBox {
     const wantAddresses = !r.layers || r.layers.includes('address');
     const wantPlaces = !placeLayers || placeLayers.length > 0;
     const [addresses, places] = await Promise.all([
-      wantAddresses ? this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country }) : [],
+      wantAddresses
+        ? this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country, language: r.language })
+        : [],
       wantPlaces
         ? this.places.search({
             text: r.q,

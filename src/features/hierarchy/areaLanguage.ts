@@ -1,0 +1,23 @@
+/**
+ * Areas in the answer's language (pure): `name` in the language `lang` or Accept-Language asks for, else the one
+ * the `name` filter was written in (`?name=Ixelles` -> Ixelles), else the primary name; `names` where several.
+ */
+import type { AreaDoc } from '../../../core/elasticsearch/documents.js';
+import { normaliseText } from '../../../core/text/normalise.js';
+import {
+  answerLanguage,
+  distinctNames,
+  type LanguageChoice,
+  languageOfKey,
+  localName,
+} from '../../language/answerLanguage.js';
+
+export function areaLocaliser(choice: Omit<LanguageChoice, 'matched'>, nameFilter: string | undefined) {
+  const filterKey = nameFilter ? normaliseText(nameFilter) : '';
+  return <D extends Pick<AreaDoc, 'name' | 'names'>>(doc: D): D => {
+    if (!doc.names) return doc;
+    const language = answerLanguage({ ...choice, matched: languageOfKey(filterKey, doc.names) });
+    const names = distinctNames(doc.names);
+    return { ...doc, name: localName(doc.name, doc.names, language), names };
+  };
+}
