@@ -52,7 +52,8 @@ function behindHangingRelay(env: NodeJS.ProcessEnv): { relay: () => Relay; api: 
 }
 
 describe('circuit breaker', () => {
-  const { relay, api } = behindHangingRelay({ BREAKER_FAILURES: '1', BREAKER_PROBE_MS: '50' });
+  // Stall detection off: this is the consecutive-failure rule alone.
+  const { relay, api } = behindHangingRelay({ BREAKER_FAILURES: '1', BREAKER_PROBE_MS: '50', BREAKER_STALL_MS: '0' });
 
   it('waits for the timeout, then opens and answers 503 at once, then closes once Elasticsearch answers', async () => {
     const [first, waited] = await timed(() => api().call('POST', '/geocode/forward', { body: forwardBody }));
