@@ -283,6 +283,8 @@ describe('the map page', { timeout: 120_000 }, () => {
   });
 
   it('shows names in the language picked: Brussels municipalities in French', async () => {
+    // The switch reloads the page: nothing may be in flight then (an aborted request counts as a failure).
+    await networkIdle();
     await page.getByTestId('language').selectOption('fr');
     await page.waitForLoadState('load');
     await choose('country', 'Belg', '1 country', /^Belgium/);
@@ -292,7 +294,6 @@ describe('the map page', { timeout: 120_000 }, () => {
       .getByTestId('items-municipality')
       .getByRole('button', { name: /^Ixelles/ })
       .waitFor();
-    await page.getByTestId('language').selectOption('');
-    await page.waitForLoadState('load');
+    await networkIdle();
   });
 });
