@@ -21,7 +21,8 @@ describe('Elasticsearch stopped, then back', () => {
       elasticsearchUrl: `http://127.0.0.1:${relay.port}`,
       requestTimeoutMs: 2000,
       // The answers themselves, not the circuit breaker (test/integration/reliability.test.ts): it stays closed.
-      env: { BREAKER_FAILURES: '1000' },
+      // Failures alone must not open the breaker here, nor the stall window while Elasticsearch is down.
+      env: { BREAKER_FAILURES: '1000', BREAKER_STALL_MS: '0' },
     });
   });
 

@@ -67,7 +67,12 @@ describe('graceful shutdown', () => {
     // Every new connection to Elasticsearch waits 1.5 s: the request below is still in flight at SIGTERM.
     relay.delayMs = 1500;
     await relay.open();
-    const service = await startService({ ELASTICSEARCH_URL: relay.url, SHUTDOWN_GRACE_MS: '30000' });
+    // Stall detection off: the relay holds every answer 1.5 s on purpose, longer than the default stall window.
+    const service = await startService({
+      ELASTICSEARCH_URL: relay.url,
+      SHUTDOWN_GRACE_MS: '30000',
+      BREAKER_STALL_MS: '0',
+    });
     started.push(service);
     const inFlight = fetch(`${service.url}/geocode/forward`, {
       method: 'POST',
