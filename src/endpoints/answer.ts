@@ -22,10 +22,19 @@ export function readInput(endpoint: Endpoint, raw: RawInput, at: readonly (strin
   return { params, query, body, acceptLanguage: raw.acceptLanguage } as AnyInput;
 }
 
+/** Whether the request asks for a result list as GeoJSON (`format=geojson` where the endpoint offers it). */
+export function asksGeojson(endpoint: Endpoint, input: AnyInput): boolean {
+  return (
+    endpoint.ok.geojsonFormat !== undefined && (input.query as { format?: string } | undefined)?.format === 'geojson'
+  );
+}
+
 /** The handler's result shaped into the answer's body; nothing found is the declaration's 404 `no_match`. */
 export async function answerOf(endpoint: Endpoint, input: AnyInput, deps: ServiceDeps): Promise<unknown> {
   if (!endpoint.handle) throw new Error(`${endpoint.method} ${endpoint.path} declares no handler`);
   const result = await endpoint.handle(input as never, deps);
   if (result === undefined && endpoint.noMatch) throw new ApiError(404, 'no_match', endpoint.noMatch);
-  return endpoint.record ? endpoint.record(result) : result;
+  const body = endpoint.record ? endpoint.record(result) : result;
+  // The GeoJSON form is made from the JSON body itself: the same records, so the formats cannot disagree.
+  return asksGeojson(endpoint, input) ? endpoint.ok.geojsonFormat!.shape(body as never) : body;
 }

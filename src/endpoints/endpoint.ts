@@ -49,6 +49,12 @@ export interface OperationSpec {
     /** Also `application/geo+json`, when the request's Accept prefers it (src/http/mediaType.ts). */
     geojson?: boolean;
     mediaType?: string;
+    /**
+     * A result list that also answers as GeoJSON when the query says `format=geojson` (its schema declares
+     * `format`): `shape` turns the JSON body into the FeatureCollection `schema` describes, and the media type
+     * then follows Accept as with `geojson`.
+     */
+    geojsonFormat?: { schema: z.ZodType; shape: (body: never) => unknown };
   };
   /** Further statuses answered with the same schema as 200 (GET /health's 503), with what each means. */
   sameShape?: Record<string, string>;

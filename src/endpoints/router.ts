@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { respondCached } from '../http/conditional.js';
 import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
 import { preferredLanguage } from '../language/answerLanguage.js';
-import { answerOf, readInput } from './answer.js';
+import { answerOf, asksGeojson, readInput } from './answer.js';
 import type { ServiceDeps } from './deps.js';
 import type { Endpoint } from './endpoint.js';
 import { FeatureStream } from './featureStream.js';
@@ -17,11 +17,14 @@ function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
     const acceptLanguage = endpoint.languages ? ctx.get('Accept-Language') || undefined : undefined;
     if (endpoint.languages) ctx.vary('Accept-Language');
     const input = readInput(endpoint, { params: ctx.params, query: ctx.query, body: ctx.request.body, acceptLanguage });
-    const mediaType = endpoint.ok.geojson ? geojsonMediaType(ctx) : JSON_TYPE;
+    const geojson = endpoint.ok.geojson === true || asksGeojson(endpoint, input);
+    const mediaType = geojson ? geojsonMediaType(ctx) : JSON_TYPE;
+    // The media type follows Accept (respondCached says so itself for conditional answers).
+    if (geojson) ctx.vary('Accept');
     const send = async () => {
       const answer = await answerOf(endpoint, input, deps);
       if (answer instanceof FeatureStream) return answer.send(ctx);
-      if (endpoint.ok.geojson) ctx.type = mediaType;
+      if (geojson) ctx.type = mediaType;
       ctx.body = answer;
     };
     if (!endpoint.reads) return send();

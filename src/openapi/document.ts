@@ -45,8 +45,9 @@ municipalities, cities › suburbs › buildings › addresses) with GeoJSON for
 **Authentication.** Every endpoint but \`/health\` (with \`/health/live\` and \`/health/ready\`), \`/metrics\`, \`/openapi.json\` and \`/docs\` needs the header
 \`X-Api-Key\` (the *Authorize* button). A missing or unknown key is a 401.
 
-**Answers.** JSON (\`application/json\`); GeoJSON endpoints answer \`application/geo+json\` instead when the
-request's \`Accept\` prefers it. Every answer carries \`X-Request-Id\`. Bodies over 1 KiB are compressed as
+**Answers.** JSON (\`application/json\`); GeoJSON endpoints (and \`format=geojson\` on the result lists of
+\`/search\`, \`/autocomplete\` and \`/reverse\`) answer \`application/geo+json\` instead when the request's
+\`Accept\` prefers it. Every answer carries \`X-Request-Id\`. Bodies over 1 KiB are compressed as
 \`Accept-Encoding\` asks (gzip, br).
 
 **Errors** are always \`{"error":{"code","message","details"?}}\`; \`details\` name each bad field or parameter
@@ -126,8 +127,17 @@ const ERRORS = {
 function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
   const content = { [op.ok.mediaType ?? JSON_TYPE]: { schema: op.ok.schema } };
   if (op.ok.geojson) content[GEOJSON] = { schema: op.ok.schema };
+  let description = op.ok.description;
+  const asGeojson = op.ok.geojsonFormat?.schema;
+  if (asGeojson) {
+    // JSON carries either shape (the `format` parameter picks); application/geo+json only the collection.
+    content[JSON_TYPE] = { schema: z.union([op.ok.schema, asGeojson]) };
+    content[GEOJSON] = { schema: asGeojson };
+    description +=
+      '; with `format=geojson` a FeatureCollection of them (`application/geo+json` when Accept prefers it)';
+  }
   const out: Record<string, ZodOpenApiResponseObject> = {
-    '200': { description: op.ok.description, content, ...(op.reads ? { headers: VALIDATORS } : {}) },
+    '200': { description, content, ...(op.reads ? { headers: VALIDATORS } : {}) },
   };
   if (op.reads) {
     out['304'] = { description: 'Not Modified: the `If-None-Match` tag is still current', headers: VALIDATORS };

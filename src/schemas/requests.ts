@@ -132,6 +132,20 @@ const typedText = (max: number) =>
   text(max)
     .min(1)
     .regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit');
+/**
+ * How a result list is answered: `json` (the records) or `geojson` (a FeatureCollection of points whose
+ * properties are the records; src/geojson/resultFeatures.ts). One declaration for /search, /autocomplete, /reverse.
+ */
+export const RESULT_FORMATS = ['json', 'geojson'] as const;
+export type ResultFormat = (typeof RESULT_FORMATS)[number];
+const format = z
+  .enum(RESULT_FORMATS)
+  .default('json')
+  .describe(
+    'json: the results as records; geojson: a FeatureCollection, one Point per result, `properties` the JSON ' +
+      "record, the result's `bbox` as the feature's (application/geo+json when Accept prefers it)",
+  );
+
 /** GET /reverse. */
 export const MAX_REVERSE_RADIUS_METRES = 5000;
 export const MAX_REVERSE_SIZE = 50;
@@ -144,6 +158,7 @@ export const ReverseQuery = z
       .pipe(z.number().positive().max(MAX_REVERSE_RADIUS_METRES))
       .default(200)
       .describe('Metres around the point in which addresses are looked for'),
+    format,
   })
   .strict();
 
@@ -156,6 +171,7 @@ export const AutocompleteQueryParams = z
     lat: latitude.optional().describe('Focus (with lon): ranks equal matches by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),
     lang: Lang,
+    format,
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);
@@ -211,6 +227,7 @@ export const SearchQueryParams = z
       .optional()
       .describe("Only this country's addresses and postcode shapes"),
     lang: Lang,
+    format,
   })
   .strict()
   .refine(focusIsWhole, FOCUS_TOGETHER);

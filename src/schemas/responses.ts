@@ -261,6 +261,31 @@ export type SearchResult = z.infer<typeof SearchResult>;
 /** GET /search: addresses and places, best first. */
 export const SearchResponse = z.array(SearchResult);
 
+/**
+ * `format=geojson` on a result list (src/geojson/resultFeatures.ts): one Point feature per result, its
+ * `properties` the JSON record, its `bbox` the record's where it has one.
+ */
+const resultCollectionOf = (record: z.ZodType) =>
+  z.object({
+    type: z.literal('FeatureCollection'),
+    bbox: Bbox.optional().describe('[minLon, minLat, maxLon, maxLat] over every feature; absent when there is none'),
+    features: z.array(
+      z.object({
+        type: z.literal('Feature'),
+        id: z.string().optional().describe("The record's id, where it has one"),
+        geometry: z.object({ type: z.literal('Point'), coordinates: LonLat }),
+        bbox: Bbox.optional().describe("The record's bbox, where it has one"),
+        properties: record,
+      }),
+    ),
+  });
+export const SearchFeatureCollection = resultCollectionOf(SearchResult);
+export const AutocompleteFeatureCollection = resultCollectionOf(AutocompleteSuggestion);
+/** The containing areas ride along as a foreign member (RFC 7946 section 6.1): they are not points of the list. */
+export const ReverseFeatureCollection = resultCollectionOf(ReverseAddress).extend({
+  areas: ReverseResponse.shape.areas,
+});
+
 /** GET /openapi.json: an OpenAPI 3.1 document (its own shape is the OpenAPI specification's). */
 export const OpenApiDocument = z.looseObject({
   openapi: z.string(),

@@ -333,6 +333,21 @@ describe('provinces and municipalities', () => {
     expect(fc.features.map((f) => f.id)).toEqual([ids.delftMunicipality]);
     expectError(await api.call('GET', '/provinces/unknown/municipalities/geojson'), 404, 'not_found');
   });
+
+  it('GET /municipalities/{id}/geojson (beyond the contract: an area /search answers, drawn by its id)', async () => {
+    const fc = expectShape(
+      FeatureCollection,
+      await api.call('GET', `/municipalities/${ids.delftMunicipality}/geojson`),
+    );
+    expect(fc.features.map((f) => f.id)).toEqual([ids.delftMunicipality]);
+    expect(fc.features[0]!.properties).toMatchObject({
+      level: 'municipality',
+      name: 'Delft',
+      local_identifier: 'GM0503',
+    });
+    // A city's id is not a municipality's.
+    expectError(await api.call('GET', `/municipalities/${ids.delft}/geojson`), 404, 'not_found');
+  });
 });
 
 describe('cities, suburbs and buildings', () => {
@@ -361,6 +376,19 @@ describe('cities, suburbs and buildings', () => {
     );
     expect(voorhof.features.map((f) => f.properties.name)).toEqual(['Voorhof']);
     expectError(await api.call('GET', '/cities/unknown/suburbs/geojson'), 404, 'not_found');
+  });
+
+  it('GET /suburbs/{id}/geojson (beyond the contract: an area /search answers, drawn by its id)', async () => {
+    const listed = expectShape(
+      FeatureCollection,
+      await api.call('GET', `/cities/${ids.delft}/suburbs/geojson?name=wippolder&geometry=centroid`),
+    );
+    const wippolder = listed.features[0]!.id;
+    const fc = expectShape(FeatureCollection, await api.call('GET', `/suburbs/${wippolder}/geojson`));
+    expect(fc.features.map((f) => f.id)).toEqual([wippolder]);
+    expect(fc.features[0]!.geometry.type).toMatch(/Polygon$/);
+    expect(fc.features[0]!.properties).toMatchObject({ level: 'suburb', name: 'Wippolder', city_id: ids.delft });
+    expectError(await api.call('GET', '/suburbs/unknown/geojson'), 404, 'not_found');
   });
 
   it('GET /suburbs/{id}/buildings/geojson streams every footprint of a suburb', async () => {

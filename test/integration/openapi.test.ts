@@ -159,6 +159,12 @@ describe('real answers match the document', () => {
     expect(reverse.body.addresses[0].id).toBe(forward.body.id);
     // A point at sea: no address, every area null but the ones whose outline reaches it.
     await call('GET', '/reverse?lat=52.3&lon=3.5', 200);
+    // format=geojson: the collections, as JSON and as GeoJSON.
+    await call('GET', `/search?q=${encodeURIComponent('Mekelweg Delft')}&format=geojson`, 200);
+    await call('GET', '/search?q=Delft&format=geojson', 200, { headers: GEOJSON });
+    await call('GET', '/autocomplete?q=Delf&format=geojson', 200, { headers: GEOJSON });
+    await call('GET', `/reverse?lat=${latitude}&lon=${longitude}&size=3&format=geojson`, 200, { headers: GEOJSON });
+    await call('GET', '/reverse?lat=52.3&lon=3.5&format=geojson', 200);
   });
 
   it('addresses and buildings, JSON and GeoJSON', async () => {
@@ -186,7 +192,10 @@ describe('real answers match the document', () => {
     await call('GET', `/provinces/${zh.id}/geojson?simplify=1000`, 200);
     const municipalities = await call('GET', `/provinces/${zh.id}/municipalities?name=delft`, 200);
     expect(municipalities.body.map((m: Json) => m.local_identifier)).toContain('GM0503');
-    await call('GET', `/provinces/${zh.id}/municipalities/geojson?name=delft`, 200);
+    const delftMunicipality = await call('GET', `/provinces/${zh.id}/municipalities/geojson?name=delft`, 200);
+    await call('GET', `/municipalities/${delftMunicipality.body.features[0].id}/geojson?simplify=50`, 200, {
+      headers: GEOJSON,
+    });
     const cities = await call('GET', '/cities?name=delft', 200);
     const delft = cities.body.find((c: Json) => c.name === 'Delft');
     const city = await call('GET', `/cities/${delft.id}/geojson`, 200);
@@ -196,6 +205,7 @@ describe('real answers match the document', () => {
     const suburb = suburbs.body.features.find((f: Json) => f.id === forward.body.suburb_id);
     const { longitude: x, latitude: y } = forward.body;
     const bbox = [x - 0.002, y - 0.002, x + 0.002, y + 0.002].join(',');
+    await call('GET', `/suburbs/${suburb.id}/geojson`, 200);
     const buildings = await call('GET', `/suburbs/${suburb.id}/buildings/geojson?bbox=${bbox}`, 200);
     expect(buildings.body.features.length).toBeGreaterThan(0);
     await call('GET', `/suburbs/${suburb.id}/buildings/geojson?geometry=centroid&bbox=${bbox}`, 200, {

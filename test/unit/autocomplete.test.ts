@@ -162,7 +162,7 @@ describe('autocomplete requests', () => {
 describe('AutocompleteQueryParams', () => {
   const ok = (query: Record<string, string>) => AutocompleteQueryParams.safeParse(query).success;
   it('accepts q with size and a focus', () => {
-    expect(AutocompleteQueryParams.parse({ q: 'mek' })).toEqual({ q: 'mek', size: 10 });
+    expect(AutocompleteQueryParams.parse({ q: 'mek' })).toEqual({ q: 'mek', size: 10, format: 'json' });
     expect(ok({ q: 'mek', size: '20', lat: '52', lon: '4.3' })).toBe(true);
   });
   it('refuses what it cannot answer', () => {

@@ -161,12 +161,19 @@ describe('reverse queries', () => {
 describe('ReverseQuery', () => {
   const parse = (q: Record<string, string>) => ReverseQuery.safeParse(q);
   it('reads coordinates and defaults', () => {
-    expect(parse({ lat: '52.0', lon: '4.37' }).data).toEqual({ lat: 52, lon: 4.37, size: 1, radius: 200 });
-    expect(parse({ lat: '-0.5', lon: '.5', size: '50', radius: '5000' }).data).toEqual({
+    expect(parse({ lat: '52.0', lon: '4.37' }).data).toEqual({
+      lat: 52,
+      lon: 4.37,
+      size: 1,
+      radius: 200,
+      format: 'json',
+    });
+    expect(parse({ lat: '-0.5', lon: '.5', size: '50', radius: '5000', format: 'geojson' }).data).toEqual({
       lat: -0.5,
       lon: 0.5,
       size: 50,
       radius: 5000,
+      format: 'geojson',
     });
   });
   it('refuses missing, non-numeric and out-of-range values and unknown parameters', () => {
@@ -183,6 +190,7 @@ describe('ReverseQuery', () => {
       { lat: '52', lon: '4', radius: '5001' },
       { lat: '52', lon: '4', extra: '1' },
       { lat: '1e1', lon: '4' },
+      { lat: '52', lon: '4', format: 'xml' },
     ]) {
       expect(parse(q).success, JSON.stringify(q)).toBe(false);
     }

@@ -1,7 +1,8 @@
 /** GET /autocomplete: suggestions for what has been typed so far. */
 import { endpoint } from '../../endpoints/endpoint.js';
 import { AutocompleteQueryParams } from '../../schemas/requests.js';
-import { AutocompleteResponse } from '../../schemas/responses.js';
+import { AutocompleteFeatureCollection, AutocompleteResponse } from '../../schemas/responses.js';
+import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
@@ -20,10 +21,15 @@ export const autocompleteEndpoint = endpoint({
     '(default 10); `lat` and `lon` together rank equal matches by distance (a map-centred search box). Text ' +
     'without a letter or digit answers `[]`.' +
     'Street names match in any language (`rue neuve` = `Nieuwstraat`); `lang` or Accept-Language picks the ' +
-    "name shown, else the language typed; `names` lists a street's names where it has several.",
+    "name shown, else the language typed; `names` lists a street's names where it has several. " +
+    '`format=geojson`: the same suggestions as a FeatureCollection of points.',
   access: 'key',
   query: AutocompleteQueryParams,
-  ok: { description: 'The suggestions, best first', schema: AutocompleteResponse },
+  ok: {
+    description: 'The suggestions, best first',
+    schema: AutocompleteResponse,
+    geojsonFormat: { schema: AutocompleteFeatureCollection, shape: resultsAsFeatures },
+  },
   backend: true,
   languages: true,
   handle: async ({ query, acceptLanguage }, { autocomplete, places }) => {

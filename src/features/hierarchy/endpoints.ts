@@ -178,6 +178,8 @@ export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
   oneBoundary('province', 'provinces'),
   childList('province', 'provinces', 'municipality', 'municipalities', MunicipalityList, municipalityRecord),
   childBoundaries('province', 'provinces', 'municipality', 'municipalities'),
+  // Beyond the contract: every area id /search answers can be drawn by its own id (the map page's outlines).
+  oneBoundary('municipality', 'municipalities'),
   endpoint({
     method: 'get',
     path: '/cities',
@@ -197,6 +199,7 @@ export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
   }),
   oneBoundary('city', 'cities'),
   childBoundaries('city', 'cities', 'suburb', 'suburbs'),
+  oneBoundary('suburb', 'suburbs'),
   endpoint({
     method: 'get',
     path: '/suburbs/{id}/buildings/geojson',

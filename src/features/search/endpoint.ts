@@ -1,7 +1,8 @@
 /** GET /search: the one search box, addresses and places best first. */
 import { endpoint } from '../../endpoints/endpoint.js';
 import { MAX_SEARCH_SIZE, SearchQueryParams } from '../../schemas/requests.js';
-import { SearchResponse } from '../../schemas/responses.js';
+import { SearchFeatureCollection, SearchResponse } from '../../schemas/responses.js';
+import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { focusOf } from '../../geometry/focus.js';
 
 export const searchEndpoint = endpoint({
@@ -19,10 +20,15 @@ export const searchEndpoint = endpoint({
     'before a typo, a larger place before a smaller one of the same name; then weaker address readings. ' +
     '`layers`, `country`, `bbox` and `within` keep to some results; `lat` and `lon` together are a focus.' +
     'Street and city names match in any language (`Rue Neuve 1, 1000 Bruxelles` = `Nieuwstraat 1 Brussel`); ' +
-    '`lang` or Accept-Language picks the names shown, else the language the query used.',
+    '`lang` or Accept-Language picks the names shown, else the language the query used. `format=geojson`: ' +
+    'the same results as a FeatureCollection of points.',
   access: 'key',
   query: SearchQueryParams,
-  ok: { description: 'Addresses and places, best first', schema: SearchResponse },
+  ok: {
+    description: 'Addresses and places, best first',
+    schema: SearchResponse,
+    geojsonFormat: { schema: SearchFeatureCollection, shape: resultsAsFeatures },
+  },
   backend: true,
   languages: true,
   handle: ({ query, acceptLanguage }, { searchBox }) =>
