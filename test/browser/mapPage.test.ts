@@ -60,6 +60,39 @@ async function networkIdle() {
 }
 
 const pathCount = (selector: string) => page.locator(`#map path.${selector}`).count();
+
+type Box = [number, number, number, number];
+/** The map's view as the page notes it on the map element after every move: [west, south, east, north]. */
+async function mapView(): Promise<Box> {
+  return (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as Box;
+}
+/** The view holds the whole box, and the box fills a good part of it (fitBounds, not merely somewhere inside). */
+function expectFramed(view: Box, box: Box) {
+  const slack = 1e-6;
+  expect(view[0]).toBeLessThanOrEqual(box[0] + slack);
+  expect(view[1]).toBeLessThanOrEqual(box[1] + slack);
+  expect(view[2]).toBeGreaterThanOrEqual(box[2] - slack);
+  expect(view[3]).toBeGreaterThanOrEqual(box[3] - slack);
+  const share = Math.max((box[2] - box[0]) / (view[2] - view[0]), (box[3] - box[1]) / (view[3] - view[1]));
+  expect(share).toBeGreaterThan(0.3);
+}
+
+/** Leaflet, as a client of the service, reading a `format=geojson` answer with the page's key. */
+const LEAFLET_READS_SEARCH = `(async () => {
+  const key = sessionStorage.getItem('geocoder.apiKey') ?? localStorage.getItem('geocoder.apiKey');
+  const response = await fetch('/search?q=Delft&format=geojson', {
+    headers: { 'X-Api-Key': key, Accept: 'application/geo+json' },
+  });
+  const answer = await response.json();
+  const layers = L.geoJSON(answer).getLayers();
+  return {
+    type: response.headers.get('content-type'),
+    features: answer.features.length,
+    layers: layers.length,
+    first: layers[0].getLatLng(),
+    point: answer.features[0].properties,
+  };
+})()`;
 /** Waits until the map has drawn at least one path of this kind. */
 const drawn = (className: string) => page.locator(`#map path.${className}`).first().waitFor({ state: 'attached' });
 
@@ -253,6 +286,68 @@ describe('the map page', { timeout: 120_000 }, () => {
     // The snapped bbox changes at most once over these pans (when one crosses a grid line); unsnapped it
     // would change on every pan.
     expect((await countriesAsked()) - before).toBeLessThanOrEqual(1);
+  });
+
+  it('frames a city and outlines it on Enter, a street by its extent; suggestions show their type', async () => {
+    await networkIdle();
+    const input = page.getByRole('combobox', { name: 'Search an address' });
+    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
+    await input.fill('Delft');
+    const city = suggestions.getByRole('option', { name: /^Delft, Zuid-Holland/ }).first();
+    await city.waitFor();
+    expect(await city.locator('.type-label').innerText()).toBe('city');
+    await input.press('Enter');
+
+    const [delft] = (await api.call('GET', '/search?q=Delft')).body;
+    expect(delft.type).toBe('city');
+    await page
+      .getByTestId('status')
+      .filter({ hasText: /for “Delft”/ })
+      .waitFor();
+    await drawn('outline');
+    await networkIdle();
+    expectFramed(await mapView(), delft.bbox);
+    // The city's boundary (/cities/{id}/geojson), drawn across most of the map, and no pin.
+    expect(await pathCount('outline')).toBe(1);
+    const map = (await page.locator('#map').boundingBox())!;
+    const outline = (await page.locator('#map path.outline').boundingBox())!;
+    expect(Math.max(outline.width / map.width, outline.height / map.height)).toBeGreaterThan(0.3);
+    expect(await page.locator('#map .leaflet-marker-icon').count()).toBe(0);
+    const first = page.getByTestId('search-results').locator('li').first();
+    expect(await first.getByRole('button').innerText()).toBe('Delft, Zuid-Holland');
+    expect(await first.locator('.type-label').innerText()).toBe('city');
+    await screenshot('6-search-city');
+
+    await input.fill('Mekelw');
+    const street = suggestions.getByRole('option', { name: /^Mekelweg, Delft/ }).first();
+    await street.waitFor();
+    expect(await street.locator('.type-label').innerText()).toBe('street');
+    await input.fill('Mekelweg');
+    await input.press('Enter');
+    const [mekelweg] = (await api.call('GET', '/search?q=Mekelweg')).body;
+    expect(mekelweg.type).toBe('street');
+    await page
+      .getByTestId('status')
+      .filter({ hasText: /for “Mekelweg”/ })
+      .waitFor();
+    await networkIdle();
+    // The street's extent: the rectangle of its bbox, framed.
+    expectFramed(await mapView(), mekelweg.bbox);
+    expect(await pathCount('outline')).toBe(1);
+    expect(await page.getByTestId('search-results').locator('li .type-label').first().innerText()).toBe('street');
+    await screenshot('7-search-street');
+
+    // A map library reads the GeoJSON form of /search as it is.
+    const read = (await page.evaluate(LEAFLET_READS_SEARCH)) as {
+      type: string;
+      features: number;
+      layers: number;
+      first: { lat: number; lng: number };
+      point: { latitude: number; longitude: number };
+    };
+    expect(read.type).toMatch(/^application\/geo\+json/);
+    expect(read.layers).toBe(read.features);
+    expect(read.first).toEqual({ lat: read.point.latitude, lng: read.point.longitude });
   });
 
   it('serves the API reference under the same policy without a violation', async () => {

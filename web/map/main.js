@@ -8,6 +8,7 @@ import { createBrowse } from './browse.js';
 import { createKeyDialog } from './keyDialog.js';
 import { createOutline } from './outline.js';
 import { createPin } from './pin.js';
+import { createPlaceView } from './placeView.js';
 import { createReverse } from './reverse.js';
 import { createSearch } from './search.js';
 import { createStatus } from './status.js';
@@ -28,6 +29,19 @@ map.attributionControl.addAttribution(
   'Boundaries: Natural Earth, © CBS / Kadaster; addresses: BAG; suburbs and buildings: © OpenStreetMap contributors',
 );
 createPanes(map);
+/**
+ * The view's bounds (west,south,east,north) on the map element after every move: the map object stays inside
+ * this module, and scripts reading the page (the browser tests) see where it is framed.
+ */
+const mapElement = byId('map');
+const noteView = () => {
+  const bounds = map.getBounds();
+  mapElement.dataset.view = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]
+    .map((v) => v.toFixed(6))
+    .join(',');
+};
+map.on('moveend', noteView);
+noteView();
 
 const status = createStatus({
   line: byId('status'),
@@ -88,7 +102,7 @@ createSearch({
   map,
   api,
   status,
-  pin,
+  places: createPlaceView({ api, status, outline, pin }),
 });
 createReverse({
   map,

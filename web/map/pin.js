@@ -22,5 +22,10 @@ export function createPin(map) {
       map.setView([lat, lon], Math.max(map.getZoom(), PIN_ZOOM), { animate: false });
       marker.bindPopup(content).openPopup();
     },
+    /** A place framed by its extent instead: the last address pinned would only mislead. */
+    clear() {
+      marker?.remove();
+      marker = null;
+    },
   };
 }

@@ -1,9 +1,9 @@
 /**
- * The search box: suggestions from /autocomplete while typing (focused on the map's centre), free text on
- * Enter through /search. The chosen place is pinned with its address.
+ * The search box: suggestions from /autocomplete while typing (focused on the map's centre), each with its type;
+ * free text on Enter through /search, whose results (addresses, streets, postcodes, areas) are listed and the
+ * first shown on the map (placeView.js: an address pinned, a place framed and outlined).
  */
 import { queryString } from './api.js';
-import { addressLine, placeLine, streetLine } from './format.js';
 import { debounce } from './viewport.js';
 
 const SUGGEST_DEBOUNCE_MS = 150;
@@ -13,7 +13,7 @@ const RESULTS = 5;
 const FOCUS_FROM_ZOOM = 8;
 const HAS_TEXT = /[\p{L}\p{N}]/u;
 
-export function createSearch({ form, input, listbox, resultsPanel, resultsList, map, api, status, pin }) {
+export function createSearch({ form, input, listbox, resultsPanel, resultsList, map, api, status, places }) {
   let suggestions = [];
   let active = -1;
   /** Every question asked so far; an answer to an older one is dropped. */
@@ -33,11 +33,8 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
         option.id = `suggestion-${i}`;
         option.setAttribute('role', 'option');
         option.setAttribute('aria-selected', String(i === active));
-        option.textContent = suggestion.label;
-        const kind = document.createElement('span');
-        kind.className = 'note';
-        kind.textContent = ` ${suggestion.type}`;
-        option.append(kind);
+        option.textContent = `${suggestion.label} `;
+        option.append(typeLabel(suggestion.type));
         // Keeps the focus in the input, so the click lands before the list closes on blur.
         option.addEventListener('mousedown', (event) => event.preventDefault());
         option.addEventListener('click', () => choose(suggestion));
@@ -79,15 +76,6 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
     close();
   }
 
-  function pinAddress(address, extra = []) {
-    pin.show({
-      lat: address.latitude,
-      lon: address.longitude,
-      title: streetLine(address),
-      lines: [placeLine(address), ...extra],
-    });
-  }
-
   function choose(suggestion) {
     stopSuggesting();
     if (suggestion.type === 'street') {
@@ -99,9 +87,8 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
       return;
     }
     input.value = suggestion.label;
-    if (suggestion.type === 'address') pinAddress(suggestion);
-    else pin.show({ lat: suggestion.latitude, lon: suggestion.longitude, title: suggestion.label });
-    status.info(`Pinned ${suggestion.label}`);
+    places.show(suggestion);
+    status.info(`${suggestion.label} (${suggestion.type})`);
   }
 
   function showResults(q, results) {
@@ -109,9 +96,9 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
     resultsPanel.scrollIntoView({ block: 'nearest' });
     if (results.length === 0) {
       const none = document.createElement('li');
-      none.textContent = `No address found for “${q}”.`;
+      none.textContent = `Nothing found for “${q}”.`;
       resultsList.replaceChildren(none);
-      status.info(`No address found for “${q}”`);
+      status.info(`Nothing found for “${q}”`);
       return;
     }
     resultsList.replaceChildren(
@@ -119,13 +106,14 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
         const row = document.createElement('li');
         const button = document.createElement('button');
         button.type = 'button';
-        button.textContent = addressLine(result);
-        button.addEventListener('click', () => pinAddress(result, [confidenceText(result)]));
-        row.append(button);
+        button.textContent = result.label;
+        button.addEventListener('click', () => places.show(result, [confidenceText(result)]));
+        // Beside the button, not in it: the button's name stays the place's label.
+        row.append(button, typeLabel(result.type));
         return row;
       }),
     );
-    pinAddress(results[0], [confidenceText(results[0])]);
+    places.show(results[0], [confidenceText(results[0])]);
     status.info(`${results.length} ${results.length === 1 ? 'result' : 'results'} for “${q}”`);
   }
 
@@ -133,7 +121,7 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
     stopSuggesting();
     const mine = ++searched;
     const q = input.value.trim();
-    if (!HAS_TEXT.test(q)) return status.info('Type an address to search for');
+    if (!HAS_TEXT.test(q)) return status.info('Type an address or a place to search for');
     status.info(`Searching “${q}”…`);
     try {
       const results = await api(`/search${queryString({ q, size: RESULTS, ...focus() })}`);
@@ -166,3 +154,12 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
 }
 
 const confidenceText = (result) => `confidence ${Math.round(result.confidence * 100)} %`;
+
+/** What kind of result this is (street, city, postcode, …), as a small label after its name. */
+function typeLabel(type) {
+  const label = document.createElement('span');
+  label.className = 'type-label';
+  label.dataset.type = type;
+  label.textContent = type;
+  return label;
+}
