@@ -59,6 +59,14 @@ async function networkIdle() {
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 50));
 }
 
+/** The view layers ask 250 ms after the map stops (web/map/viewportLayers.js): a wait, not an assertion. */
+const VIEW_DEBOUNCE_WAIT_MS = 400;
+/** Past a move's debounced requests too: the last move (a pin, a framed place) has asked and been answered. */
+async function settled() {
+  await page.waitForTimeout(VIEW_DEBOUNCE_WAIT_MS);
+  await networkIdle();
+}
+
 const pathCount = (selector: string) => page.locator(`#map path.${selector}`).count();
 
 type Box = [number, number, number, number];
@@ -75,6 +83,27 @@ function expectFramed(view: Box, box: Box) {
   expect(view[3]).toBeGreaterThanOrEqual(box[3] - slack);
   const share = Math.max((box[2] - box[0]) / (view[2] - view[0]), (box[3] - box[1]) / (view[3] - view[1]));
   expect(share).toBeGreaterThan(0.3);
+}
+
+/**
+ * Types `q` until a suggestion of `type` named `suggested` shows (with its type label), then `full` and Enter;
+ * waits for the page's results. Answers the first result /search gives for `full`: what the page shows.
+ */
+async function searchOnEnter(q: string, suggested: RegExp, type: string, full = q) {
+  const input = page.getByRole('combobox', { name: 'Search an address' });
+  await input.fill(q);
+  const option = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option', { name: suggested }).first();
+  await option.waitFor();
+  expect(await option.locator('.type-label').innerText()).toBe(type);
+  await input.fill(full);
+  await input.press('Enter');
+  await page
+    .getByTestId('status')
+    .filter({ hasText: new RegExp(`for “${full}”`) })
+    .waitFor();
+  const [first] = (await api.call('GET', `/search?q=${encodeURIComponent(full)}`)).body;
+  expect(first.type).toBe(type);
+  return first;
 }
 
 /** Leaflet, as a client of the service, reading a `format=geojson` answer with the page's key. */
@@ -280,8 +309,7 @@ describe('the map page', { timeout: 120_000 }, () => {
       await page.mouse.down();
       await page.mouse.move(centre.x - 20, centre.y, { steps: 4 });
       await page.mouse.up();
-      await page.waitForTimeout(400);
-      await networkIdle();
+      await settled();
     }
     // The snapped bbox changes at most once over these pans (when one crosses a grid line); unsnapped it
     // would change on every pan.
@@ -289,21 +317,8 @@ describe('the map page', { timeout: 120_000 }, () => {
   });
 
   it('frames a city and outlines it on Enter, a street by its extent; suggestions show their type', async () => {
-    await networkIdle();
-    const input = page.getByRole('combobox', { name: 'Search an address' });
-    const suggestions = page.getByRole('listbox', { name: 'Suggestions' });
-    await input.fill('Delft');
-    const city = suggestions.getByRole('option', { name: /^Delft, Zuid-Holland/ }).first();
-    await city.waitFor();
-    expect(await city.locator('.type-label').innerText()).toBe('city');
-    await input.press('Enter');
-
-    const [delft] = (await api.call('GET', '/search?q=Delft')).body;
-    expect(delft.type).toBe('city');
-    await page
-      .getByTestId('status')
-      .filter({ hasText: /for “Delft”/ })
-      .waitFor();
+    await settled();
+    const delft = await searchOnEnter('Delft', /^Delft, Zuid-Holland/, 'city');
     await drawn('outline');
     await networkIdle();
     expectFramed(await mapView(), delft.bbox);
@@ -318,18 +333,7 @@ describe('the map page', { timeout: 120_000 }, () => {
     expect(await first.locator('.type-label').innerText()).toBe('city');
     await screenshot('6-search-city');
 
-    await input.fill('Mekelw');
-    const street = suggestions.getByRole('option', { name: /^Mekelweg, Delft/ }).first();
-    await street.waitFor();
-    expect(await street.locator('.type-label').innerText()).toBe('street');
-    await input.fill('Mekelweg');
-    await input.press('Enter');
-    const [mekelweg] = (await api.call('GET', '/search?q=Mekelweg')).body;
-    expect(mekelweg.type).toBe('street');
-    await page
-      .getByTestId('status')
-      .filter({ hasText: /for “Mekelweg”/ })
-      .waitFor();
+    const mekelweg = await searchOnEnter('Mekelw', /^Mekelweg, Delft/, 'street', 'Mekelweg');
     await networkIdle();
     // The street's extent: the rectangle of its bbox, framed.
     expectFramed(await mapView(), mekelweg.bbox);
@@ -402,8 +406,9 @@ describe('the map page', { timeout: 120_000 }, () => {
   });
 
   it('shows names in the language picked: Brussels municipalities in French', async () => {
-    // The switch reloads the page: nothing may be in flight then (an aborted request counts as a failure).
-    await networkIdle();
+    // The switch reloads the page: nothing may be in flight then (an aborted request counts as a failure), nor
+    // about to leave (the previous test's pin moved the map; on a loaded machine its view requests come late).
+    await settled();
     await page.getByTestId('language').selectOption('fr');
     await page.waitForLoadState('load');
     await choose('country', 'Belg', '1 country', /^Belgium/);
