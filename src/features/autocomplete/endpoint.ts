@@ -7,6 +7,8 @@ import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
 import { focusOf } from '../../geometry/focus.js';
 import { suggestionInLanguage } from './suggestionLanguage.js';
+import type { Suggestion } from './autocompleteRepository.js';
+import type { KnownCities } from '../search/knownCities.js';
 
 export const autocompleteEndpoint = endpoint({
   method: 'get',
@@ -20,32 +22,37 @@ export const autocompleteEndpoint = endpoint({
     '(default 10); `lat` and `lon` together rank equal matches by distance (a map-centred search box). Text ' +
     'without a letter or digit answers `[]`.' +
     'Street names match in any language (`rue neuve` = `Nieuwstraat`); `lang` or Accept-Language picks the ' +
-    "name shown, else the language typed; `names` lists a street's names where it has several.",
+    'name shown (street and city), else the language typed; `names` lists the names where there are several.',
   access: 'key',
   query: AutocompleteQueryParams,
   ok: { description: 'The suggestions, best first', schema: AutocompleteResponse },
   backend: true,
   languages: true,
-  handle: async ({ query, acceptLanguage }, { autocomplete, places }) => {
+  handle: async ({ query, acceptLanguage }, { autocomplete, places, cityNames }) => {
     // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
     const input = parseAutocompleteQuery(query);
     if (!input) return [];
     const choice = { lang: query.lang, acceptLanguage };
     // The street words typed tell the language ("rue neuve 1": the words before the number).
     const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
-    const inLanguage = (list: Awaited<ReturnType<typeof autocomplete.suggest>>) =>
-      list.map((s) => suggestionInLanguage(s, typed, choice));
-    if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
+    // The cities' names per language are cached per index generation: read alongside the searches.
+    const inLanguage = (list: Suggestion[], cities: KnownCities) =>
+      list.map((s) => suggestionInLanguage(s, typed, choice, cities.names));
+    if (input.kind !== 'street') {
+      const [suggestions, cities] = await Promise.all([autocomplete.suggest(input), cityNames.known()]);
+      return inLanguage(suggestions, cities);
+    }
     // Words without a number may name an area too: both searches leave together (one _msearch).
-    const [suggestions, areas] = await Promise.all([
+    const [suggestions, areas, cities] = await Promise.all([
       autocomplete.suggest(input),
       // No typo round for areas: it would cost every keystroke of a street a second round trip.
       places.search(
         { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES },
         { typos: false },
       ),
+      cityNames.known(),
     ]);
-    return mergeAreas(inLanguage(suggestions), areas, query.size);
+    return mergeAreas(inLanguage(suggestions, cities), areas, query.size);
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });

@@ -3,6 +3,8 @@ import { endpoint } from '../../endpoints/endpoint.js';
 import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, ReverseQuery } from '../../schemas/requests.js';
 import { ReverseResponse } from '../../schemas/responses.js';
 import { reverseRecord } from './reverseRecord.js';
+import { reverseInLanguage } from './reverseLanguage.js';
+import { answerLanguage } from '../../language/answerLanguage.js';
 
 export const reverseEndpoint = endpoint({
   method: 'get',
@@ -12,11 +14,18 @@ export const reverseEndpoint = endpoint({
   description:
     `The \`size\` (1..${MAX_REVERSE_SIZE}, default 1) addresses nearest the point within \`radius\` metres ` +
     `(default 200, at most ${MAX_REVERSE_RADIUS_METRES}), nearest first, with \`distance_m\`; and per level the ` +
-    'area whose polygon contains the point, or `null`. `lat` and `lon` are required plain decimals.',
+    'area whose polygon contains the point, or `null`. `lat` and `lon` are required plain decimals. Street, ' +
+    'city and area names in the language `lang` (nl, fr, de) or Accept-Language chooses, else the primary ones; ' +
+    '`names` lists them where there are several (Brussels).',
   access: 'key',
   query: ReverseQuery,
   ok: { description: 'The nearest addresses and the containing areas', schema: ReverseResponse },
   backend: true,
-  handle: ({ query: { lat, lon, size, radius } }, { reverse }) => reverse.reverse({ lat, lon }, radius, size),
+  languages: true,
+  handle: async ({ query: { lat, lon, size, radius, lang }, acceptLanguage }, { reverse, cityNames }) => {
+    // The city names are cached per index generation: read alongside the point's searches, not after them.
+    const [answer, cities] = await Promise.all([reverse.reverse({ lat, lon }, radius, size), cityNames.known()]);
+    return reverseInLanguage(answer, answerLanguage({ lang, acceptLanguage }), cities.names);
+  },
   record: reverseRecord,
 });
