@@ -131,7 +131,7 @@ describe('suggestions in the answer language', () => {
     expect(suggestionInLanguage({ ...suggestion, street_names: undefined }, 'n', {})).not.toHaveProperty('names');
   });
 
-  it('know the language of a name typed with a typo, by the typo round\'s own rule', () => {
+  it("know the language of a name typed with a typo, by the typo round's own rule", () => {
     expect(languageTypedWithTypo('rue nauve', suggestion.street_names)).toBe('fr');
     expect(languageTypedWithTypo('nieuwstrat', suggestion.street_names)).toBe('nl');
     expect(languageTypedWithTypo('nauve', suggestion.street_names)).toBe('fr'); // a later word of the name
@@ -139,7 +139,7 @@ describe('suggestions in the answer language', () => {
     expect(suggestionInLanguage(suggestion, 'rue nauve', {})).toMatchObject({ streetname: 'Rue Neuve' });
   });
 
-  it('show the city, and the label\'s city, in the same language where the city has several names', () => {
+  it("show the city, and the label's city, in the same language where the city has several names", () => {
     const cities = new Map([['brussel', { nl: 'Brussel', fr: 'Bruxelles', de: 'Brüssel' }]]);
     expect(suggestionInLanguage(suggestion, 'rue n', {}, cities)).toMatchObject({
       streetname: 'Rue Neuve',

@@ -187,8 +187,7 @@ export const addressGeojsonEndpoint = endpoint({
   tag: 'Boundaries',
   summary: 'One address as a Point feature',
   description:
-    'The address as a FeatureCollection of one Point feature; its properties are the address record.' +
-    BY_ID_LANGUAGE,
+    'The address as a FeatureCollection of one Point feature; its properties are the address record.' + BY_ID_LANGUAGE,
   access: 'key',
   pathParams: idOf('address'),
   query: AddressQuery,

@@ -51,7 +51,8 @@ export function suggestionInLanguage(
   const matched = streetNames && (languageTyped(typed, streetNames) ?? languageTypedWithTypo(typed, streetNames));
   const { street_names: _, ...shown } = inLanguage(suggestion, answerLanguage({ ...choice, matched }), cityNames);
   let label = rest.label;
-  if (rest.streetname && label.startsWith(rest.streetname)) label = shown.streetname + label.slice(rest.streetname.length);
+  if (rest.streetname && label.startsWith(rest.streetname))
+    label = shown.streetname + label.slice(rest.streetname.length);
   if (rest.city && label.endsWith(rest.city)) label = label.slice(0, label.length - rest.city.length) + shown.city;
   return { ...shown, label };
 }
