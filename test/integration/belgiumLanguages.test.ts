@@ -252,6 +252,17 @@ describe('Nieuwstraat 1 / Rue Neuve 1 in either language through every endpoint'
     expect(typoAddress.body).toContainEqual(expect.objectContaining({ type: 'address', id }));
   });
 
+  it('/autocomplete: its city offered in the language typed or asked', async () => {
+    const area = async (q: string, lang = '') => {
+      const res = await api.call('GET', `/autocomplete?q=${encodeURIComponent(q)}${lang}`);
+      ok(res);
+      return (res.body as { type: string; city: string; label: string }[]).find((s) => s.type === 'city');
+    };
+    expect(await area('bruxelles')).toMatchObject({ city: 'Bruxelles', label: expect.stringMatching(/^Bruxelles/) });
+    expect(await area('bruxelles', '&lang=nl')).toMatchObject({ city: 'Brussel' });
+    expect(await area('brussel')).toMatchObject({ city: 'Brussel' });
+  });
+
   it('/reverse at its point: the address and its municipality in the language asked', async () => {
     const at = `/reverse?lat=${point.latitude}&lon=${point.longitude}`;
     const french = await api.call('GET', `${at}&lang=fr`);

@@ -14,6 +14,7 @@ import { KnownCities } from '../../src/features/search/knownCities.js';
 import {
   languageTyped,
   languageTypedWithTypo,
+  placeInLanguage,
   suggestionInLanguage,
 } from '../../src/features/autocomplete/suggestionLanguage.js';
 import { reverseInLanguage } from '../../src/features/reverse/reverseLanguage.js';
@@ -154,6 +155,21 @@ describe('suggestions in the answer language', () => {
     expect(suggestionInLanguage(address, 'nieuwstraat', { lang: 'fr' }, cities).label).toBe(
       'Rue Neuve 1, 1000 Bruxelles',
     );
+  });
+});
+
+describe('areas offered while typing', () => {
+  const place = { name: 'Elsene', names: elsene, label: 'Elsene, Brussels Hoofdstedelijk Gewest' } as never;
+
+  it('are named in the language asked, else the one typed, the label following', () => {
+    expect(placeInLanguage(place, 'ixel', {})).toMatchObject({
+      name: 'Ixelles',
+      label: 'Ixelles, Brussels Hoofdstedelijk Gewest',
+    });
+    expect(placeInLanguage(place, 'ixel', { lang: 'nl' })).toMatchObject({ name: 'Elsene' });
+    expect(placeInLanguage(place, 'elsen', {})).toMatchObject({ name: 'Elsene' });
+    const delft = { name: 'Delft', names: {}, label: 'Delft' } as never;
+    expect(placeInLanguage(delft, 'delf', { lang: 'fr' })).toBe(delft);
   });
 });
 

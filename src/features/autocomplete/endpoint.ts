@@ -6,9 +6,9 @@ import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
 import { focusOf } from '../../geometry/focus.js';
-import { suggestionInLanguage } from './suggestionLanguage.js';
+import { placeInLanguage, suggestionInLanguage } from './suggestionLanguage.js';
 import type { Suggestion } from './autocompleteRepository.js';
-import type { KnownCities } from '../search/knownCities.js';
+import { answerLanguage } from '../../language/answerLanguage.js';
 
 export const autocompleteEndpoint = endpoint({
   method: 'get',
@@ -35,24 +35,26 @@ export const autocompleteEndpoint = endpoint({
     const choice = { lang: query.lang, acceptLanguage };
     // The street words typed tell the language ("rue neuve 1": the words before the number).
     const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
-    // The cities' names per language are cached per index generation: read alongside the searches.
-    const inLanguage = (list: Suggestion[], cities: KnownCities) =>
-      list.map((s) => suggestionInLanguage(s, typed, choice, cities.names));
-    if (input.kind !== 'street') {
-      const [suggestions, cities] = await Promise.all([autocomplete.suggest(input), cityNames.known()]);
-      return inLanguage(suggestions, cities);
-    }
+    const inLanguage = async (list: Suggestion[]) => {
+      // The known cities' names (cached per generation, but behind the once-a-second generation check) are
+      // consulted only where a name can change: a language asked for, or a street named in several. A one-language
+      // keystroke (all of the Netherlands) costs no more than before.
+      const several = answerLanguage(choice) !== undefined || list.some((s) => s.street_names);
+      const cities = several ? (await cityNames.known()).names : undefined;
+      return list.map((s) => suggestionInLanguage(s, typed, choice, cities));
+    };
+    if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
     // Words without a number may name an area too: both searches leave together (one _msearch).
-    const [suggestions, areas, cities] = await Promise.all([
+    const [suggestions, areas] = await Promise.all([
       autocomplete.suggest(input),
       // No typo round for areas: it would cost every keystroke of a street a second round trip.
       places.search(
         { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES },
         { typos: false },
       ),
-      cityNames.known(),
     ]);
-    return mergeAreas(inLanguage(suggestions, cities), areas, query.size);
+    const areasInLanguage = areas.map((place) => placeInLanguage(place, query.q, choice));
+    return mergeAreas(await inLanguage(suggestions), areasInLanguage, query.size);
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });
