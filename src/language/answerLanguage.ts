@@ -60,8 +60,19 @@ export function languageOfKey(
   keyOf: (name: string) => string = normaliseText,
 ): Language | undefined {
   if (!key || !names) return undefined;
-  const matching = LANGUAGES.filter((language) => names[language] && keyOf(names[language]) === key);
+  return languageWhere(names, (name) => keyOf(name) === key);
+}
+
+/**
+ * The language whose name passes `test`: the first in LANGUAGES' order when several do; undefined when every
+ * language's name does (they tell nothing apart) or none does. The one rule for every "which language was that".
+ */
+export function languageWhere(
+  names: Readonly<Record<string, string>>,
+  test: (name: string) => boolean,
+): Language | undefined {
   const all = LANGUAGES.filter((language) => names[language]);
+  const matching = all.filter((language) => test(names[language] as string));
   return matching.length > 0 && matching.length < all.length ? matching[0] : undefined;
 }
 

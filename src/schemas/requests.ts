@@ -113,6 +113,9 @@ export const BoundaryQuery = z
 
 export const NoQuery = z.object({}).strict();
 
+/** The address records (by id, of a building): no parameters but the answer's language. */
+export const AddressQuery = z.object({ lang: Lang }).strict();
+
 /**
  * Query-string numbers in plain decimal notation only: `lat=` or `lat=1e1` is refused, not read as 0 or 10. One
  * rule for every endpoint that takes a point, a count or a radius in its query.
@@ -158,6 +161,7 @@ export const ReverseQuery = z
       .pipe(z.number().positive().max(MAX_REVERSE_RADIUS_METRES))
       .default(200)
       .describe('Metres around the point in which addresses are looked for'),
+    lang: Lang,
     format,
   })
   .strict();

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { AREA_LEVELS, PARENT_LEVELS, type ParentLevel } from '../../core/elasticsearch/documents.js';
 
-/** Every documented field is always present; strings stay strings ("" when the value is absent). */
+const LocalisedNames = z.record(z.string(), z.string());
+/** Present only where the street or the city has names in several languages (Brussels). */
+const AddressNames = z
+  .object({ streetname: LocalisedNames.optional(), city: LocalisedNames.optional() })
+  .optional()
+  .describe("The street's and the city's names per language, where there is more than one");
+
+/**
+ * Every documented field is always present; strings stay strings ("" when the value is absent). `names` is the
+ * one optional field: only where the street or the city is named in several languages.
+ */
 export const Address = z.object({
   id: z.string(),
   suburb_id: z.string(),
@@ -11,17 +21,11 @@ export const Address = z.object({
   streetname: z.string(),
   postcode: z.string(),
   city: z.string(),
+  names: AddressNames,
 });
 export const AddressList = z.array(Address);
 
 const Coordinates = { longitude: z.number(), latitude: z.number() };
-
-const LocalisedNames = z.record(z.string(), z.string());
-/** Present only where the street or the city has names in several languages (Brussels). */
-const AddressNames = z
-  .object({ streetname: LocalisedNames.optional(), city: LocalisedNames.optional() })
-  .optional()
-  .describe("The street's and the city's names per language, where there is more than one");
 
 export const LookupResult = Address.pick({
   id: true,
@@ -30,7 +34,8 @@ export const LookupResult = Address.pick({
   suffix: true,
   city: true,
   postcode: true,
-}).extend({ ...Coordinates, names: AddressNames });
+  names: true,
+}).extend(Coordinates);
 export const LookupResponse = z.array(LookupResult);
 
 export const MatchQuality = z.object({
@@ -41,7 +46,6 @@ export const MatchQuality = z.object({
 
 export const ForwardResult = Address.extend({
   ...Coordinates,
-  names: AddressNames,
   confidence: z.number().min(0).max(1),
   match: MatchQuality,
 });
@@ -168,7 +172,7 @@ export const ErrorResponse = z.object({
 
 /** GET /reverse: the nearest addresses with their distance, and the areas whose polygons contain the point. */
 export const ReverseAddress = Address.extend({ ...Coordinates, distance_m: z.number().min(0) });
-export const AreaRef = z.object({ id: z.string(), name: z.string(), local_identifier: z.string() });
+export const AreaRef = z.object({ id: z.string(), name: z.string(), local_identifier: z.string(), names: AreaNames });
 export const ReverseResponse = z.object({
   addresses: z.array(ReverseAddress),
   // One key per level, largest first (the levels are declared once, in core/elasticsearch/documents.ts).
@@ -195,10 +199,7 @@ export const AutocompleteSuggestion = z.object({
   postcode: z.string(),
   city: z.string(),
   ...Coordinates,
-  names: z
-    .object({ streetname: LocalisedNames })
-    .optional()
-    .describe("The street's names per language, where it has several"),
+  names: AddressNames,
 });
 export const AutocompleteResponse = z.array(AutocompleteSuggestion);
 

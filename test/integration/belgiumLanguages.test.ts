@@ -115,7 +115,7 @@ describe('/autocomplete in French and Dutch', () => {
 
   it('suggests the street typed in French, named in French, and in Dutch with lang=nl', async () => {
     const french = await suggest('rue neu');
-    expect(french[0]).toMatchObject({ type: 'street', streetname: 'Rue Neuve', label: 'Rue Neuve, Brussel' });
+    expect(french[0]).toMatchObject({ type: 'street', streetname: 'Rue Neuve', label: 'Rue Neuve, Bruxelles' });
     const dutch = await suggest('rue neu', '&lang=nl');
     expect(dutch[0]).toMatchObject({ type: 'street', streetname: 'Nieuwstraat' });
   });
@@ -164,5 +164,148 @@ describe('the hierarchy in the answer language', () => {
     expect(cities.body).toEqual([
       expect.objectContaining({ name: 'Ixelles', names: expect.objectContaining({ nl: 'Elsene', fr: 'Ixelles' }) }),
     ]);
+  });
+});
+
+/**
+ * ONE Brussels address, Nieuwstraat 1 / Rue Neuve 1, 1000 Brussel / Bruxelles, through every endpoint that finds
+ * or shows it: found by its French and by its Dutch writing, and `lang` switching the street and the city shown.
+ */
+describe('Nieuwstraat 1 / Rue Neuve 1 in either language through every endpoint', () => {
+  const FRENCH = { streetname: 'Rue Neuve', city: 'Bruxelles' };
+  const DUTCH = { streetname: 'Nieuwstraat', city: 'Brussel' };
+  const NAMES = {
+    streetname: { nl: 'Nieuwstraat', fr: 'Rue Neuve' },
+    city: expect.objectContaining({ nl: 'Brussel', fr: 'Bruxelles' }),
+  };
+  let id: string;
+  let point: { latitude: number; longitude: number };
+
+  const ok = (res: { status: number; text: string }) => expect(res.status, res.text.slice(0, 300)).toBe(200);
+  const forward = async (body: Record<string, string>) => {
+    const res = await api.call('POST', '/geocode/forward', { body: { number: '1', ...body } });
+    ok(res);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    const found = await forward({ streetname: 'Nieuwstraat', city: 'Brussel' });
+    id = found.id;
+    point = { latitude: found.latitude, longitude: found.longitude };
+  });
+
+  it('/geocode/forward: either writing finds it; lang shows either', async () => {
+    expect(await forward({ streetname: 'Rue Neuve', city: 'Bruxelles' })).toMatchObject({ id, ...FRENCH });
+    expect(await forward({ streetname: 'Nieuwstraat', city: 'Brussel' })).toMatchObject({ id, ...DUTCH });
+    expect(await forward({ streetname: 'Rue Neuve', city: 'Bruxelles', lang: 'nl' })).toMatchObject({ id, ...DUTCH });
+    const french = await forward({ streetname: 'Nieuwstraat', city: 'Brussel', lang: 'fr' });
+    expect(french).toMatchObject({ id, ...FRENCH, names: NAMES });
+  });
+
+  it('/search: either writing finds it; lang shows either', async () => {
+    for (const [q, lang, shown] of [
+      ['Rue Neuve 1, 1000 Bruxelles', '', FRENCH],
+      ['nieuwstraat 1 brussel', '', DUTCH],
+      ['Rue Neuve 1 Bruxelles', '&lang=nl', DUTCH],
+      ['Nieuwstraat 1 Brussel', '&lang=fr', FRENCH],
+    ] as const) {
+      const res = await api.call('GET', `/search?q=${encodeURIComponent(q)}${lang}`);
+      ok(res);
+      expect(res.body[0], `${q}${lang}`).toMatchObject({ type: 'address', id, ...shown, names: NAMES });
+    }
+  });
+
+  it('/lookup/street: either writing finds it; lang shows either', async () => {
+    for (const [body, shown] of [
+      [{ streetname: 'rue neuve', city: 'bruxelles' }, FRENCH],
+      [{ streetname: 'Nieuwstraat', city: 'Brussel' }, DUTCH],
+      [{ streetname: 'Rue Neuve', lang: 'nl' }, DUTCH],
+      [{ streetname: 'Nieuwstraat', lang: 'fr' }, FRENCH],
+    ] as const) {
+      const res = await api.call('POST', '/lookup/street', { body: { number: '1', ...body } });
+      ok(res);
+      expect(res.body, JSON.stringify(body)).toContainEqual(expect.objectContaining({ id, ...shown, names: NAMES }));
+    }
+  });
+
+  it('/autocomplete: either writing completes it, street and city (and label) in the language asked', async () => {
+    const address = async (q: string, lang = '') => {
+      const res = await api.call('GET', `/autocomplete?q=${encodeURIComponent(q)}${lang}`);
+      ok(res);
+      return (res.body as { type: string; id?: string }[]).find((s) => s.type === 'address' && s.id === id);
+    };
+    expect(await address('rue neuve 1')).toMatchObject({ ...FRENCH, label: 'Rue Neuve 1, 1000 Bruxelles' });
+    expect(await address('nieuwstraat 1')).toMatchObject({ ...DUTCH, label: 'Nieuwstraat 1, 1000 Brussel' });
+    expect(await address('rue neuve 1', '&lang=nl')).toMatchObject({ ...DUTCH, names: NAMES });
+    expect(await address('nieuwstraat 1', '&lang=fr')).toMatchObject({ ...FRENCH, names: NAMES });
+  });
+
+  it('/autocomplete: the French street typed with a typo is suggested as the Dutch one is, in its language', async () => {
+    const first = async (q: string) => {
+      const res = await api.call('GET', `/autocomplete?q=${encodeURIComponent(q)}`);
+      ok(res);
+      return res.body[0];
+    };
+    expect(await first('nieuwstrat')).toMatchObject({ type: 'street', ...DUTCH });
+    expect(await first('rue nauve')).toMatchObject({ type: 'street', ...FRENCH, label: 'Rue Neuve, Bruxelles' });
+    const typoAddress = await api.call('GET', `/autocomplete?q=${encodeURIComponent('rue nauve 1')}`);
+    expect(typoAddress.body).toContainEqual(expect.objectContaining({ type: 'address', id }));
+  });
+
+  it('/autocomplete: its city offered in the language typed or asked', async () => {
+    const area = async (q: string, lang = '') => {
+      const res = await api.call('GET', `/autocomplete?q=${encodeURIComponent(q)}${lang}`);
+      ok(res);
+      return (res.body as { type: string; city: string; label: string }[]).find((s) => s.type === 'city');
+    };
+    expect(await area('bruxelles')).toMatchObject({ city: 'Bruxelles', label: expect.stringMatching(/^Bruxelles/) });
+    expect(await area('bruxelles', '&lang=nl')).toMatchObject({ city: 'Brussel' });
+    expect(await area('brussel')).toMatchObject({ city: 'Brussel' });
+  });
+
+  it('/reverse at its point: the address and its municipality in the language asked', async () => {
+    const at = `/reverse?lat=${point.latitude}&lon=${point.longitude}`;
+    const french = await api.call('GET', `${at}&lang=fr`);
+    ok(french);
+    expect(french.body.addresses[0]).toMatchObject({ id, ...FRENCH, names: NAMES });
+    expect(french.body.areas.municipality).toMatchObject({
+      name: 'Bruxelles',
+      local_identifier: '21004',
+      names: { nl: 'Brussel', fr: 'Bruxelles', de: 'Brüssel' },
+    });
+    expect(french.body.areas.city).toMatchObject({ name: 'Bruxelles' });
+    expect(french.body.areas.country).toMatchObject({ local_identifier: 'BE' });
+
+    const dutch = await api.call('GET', `${at}&lang=nl`);
+    expect(dutch.body.addresses[0]).toMatchObject({ id, ...DUTCH });
+    expect(dutch.body.areas.municipality).toMatchObject({ name: 'Brussel' });
+    expect(dutch.body.areas.city).toMatchObject({ name: 'Brussel' });
+
+    const byHeader = await api.call('GET', at, { headers: { 'Accept-Language': 'fr-BE,fr;q=0.9' } });
+    expect(byHeader.body.areas.municipality).toMatchObject({ name: 'Bruxelles' });
+    expect(byHeader.headers.get('vary')).toMatch(/Accept-Language/i);
+    // Without a choice, the primary (Dutch: the address data's) names, with the others in `names`.
+    const plain = await api.call('GET', at);
+    expect(plain.body.addresses[0]).toMatchObject({ ...DUTCH, names: NAMES });
+    expect(plain.body.areas.municipality).toMatchObject({ name: 'Brussel' });
+    expect((await api.call('GET', `${at}&lang=en`)).status).toBe(400);
+  });
+
+  it('GET /addresses/{id} and its GeoJSON: the language asked, by lang or Accept-Language', async () => {
+    const french = await api.call('GET', `/addresses/${id}?lang=fr`);
+    ok(french);
+    expect(french.body).toMatchObject({ id, ...FRENCH, names: NAMES });
+    const dutch = await api.call('GET', `/addresses/${id}`, { headers: { 'Accept-Language': 'nl-BE' } });
+    expect(dutch.body).toMatchObject({ id, ...DUTCH });
+    expect(dutch.headers.get('vary')).toMatch(/Accept-Language/i);
+
+    const geojson = (headers: Record<string, string>) => api.call('GET', `/addresses/${id}/geojson`, { headers });
+    const frenchFeature = await geojson({ 'Accept-Language': 'fr' });
+    ok(frenchFeature);
+    expect(frenchFeature.body.features[0].properties).toMatchObject({ ...FRENCH, names: NAMES });
+    const dutchFeature = await geojson({ 'Accept-Language': 'nl' });
+    expect(dutchFeature.body.features[0].properties).toMatchObject(DUTCH);
+    // Another language is another body: a cache never serves one for the other.
+    expect(dutchFeature.headers.get('etag')).not.toBe(frenchFeature.headers.get('etag'));
   });
 });

@@ -8,10 +8,16 @@ import {
   localName,
   preferredLanguage,
 } from '../../src/language/answerLanguage.js';
-import { inLanguage, queryLanguage } from '../../src/features/address/addressLanguage.js';
+import { addressesInLanguage, inLanguage, queryLanguage } from '../../src/features/address/addressLanguage.js';
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
 import { KnownCities } from '../../src/features/search/knownCities.js';
-import { languageTyped, suggestionInLanguage } from '../../src/features/autocomplete/suggestionLanguage.js';
+import {
+  languageTyped,
+  languageTypedWithTypo,
+  placeInLanguage,
+  suggestionInLanguage,
+} from '../../src/features/autocomplete/suggestionLanguage.js';
+import { reverseInLanguage } from '../../src/features/reverse/reverseLanguage.js';
 
 const elsene = { nl: 'Elsene', fr: 'Ixelles', de: 'Ixelles' };
 const rueElise = { nl: 'Elizastraat', fr: 'Rue Élise' };
@@ -124,5 +130,71 @@ describe('suggestions in the answer language', () => {
     });
     expect(suggestionInLanguage(suggestion, 'rue n', { lang: 'nl' })).toMatchObject({ streetname: 'Nieuwstraat' });
     expect(suggestionInLanguage({ ...suggestion, street_names: undefined }, 'n', {})).not.toHaveProperty('names');
+  });
+
+  it("know the language of a name typed with a typo, by the typo round's own rule", () => {
+    expect(languageTypedWithTypo('rue nauve', suggestion.street_names)).toBe('fr');
+    expect(languageTypedWithTypo('nieuwstrat', suggestion.street_names)).toBe('nl');
+    expect(languageTypedWithTypo('nauve', suggestion.street_names)).toBe('fr'); // a later word of the name
+    expect(languageTypedWithTypo('rue', suggestion.street_names)).toBeUndefined(); // too short for a typo
+    expect(suggestionInLanguage(suggestion, 'rue nauve', {})).toMatchObject({ streetname: 'Rue Neuve' });
+  });
+
+  it("show the city, and the label's city, in the same language where the city has several names", () => {
+    const cities = new Map([['brussel', { nl: 'Brussel', fr: 'Bruxelles', de: 'Brüssel' }]]);
+    expect(suggestionInLanguage(suggestion, 'rue n', {}, cities)).toMatchObject({
+      streetname: 'Rue Neuve',
+      city: 'Bruxelles',
+      label: 'Rue Neuve, Bruxelles',
+      names: { streetname: { nl: 'Nieuwstraat', fr: 'Rue Neuve' }, city: { fr: 'Bruxelles' } },
+    });
+    expect(suggestionInLanguage(suggestion, 'rue n', { lang: 'nl' }, cities)).toMatchObject({
+      label: 'Nieuwstraat, Brussel',
+    });
+    const address = { ...suggestion, type: 'address' as const, number: '1', label: 'Nieuwstraat 1, 1000 Brussel' };
+    expect(suggestionInLanguage(address, 'nieuwstraat', { lang: 'fr' }, cities).label).toBe(
+      'Rue Neuve 1, 1000 Bruxelles',
+    );
+  });
+});
+
+describe('areas offered while typing', () => {
+  const place = { name: 'Elsene', names: elsene, label: 'Elsene, Brussels Hoofdstedelijk Gewest' } as never;
+
+  it('are named in the language asked, else the one typed, the label following', () => {
+    expect(placeInLanguage(place, 'ixel', {})).toMatchObject({
+      name: 'Ixelles',
+      label: 'Ixelles, Brussels Hoofdstedelijk Gewest',
+    });
+    expect(placeInLanguage(place, 'ixel', { lang: 'nl' })).toMatchObject({ name: 'Elsene' });
+    expect(placeInLanguage(place, 'elsen', {})).toMatchObject({ name: 'Elsene' });
+    const delft = { name: 'Delft', names: {}, label: 'Delft' } as never;
+    expect(placeInLanguage(delft, 'delf', { lang: 'fr' })).toBe(delft);
+  });
+});
+
+describe('answers asked without a name (by id, near a point)', () => {
+  const cities = new Map([['elsene', elsene]]);
+  const address = { streetname: 'Elizastraat', city: 'Elsene', street_names: rueElise };
+
+  it('show addresses in the chosen language, else their primary names, with their names', () => {
+    expect(addressesInLanguage('fr', cities)(address)).toMatchObject({ streetname: 'Rue Élise', city: 'Ixelles' });
+    expect(addressesInLanguage(undefined, cities)(address)).toMatchObject({
+      streetname: 'Elizastraat',
+      city: 'Elsene',
+      names: { streetname: rueElise, city: elsene },
+    });
+  });
+
+  it('name the areas of a reverse answer in the chosen language, a building as it is', () => {
+    const none = { country: null, province: null, city: null, suburb: null };
+    const municipality = { id: 'm', name: 'Elsene', local_identifier: '21009', names: elsene };
+    const building = { id: 'b', name: 'x', local_identifier: 'x' };
+    const answer = { addresses: [{ ...address, distance_m: 1 }], areas: { ...none, municipality, building } };
+    const french = reverseInLanguage(answer as never, 'fr', cities);
+    expect(french.areas.municipality).toEqual({ ...municipality, name: 'Ixelles' });
+    expect(french.areas.building).toEqual(building);
+    expect(french.addresses[0]).toMatchObject({ streetname: 'Rue Élise', city: 'Ixelles' });
+    expect(reverseInLanguage(answer as never, 'nl', cities).areas.municipality?.name).toBe('Elsene');
   });
 });

@@ -138,6 +138,13 @@ describe('autocomplete requests', () => {
     const q = parse('Rotteramseweg');
     if (q?.kind !== 'street') throw new Error('street expected');
     expect(JSON.stringify(fuzzyStreetRequest(q).query)).toContain('"regexp":{"street_words"');
+    // Every language's words, with the same expression: a French name typed with a typo is found too.
+    expect(JSON.stringify(fuzzyStreetRequest(q).query)).toContain('"regexp":{"other_street_words"');
+    const address = parse('rue nauve 1');
+    if (address?.kind !== 'address') throw new Error('address expected');
+    const fuzzy = JSON.stringify(addressPrefixRequest(address, true).query);
+    expect(fuzzy).toContain('"regexp":{"street_text"');
+    expect(fuzzy).toContain('"regexp":{"other_street_text"');
   });
 
   it('filters addresses by number, suffix prefix and city prefix', () => {

@@ -11,7 +11,7 @@ import {
   languageOfKey,
   localName,
 } from '../../language/answerLanguage.js';
-import type { KnownCities } from '../search/knownCities.js';
+import type { CityNames, KnownCities } from '../search/knownCities.js';
 import type { StreetQuery } from './streetRequest.js';
 
 type Names = Readonly<Record<string, string>>;
@@ -53,11 +53,22 @@ export function inLanguage<D extends LocalisableAddress>(
   };
 }
 
+/** The names of an address's city, by its shown (primary) name: the known cities named in several languages. */
+export const cityNamesOf = (cities: CityNames, city: string) => cities.get(normaliseText(city));
+
 /** Each answer's address in the language the request chose (or the one its query matched in). */
 export function addressLocaliser(q: StreetQuery, choice: Omit<LanguageChoice, 'matched'>, cities: KnownCities) {
   return <D extends LocalisableAddress>(doc: D) => {
-    const cityNames = cities.names.get(normaliseText(doc.city));
+    const cityNames = cityNamesOf(cities.names, doc.city);
     const matched = queryLanguage(q, doc, cityNames);
     return inLanguage(doc, answerLanguage({ ...choice, matched }), cityNames);
   };
+}
+
+/**
+ * Addresses asked for without a name (by id, of a building, near a point): in the language `lang` or
+ * Accept-Language chose, else their primary names; `names` where there are several.
+ */
+export function addressesInLanguage(language: Language | undefined, cities: CityNames) {
+  return <D extends LocalisableAddress>(doc: D) => inLanguage(doc, language, cityNamesOf(cities, doc.city));
 }

@@ -4,9 +4,11 @@ import { addressFeature, featureCollection } from '../../geojson/features.js';
 import { errorBody, toApiError, unreadableField } from '../../http/errors.js';
 import { answerOf, readInput } from '../../endpoints/answer.js';
 import { endpoint, idOf } from '../../endpoints/endpoint.js';
-import { BatchBody, MAX_BATCH_ITEMS, NoQuery, StreetQueryBody } from '../../schemas/requests.js';
+import type { ServiceDeps } from '../../endpoints/deps.js';
+import { AddressQuery, BatchBody, MAX_BATCH_ITEMS, StreetQueryBody } from '../../schemas/requests.js';
 import type { CityNameRepository } from '../search/cityNames.js';
-import { addressLocaliser } from './addressLanguage.js';
+import { addressesInLanguage, addressLocaliser } from './addressLanguage.js';
+import { answerLanguage, type LanguageChoice } from '../../language/answerLanguage.js';
 import {
   Address,
   AddressFeatureCollection,
@@ -53,6 +55,25 @@ async function readStreetQuery(body: StreetQueryBody, cityNames: CityNameReposit
   const q = parseStreetQuery(body);
   return { q: { ...q, cityKey: q.cityKey && cities.canonical(q.cityKey) }, cities };
 }
+
+/**
+ * How addresses asked for by id (or building) are shown: in the language `lang` or Accept-Language chose, their
+ * cities' names from the known cities (cached per index generation; read alongside the address search).
+ */
+async function chosenLanguage(choice: Omit<LanguageChoice, 'matched'>, cityNames: CityNameRepository) {
+  const cities = await cityNames.known();
+  return addressesInLanguage(answerLanguage(choice), cities.names);
+}
+
+/** One address by id, in the chosen language. */
+async function addressById(id: string, choice: Omit<LanguageChoice, 'matched'>, deps: ServiceDeps) {
+  const [doc, inLanguage] = await Promise.all([deps.addresses.get(id), chosenLanguage(choice, deps.cityNames)]);
+  return inLanguage(doc);
+}
+
+const BY_ID_LANGUAGE =
+  ' Street and city names in the language `lang` (nl, fr, de) or Accept-Language chooses, else the primary ' +
+  'ones; `names` lists them where there are several.';
 
 const BODY_FIELDS =
   'Body: `streetname` (any case, with or without accents or abbreviations) and `number` (may carry a suffix: ' +
@@ -148,14 +169,15 @@ export const addressEndpoint = endpoint({
   path: '/addresses/{id}',
   tag: 'Addresses',
   summary: 'One address record',
-  description: 'The address with this id (ids come from every other answer).',
+  description: `The address with this id (ids come from every other answer).${BY_ID_LANGUAGE}`,
   access: 'key',
   pathParams: idOf('address'),
-  query: NoQuery,
+  query: AddressQuery,
   ok: { description: 'The address', schema: Address },
   notFound: 'No address has this id',
   backend: true,
-  handle: ({ params }, { addresses }) => addresses.get(params.id),
+  languages: true,
+  handle: ({ params, query: { lang }, acceptLanguage }, deps) => addressById(params.id, { lang, acceptLanguage }, deps),
   record: addressRecord,
 });
 
@@ -164,15 +186,17 @@ export const addressGeojsonEndpoint = endpoint({
   path: '/addresses/{id}/geojson',
   tag: 'Boundaries',
   summary: 'One address as a Point feature',
-  description: 'The address as a FeatureCollection of one Point feature; its properties are the address record.',
+  description:
+    'The address as a FeatureCollection of one Point feature; its properties are the address record.' + BY_ID_LANGUAGE,
   access: 'key',
   pathParams: idOf('address'),
-  query: NoQuery,
+  query: AddressQuery,
   ok: { description: 'The address', schema: AddressFeatureCollection, geojson: true },
   notFound: 'No address has this id',
   reads: ['addresses'],
   backend: true,
-  handle: ({ params }, { addresses }) => addresses.get(params.id),
+  languages: true,
+  handle: ({ params, query: { lang }, acceptLanguage }, deps) => addressById(params.id, { lang, acceptLanguage }, deps),
   record: (doc) => featureCollection([addressFeature(doc)]),
 });
 
@@ -181,13 +205,22 @@ export const buildingAddressesEndpoint = endpoint({
   path: '/buildings/{id}/addresses',
   tag: 'Addresses',
   summary: 'The addresses of a building',
-  description: 'Every address in the building (building ids: `building_id` of an address, or a building feature).',
+  description:
+    'Every address in the building (building ids: `building_id` of an address, or a building feature).' +
+    BY_ID_LANGUAGE,
   access: 'key',
   pathParams: idOf('building'),
-  query: NoQuery,
+  query: AddressQuery,
   ok: { description: 'The addresses', schema: AddressList },
   notFound: 'No building has this id',
   backend: true,
-  handle: ({ params }, { addresses }) => addresses.ofBuilding(params.id),
+  languages: true,
+  handle: async ({ params, query: { lang }, acceptLanguage }, { addresses, cityNames }) => {
+    const [docs, inLanguage] = await Promise.all([
+      addresses.ofBuilding(params.id),
+      chosenLanguage({ lang, acceptLanguage }, cityNames),
+    ]);
+    return docs.map(inLanguage);
+  },
   record: (docs) => docs.map(addressRecord),
 });

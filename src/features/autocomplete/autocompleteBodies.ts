@@ -76,16 +76,23 @@ function anyKey(kind: 'term' | 'prefix', key: string): Query {
   };
 }
 
+/** The primary name's field and the other languages' (addresses: analysed text; streets: word tails). */
+const TEXT_FIELDS = ['street_text', 'other_street_text'] as const;
+type StreetTextField = (typeof TEXT_FIELDS)[number];
+const WORDS_FIELDS = ['street_words', 'other_street_words'] as const;
+
+/**
+ * The clause over the primary name's field or over the other languages' (`rue neuve` as well as `nieuwstraat`):
+ * all words from one of them, never words mixed from two.
+ */
+function inAnyLanguage<F extends string>(fields: readonly F[], clause: (field: F) => Query): Query {
+  return { bool: { should: fields.map(clause), minimum_should_match: 1 } };
+}
+
 /** The words typed (for the address index): every word but the last as a whole word, the last as a prefix. */
 function wordsClause(words: readonly string[]): Query {
   const query = { query: words.join(' '), operator: 'and' as const };
-  // The street's name in any language (`rue neuve 1` as well as `nieuwstraat 1`).
-  return {
-    bool: {
-      should: [{ match_bool_prefix: { street_text: query } }, { match_bool_prefix: { other_street_text: query } }],
-      minimum_should_match: 1,
-    },
-  };
+  return inAnyLanguage(TEXT_FIELDS, (field) => ({ match_bool_prefix: { [field]: query } }));
 }
 
 /**
@@ -115,18 +122,23 @@ export function fuzzyWordRegexp(word: string): string {
   return `(${[...variants].join('|')})`;
 }
 
+/** The words typed, one typo per word, in the street's name in any of its languages. */
 function fuzzyWordsClause(words: readonly string[]): Query {
+  return inAnyLanguage(TEXT_FIELDS, (field) => fuzzyWordsOf(words, field));
+}
+
+function fuzzyWordsOf(words: readonly string[], field: StreetTextField): Query {
   const last = words.length - 1;
   return {
     bool: {
       filter: words.map((word, i): Query => {
         if (word.length < FUZZY_MIN_LENGTH) {
-          return i === last ? { prefix: { street_text: word } } : { term: { street_text: word } };
+          return i === last ? { prefix: { [field]: word } } : { term: { [field]: word } };
         }
-        if (i < last) return { fuzzy: { street_text: { value: word, fuzziness: 1, prefix_length: 1 } } };
+        if (i < last) return { fuzzy: { [field]: { value: word, fuzziness: 1, prefix_length: 1 } } };
         const regexp = fuzzyPrefixRegexp(word);
-        if (regexp.length > MAX_REGEX_LENGTH) return { prefix: { street_text: word } };
-        return { regexp: { street_text: { value: regexp, flags: 'NONE' } } };
+        if (regexp.length > MAX_REGEX_LENGTH) return { prefix: { [field]: word } };
+        return { regexp: { [field]: { value: regexp, flags: 'NONE' } } };
       }),
     },
   };
@@ -173,11 +185,8 @@ function streetSource(q: StreetPrefixQuery): string[] {
  * quality first.
  */
 export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest {
-  const match: Query[] = [
-    { prefix: { street_words: q.words.join(' ') } },
-    // The other languages' names: `rue n` finds Nieuwstraat / Rue Neuve.
-    { prefix: { other_street_words: q.words.join(' ') } },
-  ];
+  // The other languages' names too: `rue n` finds Nieuwstraat / Rue Neuve.
+  const match: Query[] = WORDS_FIELDS.map((field) => ({ prefix: { [field]: q.words.join(' ') } }));
   if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { street_key: q.key } });
   return streetRequest(
     q,
@@ -226,15 +235,15 @@ export function fuzzyPhraseRegexp(words: readonly string[]): string | undefined 
   return undefined;
 }
 
-/** Streets one typo away (only asked when the exact request found too little). */
+/**
+ * Streets one typo away (only asked when the exact request found too little), in any of their languages
+ * (`rue nauve` finds Nieuwstraat / Rue Neuve as `nieuwstrat` does).
+ */
 export function fuzzyStreetRequest(q: StreetPrefixQuery): estypes.SearchRequest {
   // Asked only when mayBeTypo(): the expression fits.
   const regexp = fuzzyPhraseRegexp(q.words) ?? '';
-  return streetRequest(
-    q,
-    { filter: [{ regexp: { street_words: { value: regexp, flags: 'NONE' } } }, ...focusFilter(q)] },
-    false,
-  );
+  const typo = inAnyLanguage(WORDS_FIELDS, (field) => ({ regexp: { [field]: { value: regexp, flags: 'NONE' } } }));
+  return streetRequest(q, { filter: [typo, ...focusFilter(q)] }, false);
 }
 
 /** Cities whose name or a later word of it starts with what was typed (the areas index). */

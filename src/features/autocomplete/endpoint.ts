@@ -7,7 +7,9 @@ import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
 import { focusOf } from '../../geometry/focus.js';
-import { suggestionInLanguage } from './suggestionLanguage.js';
+import { placeInLanguage, suggestionInLanguage } from './suggestionLanguage.js';
+import type { Suggestion } from './autocompleteRepository.js';
+import { answerLanguage } from '../../language/answerLanguage.js';
 
 export const autocompleteEndpoint = endpoint({
   method: 'get',
@@ -21,7 +23,7 @@ export const autocompleteEndpoint = endpoint({
     '(default 10); `lat` and `lon` together rank equal matches by distance (a map-centred search box). Text ' +
     'without a letter or digit answers `[]`.' +
     'Street names match in any language (`rue neuve` = `Nieuwstraat`); `lang` or Accept-Language picks the ' +
-    "name shown, else the language typed; `names` lists a street's names where it has several. " +
+    'name shown (street and city), else the language typed; `names` lists the names where there are several. ' +
     '`format=geojson`: the same suggestions as a FeatureCollection of points.',
   access: 'key',
   query: AutocompleteQueryParams,
@@ -32,15 +34,21 @@ export const autocompleteEndpoint = endpoint({
   },
   backend: true,
   languages: true,
-  handle: async ({ query, acceptLanguage }, { autocomplete, places }) => {
+  handle: async ({ query, acceptLanguage }, { autocomplete, places, cityNames }) => {
     // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
     const input = parseAutocompleteQuery(query);
     if (!input) return [];
     const choice = { lang: query.lang, acceptLanguage };
     // The street words typed tell the language ("rue neuve 1": the words before the number).
     const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
-    const inLanguage = (list: Awaited<ReturnType<typeof autocomplete.suggest>>) =>
-      list.map((s) => suggestionInLanguage(s, typed, choice));
+    const inLanguage = async (list: Suggestion[]) => {
+      // The known cities' names (cached per generation, but behind the once-a-second generation check) are
+      // consulted only where a name can change: a language asked for, or a street named in several. A one-language
+      // keystroke (all of the Netherlands) costs no more than before.
+      const several = answerLanguage(choice) !== undefined || list.some((s) => s.street_names);
+      const cities = several ? (await cityNames.known()).names : undefined;
+      return list.map((s) => suggestionInLanguage(s, typed, choice, cities));
+    };
     if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
     // Words without a number may name an area too: both searches leave together (one _msearch).
     const [suggestions, areas] = await Promise.all([
@@ -51,7 +59,8 @@ export const autocompleteEndpoint = endpoint({
         { typos: false },
       ),
     ]);
-    return mergeAreas(inLanguage(suggestions), areas, query.size);
+    const areasInLanguage = areas.map((place) => placeInLanguage(place, query.q, choice));
+    return mergeAreas(await inLanguage(suggestions), areasInLanguage, query.size);
   },
   record: (suggestions) => suggestions.map(autocompleteRecord),
 });

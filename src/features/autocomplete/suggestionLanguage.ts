@@ -1,16 +1,22 @@
 /**
  * Suggestions in the answer's language (pure): a street named in several languages shows the name `lang` or
- * Accept-Language asks for, else the one whose words start as typed (`rue n` -> Rue Neuve), else its primary name.
+ * Accept-Language asks for, else the one whose words start as typed (`rue n` -> Rue Neuve), else the one the
+ * typo round matched (`rue nauve` -> Rue Neuve), else its primary name; its city (and the label) follows, in the
+ * same language where the city has names in several.
  */
-import { normaliseText } from '../../../core/text/normalise.js';
+import { normaliseStreet, normaliseText, wordTails } from '../../../core/text/normalise.js';
 import {
   answerLanguage,
   distinctNames,
   type Language,
   type LanguageChoice,
-  LANGUAGES,
+  languageWhere,
   localName,
 } from '../../language/answerLanguage.js';
+import type { PlaceResult } from '../search/placeRecords.js';
+import { type AddressNames, cityNamesOf, inLanguage } from '../address/addressLanguage.js';
+import type { CityNames } from '../search/knownCities.js';
+import { fuzzyPhraseRegexp, mayBeTypo } from './autocompleteBodies.js';
 import type { Suggestion } from './autocompleteRepository.js';
 
 /** The language whose name has a word starting with the typed text (as languageOfKey: the first of several, none
@@ -18,27 +24,58 @@ import type { Suggestion } from './autocompleteRepository.js';
 export function languageTyped(typed: string, names: Readonly<Record<string, string>>): Language | undefined {
   const text = normaliseText(typed);
   if (!text) return undefined;
-  const matching = LANGUAGES.filter((language) => {
-    const key = names[language] ? normaliseText(names[language]) : '';
+  return languageWhere(names, (name) => {
+    const key = normaliseText(name);
     return key.startsWith(text) || key.includes(` ${text}`);
   });
-  const all = LANGUAGES.filter((language) => names[language]);
-  return matching.length > 0 && matching.length < all.length ? matching[0] : undefined;
 }
 
-export type LocalisedSuggestion = Omit<Suggestion, 'street_names'> & { names?: { streetname: Record<string, string> } };
+/**
+ * The language whose name the typed words reach with the typo round's rule (fuzzyPhraseRegexp over the name's word
+ * tails, as the streets index holds them): a French name typed with a typo is answered in French.
+ */
+export function languageTypedWithTypo(typed: string, names: Readonly<Record<string, string>>): Language | undefined {
+  const words = normaliseText(typed).split(' ').filter(Boolean);
+  if (words.length === 0 || !mayBeTypo(words)) return undefined;
+  const typo = new RegExp(`^${fuzzyPhraseRegexp(words)}$`);
+  return languageWhere(names, (name) => wordTails(normaliseStreet(name)).some((tail) => typo.test(tail)));
+}
 
-/** The suggestion with `streetname` and its label in the chosen language, and `names` where there are several. */
+export type LocalisedSuggestion = Omit<Suggestion, 'street_names'> & { names?: AddressNames };
+
+/**
+ * The suggestion with `streetname`, `city` and its label in the chosen language, and `names` where there are
+ * several. `cities`: the known cities named in several languages.
+ */
 export function suggestionInLanguage(
   suggestion: Suggestion,
   typed: string,
   choice: Omit<LanguageChoice, 'matched'>,
+  cities: CityNames = new Map(),
 ): LocalisedSuggestion {
-  const { street_names: names, ...rest } = suggestion;
-  if (!names) return rest;
-  const language = answerLanguage({ ...choice, matched: languageTyped(typed, names) });
-  const shown = localName(rest.streetname, names, language);
-  const label = rest.label.startsWith(rest.streetname) ? shown + rest.label.slice(rest.streetname.length) : rest.label;
-  const several = distinctNames(names);
-  return { ...rest, streetname: shown, label, ...(several ? { names: { streetname: several } } : {}) };
+  const { street_names: streetNames, ...rest } = suggestion;
+  const cityNames = rest.city ? cityNamesOf(cities, rest.city) : undefined;
+  if (!streetNames && !cityNames) return rest;
+  const matched = streetNames && (languageTyped(typed, streetNames) ?? languageTypedWithTypo(typed, streetNames));
+  const { street_names: _, ...shown } = inLanguage(suggestion, answerLanguage({ ...choice, matched }), cityNames);
+  let label = rest.label;
+  if (rest.streetname && label.startsWith(rest.streetname))
+    label = shown.streetname + label.slice(rest.streetname.length);
+  if (rest.city && label.endsWith(rest.city)) label = label.slice(0, label.length - rest.city.length) + shown.city;
+  return { ...shown, label };
 }
+
+/**
+ * An area offered while typing (a place of the search box) named in the chosen language, else the one typed
+ * (`bruxel` -> Bruxelles), else its primary name; its label begins with that name.
+ */
+export function placeInLanguage(place: PlaceResult, typed: string, choice: Omit<LanguageChoice, 'matched'>) {
+  const names = distinctNames(definedNames(place.names));
+  if (!names) return place;
+  const name = localName(place.name, names, answerLanguage({ ...choice, matched: languageTyped(typed, names) }));
+  const label = place.label.startsWith(place.name) ? name + place.label.slice(place.name.length) : place.label;
+  return { ...place, name, label };
+}
+
+const definedNames = (names: Readonly<Partial<Record<string, string>>>) =>
+  Object.fromEntries(Object.entries(names).filter((e): e is [string, string] => typeof e[1] === 'string'));

@@ -7,6 +7,7 @@ import { normaliseText } from '../../../core/text/normalise.js';
 import {
   answerLanguage,
   distinctNames,
+  type Language,
   type LanguageChoice,
   languageOfKey,
   localName,
@@ -16,8 +17,12 @@ export function areaLocaliser(choice: Omit<LanguageChoice, 'matched'>, nameFilte
   const filterKey = nameFilter ? normaliseText(nameFilter) : '';
   return <D extends Pick<AreaDoc, 'name' | 'names'>>(doc: D): D => {
     if (!doc.names) return doc;
-    const language = answerLanguage({ ...choice, matched: languageOfKey(filterKey, doc.names) });
-    const names = distinctNames(doc.names);
-    return { ...doc, name: localName(doc.name, doc.names, language), names };
+    return areaInLanguage(doc, answerLanguage({ ...choice, matched: languageOfKey(filterKey, doc.names) }));
   };
+}
+
+/** The area with `name` in `language` (where it has one) and `names` where there are several. */
+export function areaInLanguage<D extends Pick<AreaDoc, 'name' | 'names'>>(doc: D, language: Language | undefined): D {
+  if (!doc.names) return doc;
+  return { ...doc, name: localName(doc.name, doc.names, language), names: distinctNames(doc.names) };
 }

@@ -5,6 +5,8 @@ import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, ReverseQuery } from '../..
 import { ReverseFeatureCollection, ReverseResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { reverseRecord } from './reverseRecord.js';
+import { reverseInLanguage } from './reverseLanguage.js';
+import { answerLanguage } from '../../language/answerLanguage.js';
 
 export const reverseEndpoint = endpoint({
   method: 'get',
@@ -14,9 +16,10 @@ export const reverseEndpoint = endpoint({
   description:
     `The \`size\` (1..${MAX_REVERSE_SIZE}, default 1) addresses nearest the point within \`radius\` metres ` +
     `(default 200, at most ${MAX_REVERSE_RADIUS_METRES}), nearest first, with \`distance_m\`; and per level the ` +
-    'area whose polygon contains the point, or `null`. `lat` and `lon` are required plain decimals. ' +
-    '`format=geojson`: the addresses as a FeatureCollection of points (none: no features), the areas as its ' +
-    '`areas` member.',
+    'area whose polygon contains the point, or `null`. `lat` and `lon` are required plain decimals. Street, ' +
+    'city and area names in the language `lang` (nl, fr, de) or Accept-Language chooses, else the primary ones; ' +
+    '`names` lists them where there are several (Brussels). `format=geojson`: the addresses as a ' +
+    'FeatureCollection of points (none: no features), the areas as its `areas` member.',
   access: 'key',
   query: ReverseQuery,
   ok: {
@@ -28,6 +31,11 @@ export const reverseEndpoint = endpoint({
     },
   },
   backend: true,
-  handle: ({ query: { lat, lon, size, radius } }, { reverse }) => reverse.reverse({ lat, lon }, radius, size),
+  languages: true,
+  handle: async ({ query: { lat, lon, size, radius, lang }, acceptLanguage }, { reverse, cityNames }) => {
+    // The city names are cached per index generation: read alongside the point's searches, not after them.
+    const [answer, cities] = await Promise.all([reverse.reverse({ lat, lon }, radius, size), cityNames.known()]);
+    return reverseInLanguage(answer, answerLanguage({ lang, acceptLanguage }), cities.names);
+  },
   record: reverseRecord,
 });

@@ -24,6 +24,8 @@ export const REVERSE_ADDRESS_SOURCE = [
   'postcode',
   'city',
   'location',
+  // The street's names per language: what `lang` shows.
+  'street_names',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type ReverseAddressDoc = Pick<AddressDoc, (typeof REVERSE_ADDRESS_SOURCE)[number]>;
 
@@ -87,7 +89,7 @@ export function buildingCandidatesRequest(point: ReversePoint): estypes.SearchRe
 }
 
 /** Every area of one generation, with its shape: what the in-process area index is built from, page by page. */
-export const AREA_INDEX_SOURCE = ['id', 'level', 'name', 'local_identifier', 'bbox', 'geometry'];
+export const AREA_INDEX_SOURCE = ['id', 'level', 'name', 'names', 'local_identifier', 'bbox', 'geometry'];
 export const AREA_INDEX_SORT: estypes.SortCombinations[] = [{ id: 'asc' }];
 export const AREA_INDEX_PAGE_SIZE = 200;
 export const ALL_AREAS_QUERY: estypes.QueryDslQueryContainer = { match_all: {} };

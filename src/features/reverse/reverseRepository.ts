@@ -60,6 +60,8 @@ export interface AreaRef {
   id: string;
   name: string;
   local_identifier: string;
+  /** The area's names per language, where it has them (a Belgian municipality; a Brussels city). */
+  names?: Record<string, string> | undefined;
 }
 
 export interface ReverseAnswer {
@@ -159,7 +161,7 @@ export class ReverseRepository {
           id: doc.id,
           envelopeArea: envelopeArea(doc.bbox),
           polygons: polygonsOf(doc.geometry),
-          ref: { id: doc.id, name: doc.name, local_identifier: doc.local_identifier },
+          ref: { id: doc.id, name: doc.name, local_identifier: doc.local_identifier, names: doc.names },
         });
       }
     }
