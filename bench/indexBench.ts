@@ -1,5 +1,5 @@
 /**
- * npm run bench:index [-- --small] [-- --no-cap]
+ * npm run bench:index [-- --small] [-- --no-cap] [-- --only small|medium|large|capped]
  *
  * Address indexing throughput through the indexer (read, parse, normalise, spatial joins, bulk) next
  * to raw `_bulk` requests of the very same documents sent straight to Elasticsearch in the same run,
@@ -183,13 +183,15 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { small: { type: 'boolean' }, 'no-cap': { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { small: { type: 'boolean' }, 'no-cap': { type: 'boolean' }, only: { type: 'string' } },
+  });
   mkdirSync(work, { recursive: true });
   const es = await startElasticsearch({ heap: '1g', log: (m) => process.stderr.write(`[es] ${m}\n`) });
   const url = es.url;
   process.stderr.write(`[es] Elasticsearch ${es.version} (${es.kind}) at ${url}\n`);
   const client = createElasticsearchClient({ url, requestTimeoutMs: 600_000 });
-  const cases: { name: string; manifest: string; flags?: string[]; raw: boolean }[] = [
+  let cases: { name: string; manifest: string; flags?: string[]; raw: boolean }[] = [
     { name: 'small: Delft (datasets/sample.json)', manifest: join(root, 'datasets/sample.json'), raw: true },
   ];
   if (!values.small) {
@@ -209,6 +211,13 @@ async function main(): Promise<void> {
         raw: false,
       });
     }
+  }
+  // --only large: the uncapped Brussels run alone (capped: the 128 MB one), for A/B pairs that take minutes, not ten.
+  const only = values.only;
+  if (only) {
+    cases = cases.filter((c) =>
+      only === 'capped' ? c.name.includes('capped') : c.name.startsWith(`${only}:`) && !c.name.includes('capped'),
+    );
   }
   const rows: Row[] = [];
   let heap: number | undefined;

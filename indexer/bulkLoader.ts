@@ -102,28 +102,27 @@ const POSITION_SPAN = 1e10;
 
 /**
  * Remembers the origin of the most recent documents only: a refused document is always among the
- * requests in flight, so memory stays bounded however long the stream is.
+ * requests in flight, so memory stays bounded however long the stream is. Two generations of at most
+ * `capacity` entries: the last `capacity` documents are always known, at most twice that are kept, and
+ * forgetting is dropping a whole generation (a delete per document cost as much as the set).
  */
 export class RecentOrigins {
-  private readonly ids: (string | undefined)[];
   // origin and position packed into one number: no per-entry array allocation.
-  private readonly map = new Map<string, number>();
-  private next = 0;
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
 
-  constructor(private readonly capacity: number) {
-    this.ids = new Array(capacity);
-  }
+  constructor(private readonly capacity: number) {}
 
   remember(id: string, origin: number, position: number): void {
-    const old = this.ids[this.next];
-    if (old !== undefined && old !== id) this.map.delete(old);
-    this.ids[this.next] = id;
-    this.map.set(id, origin * POSITION_SPAN + position);
-    this.next = (this.next + 1) % this.capacity;
+    if (this.current.size >= this.capacity) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(id, origin * POSITION_SPAN + position);
   }
 
   lookup(id: string): [number, number] | undefined {
-    const packed = this.map.get(id);
+    const packed = this.current.get(id) ?? this.previous.get(id);
     if (packed === undefined) return undefined;
     return [Math.floor(packed / POSITION_SPAN), packed % POSITION_SPAN];
   }

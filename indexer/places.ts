@@ -54,13 +54,15 @@ function extend(e: Extent, p: GeoPoint): void {
   if (p.lon > b.max_lon) b.max_lon = p.lon;
   if (p.lat < b.min_lat) b.min_lat = p.lat;
   if (p.lat > b.max_lat) b.max_lat = p.lat;
-  const mean = { lat: e.sumLat / e.count, lon: e.sumLon / e.count };
-  if (squaredDistance(p, mean) < squaredDistance(e.point, mean)) e.point = p;
-}
-
-function squaredDistance(a: GeoPoint, b: GeoPoint): number {
-  const cos = Math.cos((b.lat * Math.PI) / 180);
-  return (a.lat - b.lat) ** 2 + ((a.lon - b.lon) * cos) ** 2;
+  // Once per address: the mean and the distances without allocating (equirectangular: an extent's points are close together).
+  const meanLat = e.sumLat / e.count;
+  const meanLon = e.sumLon / e.count;
+  const cos = Math.cos((meanLat * Math.PI) / 180);
+  const dLat = p.lat - meanLat;
+  const dLon = (p.lon - meanLon) * cos;
+  const pLat = e.point.lat - meanLat;
+  const pLon = (e.point.lon - meanLon) * cos;
+  if (dLat * dLat + dLon * dLon < pLat * pLat + pLon * pLon) e.point = p;
 }
 
 function countInto(map: Map<string, number>, key: string): void {
@@ -101,13 +103,21 @@ export class PlaceAccumulator {
   private readonly areaCounts = new Map<string, number>();
   /** `street_key|city_key` (the streets index's key) -> extent and postcodes. */
   private readonly streets = new Map<string, StreetExtra>();
-  /** `country_id|postcode key` -> the postcode. */
-  private readonly postcodes = new Map<string, PostcodeRecord>();
+  /** country_id -> display postcode -> the postcode (nested: no key string built per address). */
+  private readonly postcodes = new Map<string, Map<string, PostcodeRecord>>();
+  /** The same records in the order they were first seen (merging equal-sized ones keeps the first). */
+  private readonly postcodeList: PostcodeRecord[] = [];
 
+  /** Postcode key -> the postcode places it counts into (2628cd: 2628CD and 2628; 1050: 1050; others none). */
+  private readonly postcodeForms = new Map<string, readonly string[]>();
+
+  /** Once per address row: map look-ups and counters only, nothing allocated for a key already seen. */
   add(doc: PlaceAddress): void {
-    for (const id of [doc.country_id, doc.province_id, doc.municipality_id, doc.city_id, doc.suburb_id]) {
-      countInto(this.areaCounts, id);
-    }
+    countInto(this.areaCounts, doc.country_id);
+    countInto(this.areaCounts, doc.province_id);
+    countInto(this.areaCounts, doc.municipality_id);
+    countInto(this.areaCounts, doc.city_id);
+    countInto(this.areaCounts, doc.suburb_id);
     const streetKey = `${doc.street_key}|${doc.city_key}`;
     let street = this.streets.get(streetKey);
     if (!street) {
@@ -116,20 +126,26 @@ export class PlaceAccumulator {
     }
     extend(street.extent, doc.location);
     countInto(street.postcodes, doc.postcode_key);
+    for (const postcode of this.postcodeFormsOf(doc.postcode_key)) this.addPostcode(doc, postcode);
+  }
 
-    const key = doc.postcode_key;
-    const dutch = DUTCH_POSTCODE_KEY_RE.exec(key);
-    if (dutch) {
-      this.addPostcode(doc, key.toUpperCase());
-      this.addPostcode(doc, dutch[1] as string);
-    } else if (AREA_POSTCODE_KEY_RE.test(key)) {
-      this.addPostcode(doc, key);
+  private postcodeFormsOf(key: string): readonly string[] {
+    let forms = this.postcodeForms.get(key);
+    if (!forms) {
+      const dutch = DUTCH_POSTCODE_KEY_RE.exec(key);
+      forms = dutch ? [key.toUpperCase(), dutch[1] as string] : AREA_POSTCODE_KEY_RE.test(key) ? [key] : [];
+      this.postcodeForms.set(key, forms);
     }
+    return forms;
   }
 
   private addPostcode(doc: PlaceAddress, postcode: string): void {
-    const key = `${doc.country_id}|${postcode}`;
-    let p = this.postcodes.get(key);
+    let inCountry = this.postcodes.get(doc.country_id);
+    if (!inCountry) {
+      inCountry = new Map();
+      this.postcodes.set(doc.country_id, inCountry);
+    }
+    let p = inCountry.get(postcode);
     if (!p) {
       p = {
         postcode,
@@ -142,7 +158,8 @@ export class PlaceAccumulator {
           city_id: doc.city_id,
         },
       };
-      this.postcodes.set(key, p);
+      inCountry.set(postcode, p);
+      this.postcodeList.push(p);
     }
     extend(p.extent, doc.location);
     countInto(p.cities, doc.city);
@@ -162,7 +179,7 @@ export class PlaceAccumulator {
         this.areaCounts.set(parents.city_id, (this.areaCounts.get(parents.city_id) ?? 0) + n);
       }
     }
-    for (const p of this.postcodes.values()) {
+    for (const p of this.postcodeRecords()) {
       const moved = p.parents.city_id ? remap.get(p.parents.city_id) : undefined;
       if (moved) p.parents = moved;
     }
@@ -173,7 +190,7 @@ export class PlaceAccumulator {
   }
 
   postcodeRecords(): Iterable<PostcodeRecord> {
-    return this.postcodes.values();
+    return this.postcodeList;
   }
 }
 

@@ -66,14 +66,20 @@ describe('bulk retries', () => {
     expect(badCalls).toBe(1);
   });
 
-  it('remembers the origins of recent documents only', () => {
+  it('remembers the origins of recent documents only (at least the last `capacity`, at most twice that)', () => {
     const o = new RecentOrigins(2);
     o.remember('a', 0, 10);
     o.remember('b', 1, 20);
     expect(o.lookup('a')).toEqual([0, 10]);
     o.remember('c', 2, 1_000_000);
-    expect(o.lookup('a')).toBeUndefined();
+    expect(o.lookup('b')).toEqual([1, 20]);
     expect(o.lookup('c')).toEqual([2, 1_000_000]);
+    o.remember('d', 3, 30);
+    o.remember('e', 4, 40);
+    expect(o.lookup('a')).toBeUndefined();
+    expect(o.lookup('b')).toBeUndefined();
+    expect(o.lookup('d')).toEqual([3, 30]);
+    expect(o.lookup('e')).toEqual([4, 40]);
   });
 });
 
