@@ -10,6 +10,20 @@ import type { Context, Next } from 'koa';
 /** Below about one packet the headers and the compressor's CPU cost more than the bytes saved. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
+/**
+ * An object body becomes its JSON bytes here, once. Left to Koa, it is serialised twice for every answer
+ * (koa-compress reads `response.length`, which stringifies an object body, and Koa's respond stringifies it
+ * again) and a third time when it is compressed. A body under the threshold is then known not to be compressed,
+ * so koa-compress skips its content-type and Accept-Encoding checks.
+ */
+function serialiseOnce(ctx: Context): void {
+  const body: unknown = ctx.body;
+  if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
+    ctx.body = Buffer.from(JSON.stringify(body));
+  }
+  if (Buffer.isBuffer(ctx.body) && ctx.body.length < COMPRESS_THRESHOLD_BYTES) ctx.compress = false;
+}
+
 export function compression() {
   const compressing = compress({
     threshold: COMPRESS_THRESHOLD_BYTES,
@@ -24,6 +38,7 @@ export function compression() {
     let source: unknown;
     await compressing(ctx, async () => {
       await next();
+      serialiseOnce(ctx);
       source = ctx.body;
     });
     // koa-compress feeds the compressor with .pipe(), which does not pass a failure on: a streamed collection
