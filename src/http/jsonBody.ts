@@ -45,25 +45,27 @@ export function parseStrictJson(text: string): unknown {
   return parsed;
 }
 
-/** The body's `length` bytes as text (UTF-8, a byte order mark dropped, as co-body decodes it). */
+/**
+ * The body's `length` bytes as text (UTF-8, a byte order mark dropped, as co-body decodes it). The listeners are
+ * inline and never removed (they go with the request): the entry points run under tsx, which names every function
+ * stored in a variable with a call per creation, a cost per request here.
+ */
 function readText(req: IncomingMessage, length: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const done = (error?: ApiError) => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (error) return reject(error);
-      const text = Buffer.concat(chunks, received).toString('utf8');
-      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    };
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       chunks.push(chunk);
-    };
-    const onEnd = () => done(received === length ? undefined : notJson());
-    const onError = () => done(notJson());
-    const onClose = () => done(notJson());
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+    });
+    req.once('end', () => {
+      if (received !== length) return reject(notJson());
+      const text = Buffer.concat(chunks, received).toString('utf8');
+      resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    });
+    // A request that fails or closes before its end (a settled promise ignores the later call).
+    req.once('error', () => reject(notJson()));
+    req.once('close', () => reject(notJson()));
   });
 }
 
