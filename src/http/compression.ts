@@ -19,9 +19,11 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 function serialiseOnce(ctx: Context): void {
   const body: unknown = ctx.body;
   if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
-    ctx.body = Buffer.from(JSON.stringify(body));
+    // A string, as Koa would write it: the status line, headers and body leave in one write.
+    ctx.body = JSON.stringify(body);
   }
-  if (Buffer.isBuffer(ctx.body) && ctx.body.length < COMPRESS_THRESHOLD_BYTES) ctx.compress = false;
+  const length = ctx.response.length;
+  if (length !== undefined && length < COMPRESS_THRESHOLD_BYTES) ctx.compress = false;
 }
 
 export function compression() {
