@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --small] [--duration S] [--connections N] [--no-scaling] [--only REGEX]`
+ * `npm run bench [-- --small] [--duration S] [--connections N] [--no-scaling] [--only REGEX] [--cpu-prof DIR]`
  *
  * Load benchmark of the API against the same queries fired straight at Elasticsearch. Starts (or reuses, via
  * ELASTICSEARCH_URL) Elasticsearch, indexes the bulk addresses with the real indexer unless already loaded,
@@ -23,6 +23,7 @@ import { exactForwardRequest, exactLookupRequest } from '../src/features/address
 import { parseStreetQuery } from '../src/features/address/streetRequest.js';
 import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { ensureIndexed, scalingManifests } from './support/datasets.js';
+import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
 import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
 import {
   freeTextPaths,
@@ -60,6 +61,8 @@ const { values: args } = parseArgs({
     'cost-rate': { type: 'string', default: '1000' },
     /** Only the scenarios whose name matches, e.g. `--only forward` (quick comparisons while profiling). */
     only: { type: 'string' },
+    /** Profile the API process (node --cpu-prof) into this folder and print its top self-time frames at the end. */
+    'cpu-prof': { type: 'string' },
   },
 });
 const duration = Number(args.duration);
@@ -146,8 +149,18 @@ async function startPassthrough(esUrl: string): Promise<{ url: string; process: 
   return { url, process: child };
 }
 
-function startApi(esUrl: string, prefix: string) {
-  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY });
+function startApi(esUrl: string, prefix: string, nodeOptions?: string[]) {
+  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY, nodeOptions });
+}
+
+/** Stops the profiled API (the profile is written as it exits) and prints where its CPU went. */
+async function printProfile(api: ChildProcess, dir: string) {
+  const exited = new Promise((resolve) => api.once('exit', resolve));
+  api.kill('SIGTERM');
+  await exited;
+  const { frames, owners } = selfTimes(newestProfile(dir));
+  console.log(`\nAPI CPU profile (${dir}): top self time by frame\n${formatSelfTimes(frames, 25)}`);
+  console.log(`\nby package or source folder\n${formatSelfTimes(owners, 15)}`);
 }
 
 function esBodies(bodies: { streetname: string; number: string }[], build: typeof exactLookupRequest) {
@@ -189,7 +202,12 @@ async function main() {
     const cities = await sampleAreas(client, main.prefix, 'city', 200, Number(args.seed));
     const municipalities = await sampleAreas(client, main.prefix, 'municipality', 400, Number(args.seed));
 
-    const api = await startApi(es.url, main.prefix);
+    const profileDir = args['cpu-prof'] && resolve(args['cpu-prof']);
+    const api = await startApi(
+      es.url,
+      main.prefix,
+      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined,
+    );
     children.push(api.process);
     // The bulk data has no suburbs or buildings: the map scenarios on buildings read the Delft sample.
     const sample = manifests[0]!;
@@ -515,6 +533,7 @@ async function main() {
       `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, costs, scaling }, null, 2)}\n`,
     );
     console.log(`\nwritten to ${file} (total ${Math.round((Date.now() - started) / 1000)} s)`);
+    if (profileDir) await printProfile(api.process, profileDir);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await client.close();

@@ -102,7 +102,6 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const pages = [apiReferencePage(), mapPage()];
   const pagePrefixes = pages.map((page) => page.prefix);
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
-  const router = endpointRouter(ENDPOINTS, deps);
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
@@ -128,7 +127,6 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(endpointRouter(ENDPOINTS, deps));
   return app;
 }

@@ -17,6 +17,8 @@ export interface ApiProcessOptions {
   /** Extra `--import` modules (a memory probe) and environment. */
   imports?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Further Node.js options (`--cpu-prof`). */
+  nodeOptions?: string[];
 }
 
 /** Polls `probe` until the server answers (any status); kills the child and throws after 60 s. */
@@ -37,7 +39,7 @@ export async function waitUntilUp(url: string, child: ChildProcess, probe = '/he
 export async function startApiProcess(options: ApiProcessOptions): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const imports = ['tsx', ...(options.imports ?? [])].flatMap((module) => ['--import', module]);
-  const child = spawn(process.execPath, [...imports, 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...imports, 'src/main.ts'], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 /** The Koa router derived from the endpoint declarations: one route per declaration, in the list's order. */
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { respondCached } from '../http/conditional.js';
 import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
 import { preferredLanguage } from '../language/answerLanguage.js';
@@ -12,6 +12,16 @@ import { FeatureStream } from './featureStream.js';
 /** `/addresses/{id}` (OpenAPI, as declared) -> `/addresses/:id` (the router's form). */
 export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
+type Input = ReturnType<typeof readInput>;
+
+/** `geojsonType`: the media type of a GeoJSON answer (per Accept); unset, Koa's JSON default. */
+async function sendAnswer(ctx: Context, endpoint: Endpoint, input: Input, deps: ServiceDeps, geojsonType?: string) {
+  const answer = await answerOf(endpoint, input, deps);
+  if (answer instanceof FeatureStream) return answer.send(ctx);
+  if (geojsonType) ctx.type = geojsonType;
+  ctx.body = answer;
+}
+
 function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
   return async (ctx) => {
     const acceptLanguage = endpoint.languages ? ctx.get('Accept-Language') || undefined : undefined;
@@ -21,25 +31,47 @@ function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
     const mediaType = geojson ? geojsonMediaType(ctx) : JSON_TYPE;
     // The media type follows Accept (respondCached says so itself for conditional answers).
     if (geojson) ctx.vary('Accept');
-    const send = async () => {
-      const answer = await answerOf(endpoint, input, deps);
-      if (answer instanceof FeatureStream) return answer.send(ctx);
-      if (geojson) ctx.type = mediaType;
-      ctx.body = answer;
-    };
-    if (!endpoint.reads) return send();
+    if (!endpoint.reads) return sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined);
     const generations = await deps.generations.of(endpoint.reads);
     // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
     const language = preferredLanguage(acceptLanguage) ?? '';
-    await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, send);
+    await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
+      sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
+    );
   };
 }
 
-export function endpointRouter(endpoints: readonly Endpoint[], deps: ServiceDeps): Router {
+/**
+ * The routes, then 405/501 and OPTIONS answers for paths that exist under other methods (@koa/router's
+ * allowedMethods). A request for a path without parameters, exactly as declared (most of the traffic: the geocoding
+ * endpoints), is dispatched by one map lookup: @koa/router tests every route's pattern and composes a chain for each
+ * request, which cost as much as the API-key check. Anything else (ids in the path, other spellings, unknown paths,
+ * other methods) goes through @koa/router, which sets the same `_matchedRoute` and `params`.
+ */
+export function endpointRouter(endpoints: readonly Endpoint[], deps: ServiceDeps): Middleware {
   const router = new Router();
+  const exact = new Map<string, Middleware>();
   for (const endpoint of endpoints) {
     const path = routerPath(endpoint.path);
-    router[endpoint.method](path, endpoint.serve ? endpoint.serve(deps) : handlerOf(endpoint, deps));
+    const handler = endpoint.serve ? endpoint.serve(deps) : handlerOf(endpoint, deps);
+    router[endpoint.method](path, handler);
+    if (path.includes(':')) continue;
+    const method = endpoint.method.toUpperCase();
+    // @koa/router answers HEAD with the GET route, as Koa then sends no body.
+    for (const m of method === 'GET' ? ['GET', 'HEAD'] : [method]) {
+      if (!exact.has(`${m} ${path}`)) exact.set(`${m} ${path}`, handler);
+    }
   }
-  return router;
+  // Typed for the app's plain context: the router adds `params` and `router` to it itself.
+  const routes = router.routes() as unknown as Middleware;
+  const allowedMethods = router.allowedMethods() as unknown as Middleware;
+  const dispatch: Middleware = (ctx, next) => {
+    const handler = exact.get(`${ctx.method} ${ctx.path}`);
+    if (!handler) return routes(ctx, () => allowedMethods(ctx, next));
+    (ctx as { _matchedRoute?: string })._matchedRoute = ctx.path;
+    ctx.params = {};
+    return handler(ctx, next);
+  };
+  // Like @koa/router's own middleware, it carries the router (the tests list the routes from it).
+  return Object.assign(dispatch, { router });
 }

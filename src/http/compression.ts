@@ -10,6 +10,22 @@ import type { Context, Next } from 'koa';
 /** Below about one packet the headers and the compressor's CPU cost more than the bytes saved. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
+/**
+ * An object body becomes its JSON bytes here, once. Left to Koa, it is serialised twice for every answer
+ * (koa-compress reads `response.length`, which stringifies an object body, and Koa's respond stringifies it
+ * again) and a third time when it is compressed. A body under the threshold is then known not to be compressed,
+ * so koa-compress skips its content-type and Accept-Encoding checks.
+ */
+function serialiseOnce(ctx: Context): void {
+  const body: unknown = ctx.body;
+  if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) {
+    // A string, as Koa would write it: the status line, headers and body leave in one write.
+    ctx.body = JSON.stringify(body);
+  }
+  const length = ctx.response.length;
+  if (length !== undefined && length < COMPRESS_THRESHOLD_BYTES) ctx.compress = false;
+}
+
 export function compression() {
   const compressing = compress({
     threshold: COMPRESS_THRESHOLD_BYTES,
@@ -24,6 +40,7 @@ export function compression() {
     let source: unknown;
     await compressing(ctx, async () => {
       await next();
+      serialiseOnce(ctx);
       source = ctx.body;
     });
     // koa-compress feeds the compressor with .pipe(), which does not pass a failure on: a streamed collection

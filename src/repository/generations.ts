@@ -4,7 +4,10 @@
  *
  * Cached for GENERATION_TTL_MS: under load every request would otherwise add a round trip, while an alias
  * swap (a reindex, a rollback) happens rarely; for at most this long after one, ETags still name the old
- * generation (a client may get one extra 304 for data that just changed, or one extra full answer).
+ * generation (a client may get one extra 304 for data that just changed, or one extra full answer). Past half
+ * its life an entry is looked up again in the background while it is still served, so under steady traffic no
+ * request waits on that round trip (it used to hold every request of one moment each second); only the first
+ * request after an idle second waits, as before.
  */
 import type { Client } from '@elastic/elasticsearch';
 import { BackendUnavailableError } from '../domain/errors.js';
@@ -14,8 +17,18 @@ import { aliasName } from '../../core/elasticsearch/indexNames.js';
 
 export const GENERATION_TTL_MS = 1000;
 
+interface CachedGeneration {
+  generation: Promise<string>;
+  /** Looked up at (ms of `now`): served until `at + ttl`, looked up again in the background from `at + ttl / 2`. */
+  at: number;
+  refreshing: boolean;
+}
+
 export class IndexGenerations {
-  private readonly cache = new Map<IndexKind, { generation: Promise<string>; expires: number }>();
+  private readonly cache = new Map<IndexKind, CachedGeneration>();
+  /** The last generation seen of each kind: a lookup answering another one is a new generation. */
+  private readonly seen = new Map<IndexKind, string>();
+  private readonly listeners = new Map<IndexKind, ((generation: string) => void)[]>();
 
   constructor(
     private readonly client: Client,
@@ -29,14 +42,44 @@ export class IndexGenerations {
     return Promise.all(kinds.map((kind) => this.live(kind)));
   }
 
+  /**
+   * `listener` is told each generation of `kind` once, when a lookup first sees it: before any request waiting on
+   * that lookup goes on, so what is derived from a generation starts loading where the alias change is noticed.
+   */
+  onNewGeneration(kind: IndexKind, listener: (generation: string) => void): void {
+    const list = this.listeners.get(kind);
+    if (list) list.push(listener);
+    else this.listeners.set(kind, [listener]);
+  }
+
   private live(kind: IndexKind): Promise<string> {
+    const now = this.now();
     const cached = this.cache.get(kind);
-    if (cached && cached.expires > this.now()) return cached.generation;
+    if (cached && now < cached.at + this.ttlMs) {
+      if (!cached.refreshing && now >= cached.at + this.ttlMs / 2) this.refreshAhead(kind, cached);
+      return cached.generation;
+    }
     // Concurrent requests share one lookup; a failed lookup is not cached.
-    const generation = this.lookUp(kind);
-    this.cache.set(kind, { generation, expires: this.now() + this.ttlMs });
-    generation.catch(() => this.cache.delete(kind));
-    return generation;
+    const entry: CachedGeneration = { generation: this.lookUp(kind), at: now, refreshing: false };
+    this.cache.set(kind, entry);
+    entry.generation.catch(() => {
+      if (this.cache.get(kind) === entry) this.cache.delete(kind);
+    });
+    return entry.generation;
+  }
+
+  /** The entry keeps being served until the new lookup answers; a failed one leaves it to expire (and be retried). */
+  private refreshAhead(kind: IndexKind, cached: CachedGeneration): void {
+    cached.refreshing = true;
+    const at = this.now();
+    this.lookUp(kind).then(
+      (generation) => {
+        if (this.cache.get(kind) === cached) {
+          this.cache.set(kind, { generation: Promise.resolve(generation), at, refreshing: false });
+        }
+      },
+      () => {},
+    );
   }
 
   private async lookUp(kind: IndexKind): Promise<string> {
@@ -46,7 +89,12 @@ export class IndexGenerations {
     const res = await elasticsearchCall(() => this.client.indices.resolveIndex({ name: alias }));
     const names = new Set([...res.aliases.flatMap((a) => a.indices), ...res.indices.map((i) => i.name)]);
     if (names.size === 0) throw new BackendUnavailableError(`${alias} resolves to no index`);
-    return [...names].sort().join('+');
+    const generation = [...names].sort().join('+');
+    if (this.seen.get(kind) !== generation) {
+      this.seen.set(kind, generation);
+      for (const listener of this.listeners.get(kind) ?? []) listener(generation);
+    }
+    return generation;
   }
 }
 
@@ -68,9 +116,21 @@ export class GenerationCache<T> {
     private readonly load: (generation: string) => Promise<T>,
   ) {}
 
+  /** Loads as soon as a generation is noticed, not on the first request that needs the value. */
+  loadOnNewGeneration(): this {
+    this.generations.onNewGeneration(this.kind, (generation) => {
+      this.valueOf(generation).catch(() => {});
+    });
+    return this;
+  }
+
   async get(): Promise<T> {
     const [generation] = await this.generations.of([this.kind]);
     if (!generation) throw new Error(`no ${this.kind} generation`);
+    return this.valueOf(generation);
+  }
+
+  private valueOf(generation: string): Promise<T> {
     if (this.current?.generation !== generation) {
       const entry = { generation, value: this.load(generation) };
       this.current = entry;

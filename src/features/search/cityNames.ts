@@ -1,7 +1,8 @@
 /**
  * The known city names free text is read against, read from the live addresses index once per index
  * generation (a composite aggregation over `city_key`: ~2,500 keys on the bulk data, a few hundred KB) and
- * rebuilt when the alias points at a new generation.
+ * rebuilt when the alias points at a new generation. The load starts where the generation is first noticed
+ * (src/repository/generations.ts), not on the first forward or lookup request that needs it.
  */
 import type { Client } from '@elastic/elasticsearch';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
@@ -21,6 +22,7 @@ export class CityNameRepository {
     private readonly indexPrefix: string,
   ) {
     this.cities = new GenerationCache(generations, 'addresses', (generation) => this.load(generation));
+    this.cities.loadOnNewGeneration();
   }
 
   known(): Promise<KnownCities> {
