@@ -112,3 +112,40 @@ describe('anonymous requests are limited per address', () => {
     expect((await api.call('GET', '/health/live', { headers: anonymous })).status).toBe(200);
   });
 });
+
+describe('a refused anonymous flood', () => {
+  it('is answered 429 with the envelope and security headers, logged as one summary line, not a line each', async () => {
+    const lines: { msg: string; [key: string]: unknown }[] = [];
+    // A clock that stands still: one address, one token, and every refusal within the same second.
+    const api = await startTestApi({
+      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '1' },
+      now: () => 0,
+      logSink: (line) => lines.push(line),
+    });
+    try {
+      const answers = [];
+      for (let i = 0; i < 20; i++) answers.push(await api.call('GET', '/health/live', { headers: anonymous }));
+      expect(answers[0]?.status).toBe(200);
+      const refused = answers.slice(1);
+      expect(refused.every((answer) => answer.status === 429)).toBe(true);
+      const refusal = refused[0]!;
+      expect(ErrorResponse.parse(refusal.body).error.code).toBe('rate_limited');
+      expect(refusal.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(refusal.headers.get('retry-after')).toBe('1');
+      expect(refusal.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(refusal.headers.get('content-security-policy')).toContain("default-src 'none'");
+
+      // The admitted request has its request line; the 19 refusals one summary line between them.
+      expect(lines.filter((line) => line.msg === 'request')).toHaveLength(1);
+      const summaries = lines.filter((line) => line.msg === 'anonymous requests refused: rate limited');
+      expect(summaries).toHaveLength(1);
+      expect(summaries[0]?.refused).toBe(1);
+      // A keyed request is not refused by the address's empty budget.
+      expect(
+        (await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } })).status,
+      ).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+});
