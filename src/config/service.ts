@@ -15,6 +15,7 @@ import {
   logLevel,
   parseEnv,
   positiveInt,
+  splitElasticsearchUrls,
 } from '../../core/config/rules.js';
 
 export { ConfigError };
@@ -46,6 +47,19 @@ export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
  * opens it (src/elasticsearch/circuitBreaker.ts).
  */
 export const DEFAULT_BREAKER_STALL_MS = 1000;
+/**
+ * ES_ATTEMPT_TIMEOUT_MS when unset. One node: 0 (a retry would go to the same node). Several: a tenth of the
+ * request timeout (a healthy read takes a few tens of ms, so one cut there was slow anyway and goes on elsewhere
+ * with the rest of the timeout), and under 0.4 of the stall window, so a read that met a frozen node has moved on
+ * and been answered before the stall probe (which may go to the frozen node too) could open the breaker.
+ * At the defaults: 400 ms.
+ */
+export function defaultAttemptTimeoutMs(nodes: number, requestTimeoutMs: number, stallMs: number): number {
+  if (nodes < 2) return 0;
+  const share = Math.round(requestTimeoutMs / 10);
+  return stallMs > 0 ? Math.min(share, Math.floor(stallMs * 0.4)) : share;
+}
+
 /** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -55,8 +69,11 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   ELASTICSEARCH_URL: elasticsearchUrl.optional(),
   ES_REQUEST_TIMEOUT_MS: positiveInt.default(5000),
-  /** With several nodes: how long one node's attempt may take before the read moves on; 0: no per-node bound. */
-  ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.attemptTimeoutMs),
+  /**
+   * With several nodes: how long a read's first attempt may take before it moves to another node; 0: no per-node
+   * bound; unset: derived (defaultAttemptTimeoutMs).
+   */
+  ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
   ES_BATCH_MAX: positiveInt.default(DEFAULT_ES_BATCH_MAX),
   INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
@@ -84,6 +101,8 @@ export const EnvSchema = z.object({
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
   TRUST_PROXY: booleanFlag.default(false),
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
+  /** Listen with SO_REUSEPORT, so several processes can share PORT (a rolling restart on one host). */
+  REUSE_PORT: booleanFlag.default(false),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -125,6 +144,8 @@ export interface Config {
   trustProxy: boolean;
   /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
   shutdownGraceMs: number;
+  /** Whether other processes may listen on the same port (REUSE_PORT, src/server.ts). */
+  reusePort: boolean;
 }
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
@@ -213,7 +234,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: env.BREAKER_FAILURES,
       breakerProbeMs: env.BREAKER_PROBE_MS,
       breakerStallMs: env.BREAKER_STALL_MS,
-      attemptTimeoutMs: env.ES_ATTEMPT_TIMEOUT_MS,
+      attemptTimeoutMs:
+        env.ES_ATTEMPT_TIMEOUT_MS ??
+        defaultAttemptTimeoutMs(
+          env.ELASTICSEARCH_URL ? splitElasticsearchUrls(env.ELASTICSEARCH_URL).length : 1,
+          env.ES_REQUEST_TIMEOUT_MS,
+          env.BREAKER_STALL_MS,
+        ),
       maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
       maxQueued: env.MAX_QUEUED_REQUESTS,
     },
@@ -229,5 +256,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     anonymousAddresses: env.ANON_RATE_LIMIT_ADDRESSES,
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    reusePort: env.REUSE_PORT,
   };
 }
