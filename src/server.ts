@@ -27,7 +27,9 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
     process.on('SIGHUP', () => logger.info('SIGHUP ignored: no API_KEYS_FILE to reload'));
   }
   return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host);
+    // With REUSE_PORT several processes share the port (SO_REUSEPORT: the kernel spreads new connections over
+    // them), so one can be restarted while the others serve (a rolling restart on one host).
+    const server = app.listen({ port: config.port, host: config.host, reusePort: config.reusePort });
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();
@@ -41,18 +43,29 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
 }
 
 /**
- * Stops serving without dropping a request: readiness turns 503 at once, the port stops accepting, idle
- * keep-alive connections close, and the requests in flight are answered (each with `Connection: close`) for up
- * to `graceMs`; whatever is still open then is cut. Resolves once no connection is left; the caller closes
- * Elasticsearch after it, so no answer in flight loses its backend.
+ * How long a draining process keeps its port and its idle keep-alive connections before closing them: meanwhile
+ * every answer says `Connection: close`, so a busy keep-alive client moves to another process after its next
+ * answer instead of having its connection closed under a request it is sending (a reset), and a load balancer
+ * that has not yet seen readiness turn 503 still gets answers. At most a quarter of the grace period.
+ */
+export const DRAIN_NOTICE_MS = 1000;
+
+/**
+ * Stops serving without dropping a request: readiness turns 503 at once; for DRAIN_NOTICE_MS the process goes on
+ * answering (each answer with `Connection: close`); then the port stops accepting, idle keep-alive connections
+ * close, and the requests in flight are answered for the rest of `graceMs`; whatever is still open then is cut.
+ * Resolves once no connection is left; the caller closes Elasticsearch after it, so no answer in flight loses its
+ * backend.
  */
 export async function drain({ server, state }: RunningServer, graceMs: number, logger: Logger): Promise<void> {
   state.startDraining();
+  const startedAt = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_NOTICE_MS, graceMs / 4)));
+  // Node's close() also closes the idle keep-alive connections.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<'grace_over'>((resolve) => {
-    timer = setTimeout(() => resolve('grace_over'), graceMs);
+    timer = setTimeout(() => resolve('grace_over'), Math.max(0, graceMs - (performance.now() - startedAt)));
   });
   if ((await Promise.race([closed, graceOver])) === 'grace_over') {
     logger.warn({ grace_ms: graceMs }, 'shutdown grace period over: closing the connections still open');
