@@ -149,8 +149,8 @@ function cpuShare(processes: Record<string, () => number | undefined>): () => st
   };
 }
 
-/** The anonymous flood of phase 7b in a process of its own (bench/support/flood.ts). */
-async function flood(url: string, connections: number, seconds: number) {
+/** The anonymous flood of phase 7b in a process of its own (bench/support/flood.ts); `started` once it floods. */
+function flood(url: string, connections: number, seconds: number) {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'bench/support/flood.ts', url, String(connections), String(seconds)],
@@ -158,14 +158,22 @@ async function flood(url: string, connections: number, seconds: number) {
   );
   children.add(child);
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await once(child, 'exit');
-  children.delete(child);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as {
-    requests: number;
-    statuses: Record<string, number>;
-    cpu_ms: number;
-  };
+  let onStart: () => void = () => {};
+  const started = new Promise<void>((resolve) => (onStart = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.startsWith('started')) onStart();
+  });
+  const done = once(child, 'exit').then(() => {
+    children.delete(child);
+    onStart();
+    return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as {
+      requests: number;
+      statuses: Record<string, number>;
+      cpu_ms: number;
+    };
+  });
+  return { started, done };
 }
 
 /** Runs the load at `rate` (undefined: as fast as it goes) until `script` resolves or `maxSeconds` pass. */
@@ -247,7 +255,8 @@ async function phase(
     rate: rate ?? 'max',
     seconds,
     requests: result.requests.total,
-    req_per_s: Math.round(result.requests.total / seconds),
+    // Over the load's own duration: a script may go on after it (phase 7b waits for the flood's report).
+    req_per_s: Math.round(result.requests.total / (result.duration || seconds)),
     non2xx,
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
@@ -520,16 +529,22 @@ async function main() {
         ctl.note(`CPU: ${cpu()}`);
       }),
     );
+    // The flood is under way before the keyed load starts, and lasts a little longer.
+    const flooding = flood(`${apiUrl}/health`, 64, floodSeconds + 3);
+    await flooding.started;
     rows.push(
       await phase('7b keyed load + /health flood', apiUrl, requests, rate, floodSeconds, async (ctl) => {
         const cpu = cpuShare({ 'keyed load generator': ownCpuMs, API: apiCpu });
-        const result = await flood(`${apiUrl}/health`, 64, floodSeconds);
+        await sleep(floodSeconds * 1000);
+        ctl.note(`CPU: ${cpu()}`);
+        const result = await flooding.done;
         const statuses = Object.entries(result.statuses)
           .map(([status, count]) => `${status}: ${count}`)
           .join(', ');
-        const floodCpu = Math.round((result.cpu_ms / (floodSeconds * 1000)) * 100);
-        ctl.note(`flood: ${Math.round(result.requests / floodSeconds)} req/s (${statuses})`);
-        ctl.note(`CPU: ${cpu()}, flood generator ${floodCpu} %`);
+        const floodCpu = Math.round((result.cpu_ms / ((floodSeconds + 3) * 1000)) * 100);
+        ctl.note(
+          `flood: ${Math.round(result.requests / (floodSeconds + 3))} req/s (${statuses}), its generator ${floodCpu} %`,
+        );
       }),
     );
   }

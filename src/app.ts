@@ -106,12 +106,12 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
-    ? new AnonymousLimit(
-        new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses),
-        config.trustProxy,
-        metrics.countRateLimited,
+    ? new AnonymousLimit(new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses), {
+        trustProxy: config.trustProxy,
+        holdMs: config.anonymousRefusalHoldMs,
+        onLimited: metrics.countRateLimited,
         now,
-      )
+      })
     : undefined;
 
   // First: a flood without a key is refused before any other middleware spends anything on it.

@@ -42,6 +42,11 @@ export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
  */
 export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
 /**
+ * A refused client could not have been served before its Retry-After (at least a second) anyway: holding the 429
+ * that long bounds a flood to one request per connection a second (npm run chaos, phase 7).
+ */
+export const DEFAULT_ANON_REFUSAL_HOLD_MS = 1000;
+/**
  * Issue 22's target is a first fast 503 within 1.5 s of a freeze: the breaker opens after 1 s of silence while a
  * read waits, and only once a probe sent after 0.5 s is unanswered too, so a slow read on a living cluster never
  * opens it (src/elasticsearch/circuitBreaker.ts).
@@ -98,6 +103,8 @@ export const EnvSchema = z.object({
   ANON_RATE_LIMIT_BURST: positiveInt.optional(),
   /** Client addresses whose anonymous budget is remembered at most (least recently seen forgotten first). */
   ANON_RATE_LIMIT_ADDRESSES: positiveInt.default(DEFAULT_ANON_RATE_LIMIT_ADDRESSES),
+  /** How long a refused anonymous request is held before its 429 is sent (src/http/anonymousLimit.ts); 0: at once. */
+  ANON_REFUSAL_HOLD_MS: z.coerce.number().int().min(0).default(DEFAULT_ANON_REFUSAL_HOLD_MS),
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
   TRUST_PROXY: booleanFlag.default(false),
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
@@ -140,6 +147,8 @@ export interface Config {
   anonymousRateLimit: { rps: number; burst: number } | undefined;
   /** How many client addresses' anonymous buckets are kept at most (ANON_RATE_LIMIT_ADDRESSES). */
   anonymousAddresses: number;
+  /** How long a refused anonymous request waits for its 429 (ANON_REFUSAL_HOLD_MS). */
+  anonymousRefusalHoldMs: number;
   /** Whether X-Forwarded-For names the client (TRUST_PROXY). */
   trustProxy: boolean;
   /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
@@ -254,6 +263,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : Math.ceil(env.ANON_RATE_LIMIT_RPS)),
     ),
     anonymousAddresses: env.ANON_RATE_LIMIT_ADDRESSES,
+    anonymousRefusalHoldMs: env.ANON_REFUSAL_HOLD_MS,
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     reusePort: env.REUSE_PORT,

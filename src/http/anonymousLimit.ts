@@ -3,11 +3,15 @@
  * limited per client address (ANON_RATE_LIMIT_RPS, ANON_RATE_LIMIT_BURST) with their own token buckets, so a
  * flood of them is answered 429 at once and never spends what keyed searches need.
  *
- * A flood is cheapest refused before anything else runs: `gateAnonymous` is the app's first middleware, so a
- * request without an `X-Api-Key` header whose address has spent its budget gets a pre-rendered 429 and nothing
- * else (no request id, no per-request log line or latency histogram, no CORS headers); refusals are logged as one
- * summary line a second at most and counted in `geocoder_rate_limited_total`. A request with a key header goes on
- * to authentication, which charges it here only when the key is not accepted.
+ * A flood is cheapest refused before anything else runs: `gate` is the app's first middleware, so a request
+ * without an `X-Api-Key` header whose address has spent its budget gets a pre-rendered 429 and nothing else (no
+ * request id, no per-request log line or latency histogram, no CORS headers); refusals are logged as one summary
+ * line a second at most and counted in `geocoder_rate_limited_total`. Even so, answering costs the process its
+ * HTTP parsing and a socket write per request, and a client that sends its next request as soon as it has an
+ * answer (most do, on each of their connections) would keep it busy: the refusal is held for `holdMs`
+ * (ANON_REFUSAL_HOLD_MS, never longer than its Retry-After) before it is sent, which bounds such a client to one
+ * request per connection per hold, at the price of a timer. A request with a key header goes on to
+ * authentication, which charges it here only when the key is not accepted.
  */
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
@@ -26,13 +30,21 @@ export class AnonymousLimit {
   private refusedSinceLog = 0;
   private lastLogAt = Number.NEGATIVE_INFINITY;
 
+  private readonly trustProxy: boolean;
+  private readonly holdMs: number;
+  private readonly onLimited: () => void;
+  /** Milliseconds, for the refusal log's interval (the rate limiter's clock: tests pass a fake one). */
+  private readonly now: () => number;
+
   constructor(
     private readonly buckets: TokenBuckets,
-    private readonly trustProxy: boolean,
-    private readonly onLimited: () => void = () => {},
-    /** Milliseconds, for the refusal log's interval (the rate limiter's clock: tests pass a fake one). */
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    options: { trustProxy: boolean; holdMs?: number; onLimited?: () => void; now?: (() => number) | undefined },
+  ) {
+    this.trustProxy = options.trustProxy;
+    this.holdMs = options.holdMs ?? 0;
+    this.onLimited = options.onLimited ?? (() => {});
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /**
    * Charges the request's address once (a request the gate charged is not charged again).
@@ -65,6 +77,8 @@ export class AnonymousLimit {
       const retryAfter = this.take(ctx);
       if (retryAfter === undefined) return next();
       this.logRefusal(logger, ctx);
+      const holdMs = Math.min(this.holdMs, retryAfter * 1000);
+      if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
       ctx.status = 429;
       ctx.set(NON_DOCUMENT_HEADERS);
       ctx.set('Retry-After', String(retryAfter));

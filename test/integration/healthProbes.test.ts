@@ -78,7 +78,8 @@ describe('anonymous requests are limited per address', () => {
   let clock = 0;
   beforeAll(async () => {
     api = await startTestApi({
-      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '3', RATE_LIMIT_RPS: '100' },
+      // Refusals at once: the hold is tested on its own below.
+      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '3', RATE_LIMIT_RPS: '100', ANON_REFUSAL_HOLD_MS: '0' },
       now: () => clock,
     });
   });
@@ -118,7 +119,7 @@ describe('a refused anonymous flood', () => {
     const lines: { msg: string; [key: string]: unknown }[] = [];
     // A clock that stands still: one address, one token, and every refusal within the same second.
     const api = await startTestApi({
-      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '1' },
+      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '1', ANON_REFUSAL_HOLD_MS: '0' },
       now: () => 0,
       logSink: (line) => lines.push(line),
     });
@@ -146,6 +147,31 @@ describe('a refused anonymous flood', () => {
       ).toBe(200);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('a refused anonymous request is held', () => {
+  it('gets its 429 only after the hold: a keyed request sent later on another connection is answered first', async () => {
+    // A hold far longer than any answer (the refusal's Retry-After is 60 s at one token a minute).
+    const api = await startTestApi({
+      env: { ANON_RATE_LIMIT_RPS: String(1 / 60), ANON_RATE_LIMIT_BURST: '1', ANON_REFUSAL_HOLD_MS: '30000' },
+    });
+    try {
+      expect((await api.call('GET', '/health/live', { headers: anonymous })).status).toBe(200);
+      const order: string[] = [];
+      const refused = api.call('GET', '/health/live', { headers: anonymous }).then((answer) => {
+        order.push(`anonymous ${answer.status}`);
+        return answer;
+      });
+      const keyed = await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } });
+      order.push(`keyed ${keyed.status}`);
+      expect(order).toEqual(['keyed 200']);
+      // Closing the server's connections ends the held request; what it got is not the point here.
+      await api.close();
+      await refused.catch(() => undefined);
+    } finally {
+      await api.close().catch(() => undefined);
     }
   });
 });
