@@ -16,8 +16,9 @@
  *   7. health flood: the steady keyed load for 15 s alone (7a), then again beside 64 connections asking
  *      `/health` without a key as fast as they can (7b), as from one anonymous address; compare 7b with 7a. The
  *      flood runs in a process of its own; the CPU of the load generators and of the API is noted (% of a core)
- *   8. rolling restart: two API processes on one port (REUSE_PORT, SO_REUSEPORT) under the steady load; one is
- *      sent SIGTERM, a new one started once it has exited, then the same for the other
+ *   8. rolling restart: two API processes on one port (REUSE_PORT, SO_REUSEPORT); one is sent SIGTERM, a new one
+ *      started once it has exited, then the same for the other: under the steady mixed load (8a), then under a
+ *      keyed `/health/live` (no Elasticsearch) at --rate (8b)
  *   9. Elasticsearch frozen: every node SIGSTOPped for 8 s under a closed loop of 4 connections (9a), then of 64
  *      (9b); "first fail" is how long after the freeze the first failed answer (a fast 503) came
  *
@@ -549,19 +550,20 @@ async function main() {
     );
   }
 
-  // 8. A rolling restart: two API processes on one port, each in turn sent SIGTERM and replaced once it exited.
+  // 8. A rolling restart: two API processes on one port, each in turn sent SIGTERM and replaced once it exited;
+  // 8a with the mixed load at the steady rate, 8b with a keyed `/health/live` (no Elasticsearch) at --rate, so the
+  // connections' handling is measured at that rate even where Elasticsearch cannot serve it.
   if (selected.has('8')) {
     const port = await freePort();
     const startShared = () => startApi(c.url, { REUSE_PORT: 'true' }, port);
     const pair = [await startShared(), await startShared()];
-    rows.push(
-      await phase(
-        '8 rolling restart (2 APIs, one port)',
-        `http://127.0.0.1:${port}`,
-        requests,
-        rate,
-        180,
-        async (ctl) => {
+    const live: RequestSpec[] = [{ method: 'GET', path: '/health/live' }];
+    for (const [label, load, phaseRate] of [
+      ['8a rolling restart, mixed load', requests, rate],
+      ['8b rolling restart, /health/live', live, steadyRate],
+    ] as const)
+      rows.push(
+        await phase(`${label} (2 APIs, one port)`, `http://127.0.0.1:${port}`, load, phaseRate, 180, async (ctl) => {
           await sleep(5_000);
           ctl.faultAt();
           for (const [i, running] of pair.entries()) {
@@ -577,9 +579,8 @@ async function main() {
           }
           ctl.faultRemoved();
           await sleep(5_000);
-        },
-      ),
-    );
+        }),
+      );
     for (const running of pair) running.child.kill('SIGTERM');
   }
 

@@ -1,5 +1,6 @@
 /** Serving the app on a port and stopping it cleanly: shared by the production entry and `npm start`. */
 import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -43,32 +44,39 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
 }
 
 /**
- * How long a draining process keeps its port and its idle keep-alive connections before closing them: meanwhile
- * every answer says `Connection: close`, so a busy keep-alive client moves to another process after its next
- * answer instead of having its connection closed under a request it is sending (a reset), and a load balancer
- * that has not yet seen readiness turn 503 still gets answers. At most a quarter of the grace period.
+ * How long a draining process keeps its idle keep-alive connections after it stopped accepting: meanwhile every
+ * answer says `Connection: close`, so a busy keep-alive client moves to another process (or, after a restart, the
+ * successor) after its next answer instead of having its connection closed under a request it is sending (a
+ * reset). At most a quarter of the grace period.
  */
 export const DRAIN_NOTICE_MS = 1000;
 
 /**
- * Stops serving without dropping a request: readiness turns 503 at once; for DRAIN_NOTICE_MS the process goes on
- * answering (each answer with `Connection: close`); then the port stops accepting, idle keep-alive connections
- * close, and the requests in flight are answered for the rest of `graceMs`; whatever is still open then is cut.
- * Resolves once no connection is left; the caller closes Elasticsearch after it, so no answer in flight loses its
- * backend.
+ * Stops serving without dropping a request: readiness turns 503 and the port stops accepting at once (before any
+ * client is told to reconnect: with SO_REUSEPORT, a connection still waiting in a closing listener's queue is
+ * reset, so the listener closes while clients are still on their kept-alive connections); every answer then says
+ * `Connection: close`; after DRAIN_NOTICE_MS the idle keep-alive connections close, and the requests in flight are
+ * answered for the rest of `graceMs`; whatever is still open then is cut. Resolves once no connection is left;
+ * the caller closes Elasticsearch after it, so no answer in flight loses its backend.
  */
 export async function drain({ server, state }: RunningServer, graceMs: number, logger: Logger): Promise<void> {
   state.startDraining();
   const startedAt = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_NOTICE_MS, graceMs / 4)));
-  // Node's close() also closes the idle keep-alive connections.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // net.Server's close stops accepting; http.Server's would also close the idle keep-alive connections at once.
+  const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<'grace_over'>((resolve) => {
-    timer = setTimeout(() => resolve('grace_over'), Math.max(0, graceMs - (performance.now() - startedAt)));
+    timer = setTimeout(() => resolve('grace_over'), graceMs);
   });
+  const notice = new Promise<'notice_over'>((resolve) =>
+    setTimeout(() => resolve('notice_over'), Math.min(DRAIN_NOTICE_MS, graceMs / 4)),
+  );
+  if ((await Promise.race([closed, notice])) === 'notice_over') server.closeIdleConnections();
   if ((await Promise.race([closed, graceOver])) === 'grace_over') {
-    logger.warn({ grace_ms: graceMs }, 'shutdown grace period over: closing the connections still open');
+    logger.warn(
+      { grace_ms: graceMs, after_ms: Math.round(performance.now() - startedAt) },
+      'shutdown grace period over: closing the connections still open',
+    );
     server.closeAllConnections();
     await closed;
   }
