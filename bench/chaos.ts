@@ -14,21 +14,29 @@
  *   5. overload: twice the maximum rate
  *   6. soak: half the maximum rate for --soak minutes (default 2), the API's RSS and heap each minute
  *   7. health flood: the steady keyed load for 15 s alone (7a), then again beside 64 connections asking
- *      `/health` without a key as fast as they can (7b), as from one anonymous address; compare 7b with 7a
+ *      `/health` without a key as fast as they can (7b), as from one anonymous address; compare 7b with 7a. The
+ *      flood runs in a process of its own; the CPU of the load generators and of the API is noted (% of a core)
+ *   8. rolling restart: two API processes on one port (REUSE_PORT, SO_REUSEPORT); one is sent SIGTERM, a new one
+ *      started once it has exited, then the same for the other: under the steady mixed load (8a), then under a
+ *      keyed `/health/live` (no Elasticsearch) at --rate (8b)
+ *   9. Elasticsearch frozen: every node SIGSTOPped for 8 s under a closed loop of 4 connections (9a), then of 64
+ *      (9b); "first fail" is how long after the freeze the first failed answer (a fast 503) came
  *
  * Per phase: requests, non-2xx by status (0 = no answer: a socket error or a client timeout), p50/p99, how long
- * requests failed after the fault began (disrupted) and after it was removed (recover). Works with or without the
+ * after the fault began the first request failed (first fail), how long requests failed after the fault began
+ * (disrupted) and after it was removed (recover). The load average (`uptime`) is noted at each phase's end. Works with or without the
  * API's circuit breaker and load shedding: it only counts what comes back. Every wait is bounded; loopback only.
  * --short halves the fault windows (for a quick look). Results also go to bench/results/chaos-<time>.json.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { type LocalCluster, startLocalCluster } from '../dev/elasticsearch/localNode.js';
+import { freePort, type LocalCluster, startLocalCluster } from '../dev/elasticsearch/localNode.js';
 import { listGenerations } from '../indexer/generations.js';
 import { deleteIndexes } from '../indexer/generationIndexes.js';
 import { runIndexing } from '../indexer/run.js';
@@ -36,6 +44,7 @@ import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import type { AddressDoc, AreaDoc } from '../core/elasticsearch/documents.js';
 import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { startApiProcess } from './support/apiProcess.js';
+import { ownCpuMs, processCpuMs } from './support/processCpu.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'chaos-key';
@@ -52,13 +61,15 @@ const { values: args } = parseArgs({
     short: { type: 'boolean', default: false },
     /** Comma-separated phase numbers to run (the baseline always runs), e.g. `--only 2,3`. */
     only: { type: 'string' },
+    /** Writes a CPU profile of the API (node --cpu-prof) into this folder; the API is stopped with SIGTERM. */
+    'api-cpu-prof': { type: 'string' },
   },
 });
 const soakMinutes = Number(args.soak);
 const steadyRate = Number(args.rate);
 const connections = Number(args.connections);
 const scale = args.short ? 0.5 : 1;
-const selected = new Set((args.only ?? '1,2,3,4,5,6,7').split(',').map((p) => p.trim()));
+const selected = new Set((args.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((p) => p.trim()));
 const log = (m: string) => console.error(`[chaos] ${m}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,6 +88,7 @@ interface PhaseRow {
   non2xx: Record<string, number>;
   p50_ms: number;
   p99_ms: number;
+  first_fail_s: number | null;
   disrupted_s: number | null;
   recover_s: number | null;
   note: string;
@@ -102,17 +114,67 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, interva
   return false;
 }
 
-async function startApi(esUrl: string, memoryFile: string): Promise<{ url: string; child: ChildProcess }> {
+async function startApi(
+  esUrl: string,
+  env: NodeJS.ProcessEnv,
+  port?: number,
+): Promise<{ url: string; child: ChildProcess }> {
   const api = await startApiProcess({
     elasticsearchUrl: esUrl,
     indexPrefix: PREFIX,
     apiKey: API_KEY,
     logLevel: 'warn',
     imports: ['./bench/support/memoryProbe.ts'],
-    env: { CHAOS_MEMORY_FILE: memoryFile },
+    env,
+    ...(port === undefined ? {} : { port }),
   });
   children.add(api.process);
+  api.process.once('exit', () => children.delete(api.process));
   return { url: api.url, child: api.process };
+}
+
+const loadAverage = () =>
+  execFileSync('uptime', { encoding: 'utf8' })
+    .trim()
+    .replace(/.*load average: /, '');
+
+/** CPU used by the processes named, in % of one core, from now until the returned function is called. */
+function cpuShare(processes: Record<string, () => number | undefined>): () => string {
+  const started = performance.now();
+  const before = Object.fromEntries(Object.entries(processes).map(([name, cpu]) => [name, cpu() ?? 0]));
+  return () => {
+    const wall = performance.now() - started;
+    return Object.entries(processes)
+      .map(([name, cpu]) => `${name} ${Math.round((((cpu() ?? 0) - (before[name] ?? 0)) / wall) * 100)} %`)
+      .join(', ');
+  };
+}
+
+/** The anonymous flood of phase 7b in a process of its own (bench/support/flood.ts); `started` once it floods. */
+function flood(url: string, connections: number, seconds: number) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/support/flood.ts', url, String(connections), String(seconds)],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.add(child);
+  let out = '';
+  let onStart: () => void = () => {};
+  const started = new Promise<void>((resolve) => (onStart = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.startsWith('started')) onStart();
+  });
+  const done = once(child, 'exit').then(() => {
+    children.delete(child);
+    onStart();
+    return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as {
+      requests: number;
+      statuses: Record<string, number>;
+      cpu_ms: number;
+    };
+  });
+  return { started, done };
 }
 
 /** Runs the load at `rate` (undefined: as fast as it goes) until `script` resolves or `maxSeconds` pass. */
@@ -194,7 +256,8 @@ async function phase(
     rate: rate ?? 'max',
     seconds,
     requests: result.requests.total,
-    req_per_s: Math.round(result.requests.total / seconds),
+    // Over the load's own duration: a script may go on after it (phase 7b waits for the flood's report).
+    req_per_s: Math.round(result.requests.total / (result.duration || seconds)),
     non2xx,
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
@@ -206,10 +269,17 @@ async function phase(
         : last === undefined || last < faultRemoved
           ? 0
           : Math.round((last - faultRemoved) / 100) / 10,
-    note: notes.join('; '),
+    first_fail_s: faultAt === undefined ? null : firstFailure(bad, faultAt),
+    note: [...notes, `load average ${loadAverage()}`].join('; '),
   };
   log(`  ${JSON.stringify(row)}`);
   return row;
+}
+
+/** Seconds from the fault to the first failed answer after it (null: none failed). */
+function firstFailure(failedAt: number[], faultAt: number): number | null {
+  const after = failedAt.filter((t) => t >= faultAt);
+  return after.length ? Math.round((Math.min(...after) - faultAt) / 10) / 100 : null;
 }
 
 async function masterName(url: string): Promise<string | undefined> {
@@ -251,6 +321,7 @@ function printTable(rows: PhaseRow[]) {
     'non-2xx by status',
     'p50 ms',
     'p99 ms',
+    'first fail s',
     'disrupted s',
     'recover s',
   ];
@@ -265,6 +336,7 @@ function printTable(rows: PhaseRow[]) {
       .join(', ') || '-',
     String(r.p50_ms),
     String(r.p99_ms),
+    r.first_fail_s === null ? '-' : String(r.first_fail_s),
     r.disrupted_s === null ? '-' : String(r.disrupted_s),
     r.recover_s === null ? '-' : String(r.recover_s),
   ]);
@@ -322,7 +394,10 @@ async function main() {
   }
   log(`${requests.length} requests: forward, lookup and city GeoJSON`);
 
-  const started = await startApi(c.url, memoryFile);
+  const profiling = args['api-cpu-prof']
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${resolve(args['api-cpu-prof'])}` }
+    : {};
+  const started = await startApi(c.url, { CHAOS_MEMORY_FILE: memoryFile, ...profiling });
   api = started.child;
   const apiUrl = started.url;
   const rows: PhaseRow[] = [];
@@ -447,22 +522,98 @@ async function main() {
   // 7. An anonymous /health flood (64 connections, no key, from loopback: one address) beside the keyed load.
   if (selected.has('7')) {
     const floodSeconds = 15;
+    const apiCpu = () => processCpuMs(api?.pid);
     rows.push(
-      await phase('7a keyed load alone', apiUrl, requests, rate, floodSeconds, async () => {
+      await phase('7a keyed load alone', apiUrl, requests, rate, floodSeconds, async (ctl) => {
+        const cpu = cpuShare({ 'keyed load generator': ownCpuMs, API: apiCpu });
         await sleep(floodSeconds * 1000);
+        ctl.note(`CPU: ${cpu()}`);
       }),
     );
+    // The flood is under way before the keyed load starts, and lasts a little longer.
+    const flooding = flood(`${apiUrl}/health`, 64, floodSeconds + 3);
+    await flooding.started;
     rows.push(
       await phase('7b keyed load + /health flood', apiUrl, requests, rate, floodSeconds, async (ctl) => {
-        const flood: any = autocannon({ url: `${apiUrl}/health`, connections: 64, duration: floodSeconds });
-        const result = (await flood) as autocannon.Result;
-        const statuses = Object.entries(result.statusCodeStats ?? {})
-          .map(([status, stats]) => `${status}: ${(stats as { count: number }).count}`)
+        const cpu = cpuShare({ 'keyed load generator': ownCpuMs, API: apiCpu });
+        await sleep(floodSeconds * 1000);
+        ctl.note(`CPU: ${cpu()}`);
+        const result = await flooding.done;
+        const statuses = Object.entries(result.statuses)
+          .map(([status, count]) => `${status}: ${count}`)
           .join(', ');
-        ctl.note(`flood: ${Math.round(result.requests.total / floodSeconds)} req/s (${statuses})`);
+        const floodCpu = Math.round((result.cpu_ms / ((floodSeconds + 3) * 1000)) * 100);
+        ctl.note(
+          `flood: ${Math.round(result.requests / (floodSeconds + 3))} req/s (${statuses}), its generator ${floodCpu} %`,
+        );
       }),
     );
   }
+
+  // 8. A rolling restart: two API processes on one port, each in turn sent SIGTERM and replaced once it exited;
+  // 8a with the mixed load at the steady rate, 8b with a keyed `/health/live` (no Elasticsearch) at --rate, so the
+  // connections' handling is measured at that rate even where Elasticsearch cannot serve it.
+  if (selected.has('8')) {
+    const port = await freePort();
+    const startShared = () => startApi(c.url, { REUSE_PORT: 'true' }, port);
+    const pair = [await startShared(), await startShared()];
+    const live: RequestSpec[] = [{ method: 'GET', path: '/health/live' }];
+    for (const [label, load, phaseRate] of [
+      ['8a rolling restart, mixed load', requests, rate],
+      ['8b rolling restart, /health/live', live, steadyRate],
+    ] as const)
+      rows.push(
+        await phase(`${label} (2 APIs, one port)`, `http://127.0.0.1:${port}`, load, phaseRate, 180, async (ctl) => {
+          await sleep(5_000);
+          ctl.faultAt();
+          for (const [i, running] of pair.entries()) {
+            const t = Date.now();
+            running.child.kill('SIGTERM');
+            const [code] = await once(running.child, 'exit');
+            const exited = Date.now() - t;
+            pair[i] = await startShared();
+            ctl.note(
+              `API ${i + 1}: exit ${code} ${exited} ms after SIGTERM, successor listening ${Date.now() - t} ms after`,
+            );
+            await sleep(3_000);
+          }
+          ctl.faultRemoved();
+          await sleep(5_000);
+        }),
+      );
+    for (const running of pair) running.child.kill('SIGTERM');
+  }
+
+  // 9. Elasticsearch frozen: every node SIGSTOPped, under few and under many connections (closed loops).
+  if (selected.has('9'))
+    for (const [label, phaseConnections] of [
+      ['9a', 4],
+      ['9b', 64],
+    ] as const)
+      rows.push(
+        await phase(
+          `${label} every node frozen 8 s, ${phaseConnections} connections`,
+          apiUrl,
+          requests,
+          undefined,
+          120,
+          async (ctl) => {
+            await sleep(5_000);
+            ctl.faultAt();
+            for (const node of c.nodes) node.freeze();
+            await sleep(8_000);
+            for (const node of c.nodes) node.thaw();
+            ctl.faultRemoved();
+            const thawedAt = Date.now();
+            const ok = await waitFor(async () => (await fetch(`${apiUrl}/health/ready`)).ok, 60_000, 250);
+            ctl.note(
+              `ready again ${ok ? `${Math.round((Date.now() - thawedAt) / 100) / 10} s after the thaw` : 'not within 60 s'}`,
+            );
+            await sleep(5_000);
+          },
+          phaseConnections,
+        ),
+      );
 
   // 6. Soak at half the maximum rate; the API's RSS and heap each minute.
   const soakRate = Math.max(1, Math.round(maxRate / 2));
@@ -501,6 +652,11 @@ async function main() {
 }
 
 async function cleanup() {
+  if (args['api-cpu-prof'] && api && api.exitCode === null) {
+    // The profile is written when the process exits on its own (SIGTERM: a graceful drain).
+    api.kill('SIGTERM');
+    await Promise.race([once(api, 'exit'), sleep(30_000)]);
+  }
   for (const child of children) child.kill('SIGKILL');
   await cluster?.stop().catch(() => {});
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/service.js';
 import { guardOf } from './elasticsearch/client.js';
 import { SearchBatcher } from './elasticsearch/searchBatcher.js';
-import { AnonymousLimit, limitPreflights } from './http/anonymousLimit.js';
+import { AnonymousLimit } from './http/anonymousLimit.js';
 import { apiKeyAuth } from './http/auth.js';
 import { BodyCache } from './http/bodyCache.js';
 import { compression } from './http/compression.js';
@@ -105,18 +105,20 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
-    ? new AnonymousLimit(
-        new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses),
-        config.trustProxy,
-        metrics.countRateLimited,
-      )
+    ? new AnonymousLimit(new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses), {
+        trustProxy: config.trustProxy,
+        holdMs: config.anonymousRefusalHoldMs,
+        onLimited: metrics.countRateLimited,
+        now,
+      })
     : undefined;
 
+  // First: a flood without a key is refused before any other middleware spends anything on it.
+  if (anonymous) app.use(anonymous.gate(logger));
   app.use(requestLog(logger));
   app.use(closeConnectionsWhenDraining(state));
   app.use(securityHeaders());
   app.use(metrics.middleware());
-  app.use(limitPreflights(anonymous));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
   app.use(corsPolicy(config.corsOrigins));
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.

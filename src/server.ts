@@ -1,5 +1,6 @@
 /** Serving the app on a port and stopping it cleanly: shared by the production entry and `npm start`. */
 import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -27,7 +28,9 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
     process.on('SIGHUP', () => logger.info('SIGHUP ignored: no API_KEYS_FILE to reload'));
   }
   return new Promise((resolve, reject) => {
-    const server = app.listen(config.port, config.host);
+    // With REUSE_PORT several processes share the port (SO_REUSEPORT: the kernel spreads new connections over
+    // them), so one can be restarted while the others serve (a rolling restart on one host).
+    const server = app.listen({ port: config.port, host: config.host, reusePort: config.reusePort });
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();
@@ -41,21 +44,39 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
 }
 
 /**
- * Stops serving without dropping a request: readiness turns 503 at once, the port stops accepting, idle
- * keep-alive connections close, and the requests in flight are answered (each with `Connection: close`) for up
- * to `graceMs`; whatever is still open then is cut. Resolves once no connection is left; the caller closes
- * Elasticsearch after it, so no answer in flight loses its backend.
+ * How long a draining process keeps its idle keep-alive connections after it stopped accepting: meanwhile every
+ * answer says `Connection: close`, so a busy keep-alive client moves to another process (or, after a restart, the
+ * successor) after its next answer instead of having its connection closed under a request it is sending (a
+ * reset). At most a quarter of the grace period.
+ */
+export const DRAIN_NOTICE_MS = 1000;
+
+/**
+ * Stops serving without dropping a request: readiness turns 503 and the port stops accepting at once (before any
+ * client is told to reconnect: with SO_REUSEPORT, a connection still waiting in a closing listener's queue is
+ * reset, so the listener closes while clients are still on their kept-alive connections); every answer then says
+ * `Connection: close`; after DRAIN_NOTICE_MS the idle keep-alive connections close, and the requests in flight are
+ * answered for the rest of `graceMs`; whatever is still open then is cut. Resolves once no connection is left;
+ * the caller closes Elasticsearch after it, so no answer in flight loses its backend.
  */
 export async function drain({ server, state }: RunningServer, graceMs: number, logger: Logger): Promise<void> {
   state.startDraining();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  const startedAt = performance.now();
+  // net.Server's close stops accepting; http.Server's would also close the idle keep-alive connections at once.
+  const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<'grace_over'>((resolve) => {
     timer = setTimeout(() => resolve('grace_over'), graceMs);
   });
+  const notice = new Promise<'notice_over'>((resolve) =>
+    setTimeout(() => resolve('notice_over'), Math.min(DRAIN_NOTICE_MS, graceMs / 4)),
+  );
+  if ((await Promise.race([closed, notice])) === 'notice_over') server.closeIdleConnections();
   if ((await Promise.race([closed, graceOver])) === 'grace_over') {
-    logger.warn({ grace_ms: graceMs }, 'shutdown grace period over: closing the connections still open');
+    logger.warn(
+      { grace_ms: graceMs, after_ms: Math.round(performance.now() - startedAt) },
+      'shutdown grace period over: closing the connections still open',
+    );
     server.closeAllConnections();
     await closed;
   }

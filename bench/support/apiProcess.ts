@@ -2,7 +2,7 @@
  * The API as a separate production-mode process (src/main.ts under tsx), as the benchmark and the chaos script
  * drive it: its own event loop and CPU, measured from outside.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../dev/elasticsearch/localNode.js';
@@ -14,6 +14,11 @@ export interface ApiProcessOptions {
   indexPrefix: string;
   apiKey: string;
   logLevel?: string;
+  /**
+   * A fixed port (shared with other API processes under REUSE_PORT=true): the process is up once it listens on it
+   * itself, as `ss` tells (a request could be answered by another process on the port).
+   */
+  port?: number;
   /** Extra `--import` modules (a memory probe) and environment. */
   imports?: string[];
   env?: NodeJS.ProcessEnv;
@@ -36,8 +41,24 @@ export async function waitUntilUp(url: string, child: ChildProcess, probe = '/he
   throw new Error(`${url} did not start`);
 }
 
+/** Whether process `pid` has a listening TCP socket on `port` (from `ss`, which names the owning processes). */
+function listensOn(pid: number, port: number): boolean {
+  const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
+  return out.includes(`pid=${pid},`);
+}
+
+async function waitUntilListening(port: number, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode} before listening`);
+    if (child.pid !== undefined && listensOn(child.pid, port)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill();
+  throw new Error(`the API did not listen on ${port} within 60 s`);
+}
+
 export async function startApiProcess(options: ApiProcessOptions): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const imports = ['tsx', ...(options.imports ?? [])].flatMap((module) => ['--import', module]);
   const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...imports, 'src/main.ts'], {
     cwd: repoRoot,
@@ -56,6 +77,7 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<{ url
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(url, child);
+  if (options.port === undefined) await waitUntilUp(url, child);
+  else await waitUntilListening(port, child);
   return { url, process: child };
 }

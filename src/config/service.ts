@@ -15,6 +15,7 @@ import {
   logLevel,
   parseEnv,
   positiveInt,
+  splitElasticsearchUrls,
 } from '../../core/config/rules.js';
 
 export { ConfigError };
@@ -41,11 +42,29 @@ export const DEFAULT_ANON_RATE_LIMIT = { rps: 50, burst: 100 };
  */
 export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
 /**
+ * A refused client could not have been served before its Retry-After (at least a second) anyway: holding the 429
+ * that long bounds a flood to one request per connection a second (npm run chaos, phase 7).
+ */
+export const DEFAULT_ANON_REFUSAL_HOLD_MS = 1000;
+/**
  * Issue 22's target is a first fast 503 within 1.5 s of a freeze: the breaker opens after 1 s of silence while a
  * read waits, and only once a probe sent after 0.5 s is unanswered too, so a slow read on a living cluster never
  * opens it (src/elasticsearch/circuitBreaker.ts).
  */
 export const DEFAULT_BREAKER_STALL_MS = 1000;
+/**
+ * ES_ATTEMPT_TIMEOUT_MS when unset. One node: 0 (a retry would go to the same node). Several: a tenth of the
+ * request timeout (a healthy read takes a few tens of ms, so one cut there was slow anyway and goes on elsewhere
+ * with the rest of the timeout), and under 0.4 of the stall window, so a read that met a frozen node has moved on
+ * and been answered before the stall probe (which may go to the frozen node too) could open the breaker.
+ * At the defaults: 400 ms.
+ */
+export function defaultAttemptTimeoutMs(nodes: number, requestTimeoutMs: number, stallMs: number): number {
+  if (nodes < 2) return 0;
+  const share = Math.round(requestTimeoutMs / 10);
+  return stallMs > 0 ? Math.min(share, Math.floor(stallMs * 0.4)) : share;
+}
+
 /** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -55,8 +74,11 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   ELASTICSEARCH_URL: elasticsearchUrl.optional(),
   ES_REQUEST_TIMEOUT_MS: positiveInt.default(5000),
-  /** With several nodes: how long one node's attempt may take before the read moves on; 0: no per-node bound. */
-  ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_GUARD.attemptTimeoutMs),
+  /**
+   * With several nodes: how long a read's first attempt may take before it moves to another node; 0: no per-node
+   * bound; unset: derived (defaultAttemptTimeoutMs).
+   */
+  ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
   ES_BATCH_MAX: positiveInt.default(DEFAULT_ES_BATCH_MAX),
   INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
@@ -81,9 +103,13 @@ export const EnvSchema = z.object({
   ANON_RATE_LIMIT_BURST: positiveInt.optional(),
   /** Client addresses whose anonymous budget is remembered at most (least recently seen forgotten first). */
   ANON_RATE_LIMIT_ADDRESSES: positiveInt.default(DEFAULT_ANON_RATE_LIMIT_ADDRESSES),
+  /** How long a refused anonymous request is held before its 429 is sent (src/http/anonymousLimit.ts); 0: at once. */
+  ANON_REFUSAL_HOLD_MS: z.coerce.number().int().min(0).default(DEFAULT_ANON_REFUSAL_HOLD_MS),
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
   TRUST_PROXY: booleanFlag.default(false),
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
+  /** Listen with SO_REUSEPORT, so several processes can share PORT (a rolling restart on one host). */
+  REUSE_PORT: booleanFlag.default(false),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -121,10 +147,14 @@ export interface Config {
   anonymousRateLimit: { rps: number; burst: number } | undefined;
   /** How many client addresses' anonymous buckets are kept at most (ANON_RATE_LIMIT_ADDRESSES). */
   anonymousAddresses: number;
+  /** How long a refused anonymous request waits for its 429 (ANON_REFUSAL_HOLD_MS). */
+  anonymousRefusalHoldMs: number;
   /** Whether X-Forwarded-For names the client (TRUST_PROXY). */
   trustProxy: boolean;
   /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
   shutdownGraceMs: number;
+  /** Whether other processes may listen on the same port (REUSE_PORT, src/server.ts). */
+  reusePort: boolean;
 }
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
@@ -213,7 +243,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: env.BREAKER_FAILURES,
       breakerProbeMs: env.BREAKER_PROBE_MS,
       breakerStallMs: env.BREAKER_STALL_MS,
-      attemptTimeoutMs: env.ES_ATTEMPT_TIMEOUT_MS,
+      attemptTimeoutMs:
+        env.ES_ATTEMPT_TIMEOUT_MS ??
+        defaultAttemptTimeoutMs(
+          env.ELASTICSEARCH_URL ? splitElasticsearchUrls(env.ELASTICSEARCH_URL).length : 1,
+          env.ES_REQUEST_TIMEOUT_MS,
+          env.BREAKER_STALL_MS,
+        ),
       maxInFlight: env.MAX_IN_FLIGHT_SEARCHES,
       maxQueued: env.MAX_QUEUED_REQUESTS,
     },
@@ -227,7 +263,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : Math.ceil(env.ANON_RATE_LIMIT_RPS)),
     ),
     anonymousAddresses: env.ANON_RATE_LIMIT_ADDRESSES,
+    anonymousRefusalHoldMs: env.ANON_REFUSAL_HOLD_MS,
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    reusePort: env.REUSE_PORT,
   };
 }

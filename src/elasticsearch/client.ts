@@ -15,8 +15,10 @@ export const DEFAULT_GUARD = {
   maxInFlight: 256,
   maxQueued: 1024,
   /**
-   * One node's attempt may take this long before the read moves to another node (the node is marked dead for new
-   * requests and pinged back in); 0: one attempt may use the whole request timeout and a timeout is not retried.
+   * With several nodes, a read's first attempt may take this long before it is cut, its node marked dead for new
+   * requests (and pinged back in) and the read retried on another node with the rest of the request timeout;
+   * 0: one attempt may use the whole request timeout and a timeout is not retried. Off here (the indexer's bulk
+   * and admin calls may take seconds); the API derives it from its request timeout (src/config/service.ts).
    */
   attemptTimeoutMs: 0,
 };
@@ -57,10 +59,11 @@ class ResurrectingPool extends ClusterConnectionPool {
  *
  * Several nodes: requests go round-robin to the living ones; a node that fails (connection refused or reset,
  * 502/503/504, a timeout) is left out and pinged back in later. A refused or reset attempt is retried on another
- * node; a timed-out one only with `attemptTimeoutMs` (a frozen node answers nothing: its attempt is cut after that
- * long and the read goes to the next node), and one deadline (`requestTimeoutMs`) covers every attempt. No sniffing: the
- * configured list is the truth (behind a load balancer, in containers or in the cloud the nodes' publish addresses
- * are often unreachable from the client, and a sniff would replace reachable URLs with those).
+ * node; a timed-out one only with `attemptTimeoutMs`: a frozen node answers nothing, so the first attempt is cut
+ * after that long and the read goes to the next node with whatever is left of the deadline (a read that is merely
+ * slow on a living cluster is then slow, not failed). One deadline (`requestTimeoutMs`) covers every attempt. No
+ * sniffing: the configured list is the truth (behind a load balancer, in containers or in the cloud the nodes'
+ * publish addresses are often unreachable from the client, and a sniff would replace reachable URLs with those).
  */
 export function createElasticsearchClient(options: ElasticsearchClientOptions): Client {
   // The transport's OpenTelemetry middleware runs on every request even with no tracer installed; this
@@ -68,9 +71,12 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
   process.env.OTEL_ELASTICSEARCH_ENABLED ??= 'false';
   const settings = { ...DEFAULT_GUARD, ...options };
   const timeoutMs = options.requestTimeoutMs;
-  // Only shorter than the deadline does a per-attempt bound leave time for another node.
+  const nodes = typeof options.url === 'string' ? splitElasticsearchUrls(options.url) : [...options.url];
+  // Only shorter than the deadline, and with another node to go to, does a first-attempt bound help.
   const attemptMs =
-    settings.attemptTimeoutMs > 0 && settings.attemptTimeoutMs < timeoutMs ? settings.attemptTimeoutMs : 0;
+    nodes.length > 1 && settings.attemptTimeoutMs > 0 && settings.attemptTimeoutMs < timeoutMs
+      ? settings.attemptTimeoutMs
+      : 0;
   let transport: GuardedTransport | undefined;
   const guard = new ElasticsearchGuard({
     failureThreshold: settings.breakerFailures,
@@ -83,7 +89,8 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
 
   class GuardedTransport extends SniffingTransport {
     constructor(...[transportOptions, ...rest]: ConstructorParameters<typeof SniffingTransport>) {
-      super({ ...transportOptions, retryOnTimeout: attemptMs > 0 }, ...rest);
+      // Timeouts are retried by bounded() (with the rest of the deadline), never by the transport.
+      super({ ...transportOptions, retryOnTimeout: false }, ...rest);
       transport = this;
     }
 
@@ -107,7 +114,7 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), bound).unref();
       try {
-        return await super.request(params, { ...requestOptions, signal: deadline.signal });
+        return await this.attempts(params, { ...requestOptions, signal: deadline.signal }, bound);
       } catch (error) {
         if (error instanceof errors.RequestAbortedError && deadline.signal.aborted) {
           throw new errors.TimeoutError(`Request timed out after ${bound} ms (all attempts)`, error.meta);
@@ -117,12 +124,30 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
         clearTimeout(timer);
       }
     }
+
+    /**
+     * The first attempt bounded by `attemptMs` (when set and shorter than the bound); on its timeout the
+     * transport has marked that node dead, so the second goes to another node and may use the rest of the bound.
+     */
+    private async attempts(params: any, requestOptions: any, bound: number): Promise<any> {
+      if (attemptMs === 0 || attemptMs >= bound)
+        return super.request(params, { ...requestOptions, requestTimeout: bound });
+      const started = performance.now();
+      try {
+        return await super.request(params, { ...requestOptions, requestTimeout: attemptMs });
+      } catch (error) {
+        if (!(error instanceof errors.TimeoutError)) throw error;
+        const left = Math.floor(bound - (performance.now() - started));
+        if (left <= 0) throw error;
+        return super.request(params, { ...requestOptions, requestTimeout: left });
+      }
+    }
   }
 
   const client = new Client({
-    nodes: typeof options.url === 'string' ? splitElasticsearchUrls(options.url) : [...options.url],
-    // Per attempt; bounded() holds the whole request to timeoutMs.
-    requestTimeout: attemptMs || timeoutMs,
+    nodes,
+    // Per attempt; attempts() sets each one's, bounded() holds the whole request to its deadline.
+    requestTimeout: timeoutMs,
     maxRetries: options.maxRetries ?? 1,
     compression: false,
     sniffOnStart: false,

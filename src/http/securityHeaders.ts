@@ -21,17 +21,23 @@ export const PAGE_POLICY = [
 ].join('; ');
 export const NON_DOCUMENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/** Every header of an answer that is not a page (also set by the anonymous gate's pre-rendered 429). */
+export const NON_DOCUMENT_HEADERS = {
+  'Content-Security-Policy': NON_DOCUMENT_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  // For browsers without CSP level 2's frame-ancestors.
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
 export function securityHeaders() {
   return async (ctx: Context, next: Next) => {
     try {
       await next();
     } finally {
       // After the handler: only then is the answer's type known (an error envelope is JSON too).
-      ctx.set('Content-Security-Policy', ctx.response.is('html') ? PAGE_POLICY : NON_DOCUMENT_POLICY);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      // For browsers without CSP level 2's frame-ancestors.
-      ctx.set('X-Frame-Options', 'DENY');
-      ctx.set('Referrer-Policy', 'no-referrer');
+      ctx.set(NON_DOCUMENT_HEADERS);
+      if (ctx.response.is('html')) ctx.set('Content-Security-Policy', PAGE_POLICY);
     }
   };
 }

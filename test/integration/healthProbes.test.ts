@@ -78,7 +78,8 @@ describe('anonymous requests are limited per address', () => {
   let clock = 0;
   beforeAll(async () => {
     api = await startTestApi({
-      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '3', RATE_LIMIT_RPS: '100' },
+      // Refusals at once: the hold is tested on its own below.
+      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '3', RATE_LIMIT_RPS: '100', ANON_REFUSAL_HOLD_MS: '0' },
       now: () => clock,
     });
   });
@@ -110,5 +111,67 @@ describe('anonymous requests are limited per address', () => {
 
     clock += 1000;
     expect((await api.call('GET', '/health/live', { headers: anonymous })).status).toBe(200);
+  });
+});
+
+describe('a refused anonymous flood', () => {
+  it('is answered 429 with the envelope and security headers, logged as one summary line, not a line each', async () => {
+    const lines: { msg: string; [key: string]: unknown }[] = [];
+    // A clock that stands still: one address, one token, and every refusal within the same second.
+    const api = await startTestApi({
+      env: { ANON_RATE_LIMIT_RPS: '1', ANON_RATE_LIMIT_BURST: '1', ANON_REFUSAL_HOLD_MS: '0' },
+      now: () => 0,
+      logSink: (line) => lines.push(line),
+    });
+    try {
+      const answers = [];
+      for (let i = 0; i < 20; i++) answers.push(await api.call('GET', '/health/live', { headers: anonymous }));
+      expect(answers[0]?.status).toBe(200);
+      const refused = answers.slice(1);
+      expect(refused.every((answer) => answer.status === 429)).toBe(true);
+      const refusal = refused[0]!;
+      expect(ErrorResponse.parse(refusal.body).error.code).toBe('rate_limited');
+      expect(refusal.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(refusal.headers.get('retry-after')).toBe('1');
+      expect(refusal.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(refusal.headers.get('content-security-policy')).toContain("default-src 'none'");
+
+      // The admitted request has its request line; the 19 refusals one summary line between them.
+      expect(lines.filter((line) => line.msg === 'request')).toHaveLength(1);
+      const summaries = lines.filter((line) => line.msg === 'anonymous requests refused: rate limited');
+      expect(summaries).toHaveLength(1);
+      expect(summaries[0]?.refused).toBe(1);
+      // A keyed request is not refused by the address's empty budget.
+      expect(
+        (await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } })).status,
+      ).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('a refused anonymous request is held', () => {
+  it('gets its 429 only after the hold: a keyed request sent later on another connection is answered first', async () => {
+    // A hold far longer than any answer (the refusal's Retry-After is 60 s at one token a minute).
+    const api = await startTestApi({
+      env: { ANON_RATE_LIMIT_RPS: String(1 / 60), ANON_RATE_LIMIT_BURST: '1', ANON_REFUSAL_HOLD_MS: '30000' },
+    });
+    try {
+      expect((await api.call('GET', '/health/live', { headers: anonymous })).status).toBe(200);
+      const order: string[] = [];
+      const refused = api.call('GET', '/health/live', { headers: anonymous }).then((answer) => {
+        order.push(`anonymous ${answer.status}`);
+        return answer;
+      });
+      const keyed = await api.call('POST', '/geocode/forward', { body: { streetname: 'Mekelweg', number: '8' } });
+      order.push(`keyed ${keyed.status}`);
+      expect(order).toEqual(['keyed 200']);
+      // Closing the server's connections ends the held request; what it got is not the point here.
+      await api.close();
+      await refused.catch(() => undefined);
+    } finally {
+      await api.close().catch(() => undefined);
+    }
   });
 });

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { freePort } from '../../dev/elasticsearch/localNode.js';
 import { ServiceState } from '../../src/http/serviceState.js';
 import { Readiness } from '../../src/schemas/responses.js';
 import { startTestApi } from '../support/api.js';
@@ -88,6 +89,40 @@ describe('graceful shutdown', () => {
     const [code] = await once(service.child, 'exit');
     expect(code).toBe(0);
     await expect(fetch(`${service.url}/health/live`)).rejects.toThrow();
+  });
+
+  it('answers a request sent on a kept-alive connection just after SIGTERM, asking the client to close', async () => {
+    const service = await startService({ ELASTICSEARCH_URL: testElasticsearchUrl() });
+    started.push(service);
+    // fetch keeps this connection open for the next request.
+    expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
+    service.child.kill('SIGTERM');
+    while (!service.log.some((line) => line.includes('shutting down'))) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // The drain has begun: the idle connection is still open and the port still answers for a moment, so this
+    // request is served (not reset) and told to close its connection.
+    const answer = await fetch(`${service.url}/health/live`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('connection')).toBe('close');
+    const [code] = await once(service.child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('shares its port with another process under REUSE_PORT: one drains and exits, the other answers', async () => {
+    const port = await freePort();
+    const env = { ELASTICSEARCH_URL: testElasticsearchUrl(), PORT: String(port), REUSE_PORT: 'true' };
+    const first = await startService(env);
+    started.push(first);
+    // Without SO_REUSEPORT this one could not listen (EADDRINUSE) and would exit.
+    const second = await startService(env);
+    started.push(second);
+    first.child.kill('SIGTERM');
+    const [code] = await once(first.child, 'exit');
+    expect(code).toBe(0);
+    const statuses = [];
+    for (let i = 0; i < 10; i++) statuses.push((await fetch(`${second.url}/health/live`)).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
   });
 
   it('ignores SIGHUP without a key file, with a log line', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, sha256Hex } from '../../src/config/service.js';
+import { ConfigError, defaultAttemptTimeoutMs, loadConfig, sha256Hex } from '../../src/config/service.js';
 
 describe('loadConfig', () => {
   it('has defaults that work on a laptop', () => {
@@ -31,5 +31,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ API_KEYS: 'sha256:abc' })).toThrow(/64 hex/);
     expect(() => loadConfig({ INDEX_PREFIX: 'Bad Prefix' })).toThrow(/INDEX_PREFIX/);
+  });
+
+  it('bounds the first attempt of a read by default only with several nodes, under the stall window', () => {
+    expect(loadConfig({}).esGuard.attemptTimeoutMs).toBe(0);
+    expect(loadConfig({ ELASTICSEARCH_URL: 'http://a:9200' }).esGuard.attemptTimeoutMs).toBe(0);
+    const cluster = 'http://a:9200,http://b:9200,http://c:9200';
+    expect(loadConfig({ ELASTICSEARCH_URL: cluster }).esGuard.attemptTimeoutMs).toBe(400);
+    expect(loadConfig({ ELASTICSEARCH_URL: cluster, BREAKER_STALL_MS: '0' }).esGuard.attemptTimeoutMs).toBe(500);
+    expect(loadConfig({ ELASTICSEARCH_URL: cluster, ES_ATTEMPT_TIMEOUT_MS: '0' }).esGuard.attemptTimeoutMs).toBe(0);
+    expect(defaultAttemptTimeoutMs(2, 2000, 1000)).toBe(200);
   });
 });
