@@ -102,6 +102,9 @@ describe('Belgian boxes as people write them', () => {
     ['Elizastraat 13 bus 3 Elsene', '3'],
     ['Elizastraat 74 bus 303 Elsene', '303'],
     ['Elizastraat 5 bus RC Elsene', 'RC'],
+    ['Elizastraat 17 bus SS, 1050 Elsene', 'SS'],
+    ['Elizastraat 13 bte ARRM Elsene', 'ARRM'],
+    ['Nieuwstraat 123 bus C, 1000 Brussel', 'C'],
   ])('%j -> the box the register wrote (%s)', async (q, box) => {
     const [first] = await search({ q });
     expect(first).toMatchObject({ type: 'address', confidence: expect.any(Number) });

@@ -232,6 +232,11 @@ describe('Belgian boxes', () => {
     ['117 b1', 'b1'],
     ['117 bus ET02', 'et02'],
     ['117 bus RC', 'rc'],
+    // Letter boxes and floor codes as the register writes them.
+    ['117 bus A', 'a'],
+    ['117 bte RDC', 'rdc'],
+    ['117 boîte ETRC', 'etrc'],
+    ['117 bus SS', 'ss'],
   ])('%j reads box key %j', (text, key) => {
     const h = parseHouseNumber(text);
     expect(h?.number).toBe(117);

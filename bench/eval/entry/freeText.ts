@@ -16,7 +16,15 @@ import { type Addr, firstPass, SmallestK } from '../corpus.js';
 import { StreetKeyIndex } from '../distance.js';
 import { hash32, Rng } from '../rng.js';
 import { typoVariant } from '../variants.js';
-import { type EntryEvalContext, type EntryEvaluation, markdownTable, pct, percentile } from './context.js';
+import {
+  type EntryEvalContext,
+  type EntryEvaluation,
+  logMisses,
+  markdownTable,
+  MISSES_SHOWN,
+  pct,
+  percentile,
+} from './context.js';
 
 interface Case {
   format: string;
@@ -172,15 +180,17 @@ export async function evaluateFreeText(ctx: EntryEvalContext): Promise<EntryEval
       pass: rate >= target,
       failures: of
         .filter((o) => !o.right)
-        .slice(0, 10)
+        .slice(0, MISSES_SHOWN)
         .map((o) => ({
-          text: o.c.text,
+          query: o.c.text,
+          expected: `${o.c.addr.streetname} ${o.c.addr.number} [${o.c.addr.suffix_key}] ${o.c.addr.postcode} ${o.c.addr.city}`,
           got: o.first
-            ? `${o.first.streetname} ${o.first.number}${o.first.suffix} ${o.first.postcode} ${o.first.city}`
+            ? `${o.first.type} ${o.first.streetname} ${o.first.number}${o.first.suffix} ${o.first.postcode} ${o.first.city}`
             : null,
         })),
     };
   });
+  for (const r of rows) logMisses(ctx, `search: ${r.format}`, r.failures);
   const table = markdownTable(
     ['format', 'n', 'top-1', 'target', 'p50 ms', 'p95 ms', 'ok'],
     rows.map((r) => [r.format, r.n, pct(r.rate), pct(r.target), r.p50, r.p95, r.pass ? 'PASS' : 'FAIL']),
