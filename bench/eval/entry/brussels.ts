@@ -62,7 +62,10 @@ async function sampleAddresses(ctx: EntryEvalContext, query: object): Promise<So
     index: `${ctx.prefix}addresses`,
     size: Math.min(10_000, ctx.limit),
     _source: FIELDS,
-    query: { function_score: { query, functions: [{ random_score: { seed: ctx.seed, field: 'id' } }] } },
+    // `replace`: a filter-only query scores 0, which the default `multiply` would keep for every hit (index order).
+    query: {
+      function_score: { query, functions: [{ random_score: { seed: ctx.seed, field: 'id' } }], boost_mode: 'replace' },
+    },
   });
   return res.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
 }
