@@ -35,6 +35,9 @@ describe('GET /search: places', () => {
     ['Elsene', { type: 'city' }],
     ['1050', { type: 'postcode', postcode: '1050' }],
     ['Delfd', { type: 'city', name: 'Delft', match: 'typo' }],
+    // A Brussels street by its French name and its commune's French name.
+    ['Rue Élise, Ixelles', { type: 'street', city: 'Elsene', names: { nl: 'Elizastraat', fr: 'Rue Élise' } }],
+    ['rue neuve bruxelles', { type: 'street', city: 'Brussel', names: { nl: 'Nieuwstraat', fr: 'Rue Neuve' } }],
   ])('%j -> %j first', async (q, expected) => {
     const [first] = await search({ q });
     expect(first).toMatchObject(expected);
