@@ -226,8 +226,8 @@ export type PlaceArea = Pick<
   'id' | 'level' | 'name' | 'localIdentifier' | 'countryCode' | 'centroid' | 'bbox' | 'parents'
 > & { names?: LocalisedNames | undefined };
 
-/** A street as the places see it: the streets index's document, with per-language names where it has them. */
-export type PlaceStreet = StreetDoc & { names?: LocalisedNames | undefined };
+/** A street as the places see it: the streets index's document (per-language names in `street_names`). */
+export type PlaceStreet = StreetDoc;
 
 export interface PlaceSources {
   areas: Iterable<PlaceArea>;
@@ -305,8 +305,8 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       id: s.id,
       type: 'street',
       name: s.streetname,
-      names: s.names ?? {},
-      name_keys: keysOf(namesOf(s.streetname, s.names)),
+      names: s.street_names ?? {},
+      name_keys: keysOf(namesOf(s.streetname, s.street_names)),
       // Its postcode and postcode area qualify it too: "Mekelweg 2628".
       qualifier_keys: keysOf([s.city, ...ancestorNames(s), ...(postcode ? [postcode, postcode.slice(0, 4)] : [])]),
       locality_keys: localityKeys(s, s.city),

@@ -133,15 +133,22 @@ export function parseHouseNumberParts(number: string, letter: string, addition: 
   return { number: value, letter: base.letter, addition: base.addition + l + a };
 }
 
-/** A box as digits, optionally after a b: "3", "0003", "b003", "B3" (compared as "3"). */
-const NUMERIC_BOX_RE = /^b?0*([1-9][0-9]{0,3})$/;
+/**
+ * The prefixes the register writes before a numeric box: none, `b`, and the box words themselves (`BT01`: 13,019
+ * Brussels addresses, `BTE4`, `BUS1`). A box word typed before the digits is read off by parseHouseNumber, so
+ * these spellings meet the typed box only here.
+ */
+const BOX_PREFIXES = ['', 'b', 'bt', 'bte', 'bus'] as const;
+/** A box as digits, optionally after one of BOX_PREFIXES: "3", "0003", "b003", "B3", "BT03" (compared as "3"). */
+const NUMERIC_BOX_RE = /^(?:b|bt|bte|bus)?0*([1-9][0-9]{0,3})$/;
 /** Zero-padded widths the register writes boxes in ("0003", "b003"): up to four digits. */
 const BOX_WIDTH = 4;
 
 /**
- * The suffix keys that spell the same Belgian box as `key`: digits are compared without leading zeros or a b
- * prefix ("3" = "03" = "0003" = "b3" = "b003"); anything else (`et02`, `rc`, `a1`) only as written. The stored
- * key is what the register wrote, so a lookup asks for every spelling (at most ten terms).
+ * The suffix keys that spell the same Belgian box as `key`: digits are compared without leading zeros or a
+ * prefix ("3" = "03" = "0003" = "b3" = "b003" = "bt03" = "bus3"); anything else (`et02`, `rc`, `a1`) only as
+ * written. The stored key is what the register wrote, so a lookup asks for every spelling (at most twenty
+ * terms), the spelling asked first.
  */
 export function boxKeys(key: string): string[] {
   const m = NUMERIC_BOX_RE.exec(key);
@@ -149,7 +156,7 @@ export function boxKeys(key: string): string[] {
   const digits = m[1] as string;
   const padded: string[] = [];
   for (let width = digits.length; width <= BOX_WIDTH; width++) padded.push(digits.padStart(width, '0'));
-  const keys = [...padded, ...padded.map((p) => `b${p}`)];
+  const keys = BOX_PREFIXES.flatMap((prefix) => padded.map((p) => `${prefix}${p}`));
   return [key, ...keys.filter((k) => k !== key)];
 }
 

@@ -20,11 +20,24 @@ export function isBoxWord(word: string): boolean {
   return (BOX_WORDS as readonly string[]).includes(word);
 }
 
+/** A box with a digit (`3`, `0003`, `b003`, `et02`, `2e`) or the ground floor `rc`, after any box word. */
+const DIGIT_BOX_RE = /^(?=[a-z]*\d)[a-z0-9]{1,6}$|^rc$/;
 /**
- * What may follow a box word as the box: a short code with a digit (`3`, `0003`, `b003`, `et02`, `2e`) or the
- * ground floor `rc`. A longer or digit-free word is more likely the postcode's city ("bus Brussel" is no box).
+ * A box of letters only: the register's letter boxes and floor codes (`A`, `RDC`, `ETRC`, `SS`, `RCBV`: 7 % of
+ * the Brussels boxes). Read as a box only after a spelled-out box word, whose meaning is unambiguous.
  */
-export const BOX_VALUE_RE = /^(?=[a-z]*\d)[a-z0-9]{1,6}$|^rc$/;
+const LETTER_BOX_RE = /^[a-z]{1,6}$/;
+
+/**
+ * What may follow a box word (lower case) as the box. After `bus`, `bte`, `boîte`: any short code (`3`, `b003`,
+ * `et02`, `A`, `rdc`, `etrc`). After `b`: a code with a digit, or `rc` (`8 b a` is more likely letter b and
+ * something else). A longer word is more likely the postcode's city ("bus Brussel" is no box); the free-text
+ * reader also checks that no known city starts with a box of letters.
+ */
+export function isBoxValue(boxWord: string, value: string): boolean {
+  if (DIGIT_BOX_RE.test(value)) return true;
+  return boxWord !== 'b' && isBoxWord(boxWord) && LETTER_BOX_RE.test(value);
+}
 
 /**
  * A word after the number that belongs to it in complete free text ("8 a", "139 A-1", "1 II", "12 bis", "3 hs",
@@ -41,12 +54,13 @@ export const SUFFIX_WORD_RE = new RegExp(
 
 /**
  * A word after the number that belongs to it in text still being typed (GET /autocomplete): digits, one or two
- * letters (an unfinished addition), the addition words, the box word `bus`, and any word with a digit in it
+ * letters (an unfinished addition), the addition words, the box words (`bus`, `bte`, `boite`: normalised text has
+ * lost the accent of boîte), and any word with a digit in it
  * (Belgian box numbers such as `B087`, `2E`, `4B12`: a city name has no digits). Looser than SUFFIX_WORD_RE
  * because an unfinished word cannot be checked against the city names yet; longer words are the city.
  */
 export const TYPED_SUFFIX_WORD_RE = new RegExp(
-  `^(?:[0-9]+|[a-z]{1,2}|${[...ADDITION_WORDS, 'bus'].join('|')}|[a-z]*[0-9][a-z0-9]*)$`,
+  `^(?:[0-9]+|[a-z]{1,2}|${[...ADDITION_WORDS, 'bus', 'bte', 'boite'].join('|')}|[a-z]*[0-9][a-z0-9]*)$`,
 );
 
 /**

@@ -35,6 +35,9 @@ describe('GET /search: places', () => {
     ['Elsene', { type: 'city' }],
     ['1050', { type: 'postcode', postcode: '1050' }],
     ['Delfd', { type: 'city', name: 'Delft', match: 'typo' }],
+    // A Brussels street by its French name and its commune's French name.
+    ['Rue Élise, Ixelles', { type: 'street', city: 'Elsene', names: { nl: 'Elizastraat', fr: 'Rue Élise' } }],
+    ['rue neuve bruxelles', { type: 'street', city: 'Brussel', names: { nl: 'Nieuwstraat', fr: 'Rue Neuve' } }],
   ])('%j -> %j first', async (q, expected) => {
     const [first] = await search({ q });
     expect(first).toMatchObject(expected);
@@ -102,6 +105,9 @@ describe('Belgian boxes as people write them', () => {
     ['Elizastraat 13 bus 3 Elsene', '3'],
     ['Elizastraat 74 bus 303 Elsene', '303'],
     ['Elizastraat 5 bus RC Elsene', 'RC'],
+    ['Elizastraat 17 bus SS, 1050 Elsene', 'SS'],
+    ['Elizastraat 13 bte ARRM Elsene', 'ARRM'],
+    ['Nieuwstraat 123 bus C, 1000 Brussel', 'C'],
   ])('%j -> the box the register wrote (%s)', async (q, box) => {
     const [first] = await search({ q });
     expect(first).toMatchObject({ type: 'address', confidence: expect.any(Number) });

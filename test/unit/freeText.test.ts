@@ -46,6 +46,16 @@ describe('readFreeText', () => {
     ['Wetstraat 16 b 3 Brussel', { streetname: 'Wetstraat', number: '16 b 3', city: 'brussel' }],
     ['Wetstraat 16 b3 Brussel', { streetname: 'Wetstraat', number: '16 b3', city: 'brussel' }],
     ['Wetstraat 16/3 Brussel', { streetname: 'Wetstraat', number: '16/3', city: 'brussel' }],
+    // Boxes of letters (the register's letter boxes and floor codes) after a spelled-out box word.
+    [
+      'Wetstraat 16 bus A, 1000 Brussel',
+      { streetname: 'Wetstraat', number: '16 bus A', postcode: '1000', city: 'brussel' },
+    ],
+    ['Wetstraat 16 bte RDC Brussel', { streetname: 'Wetstraat', number: '16 bte RDC', city: 'brussel' }],
+    ['Wetstraat 16 boîte etrc Brussel', { streetname: 'Wetstraat', number: '16 boîte etrc', city: 'brussel' }],
+    // ... but not a known city's name, nor letters after a lone b (there b is the house letter).
+    ['Mekelweg 8 bus Delft', { streetname: 'Mekelweg', number: '8' }],
+    ['Wetstraat 16 b rdc', { streetname: 'Wetstraat', number: '16 b' }],
   ])('%j', (text, expected) => {
     expect(read(text)[0]).toMatchObject(expected);
     // Nothing the text does not say is invented.

@@ -36,8 +36,12 @@ describe('readPlaceQuery', () => {
     expect(readings('Delft, Mekelweg')).toContainEqual(['mekelweg', 'delft']);
   });
 
-  it('lets a qualifier have up to three words', () => {
+  it('lets a qualifier have up to four words', () => {
     expect(readings('Markt Bergen op Zoom')).toContainEqual(['markt', 'bergen op zoom']);
+    expect(readings('rue du meridien saint-josse-ten-noode')).toContainEqual([
+      'rue du meridien',
+      'saint josse ten noode',
+    ]);
     expect(readings('Van der Waalsweg Delft')).toContainEqual(['van der waalsweg', 'delft']);
   });
 

@@ -56,3 +56,19 @@ export function markdownTable(header: string[], rows: (string | number)[][]): st
   const lines = [header, header.map(() => '---'), ...rows.map((r) => r.map(String))];
   return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
+
+/** How many misses of one class each evaluation prints (stderr) and keeps in the results file. */
+export const MISSES_SHOWN = 25;
+
+export interface Miss {
+  query: string;
+  expected: string;
+  got: unknown;
+}
+
+/** Prints a class's misses to stderr, one line each (query, expected, got), at most MISSES_SHOWN. */
+export function logMisses(ctx: Pick<EntryEvalContext, 'log'>, label: string, misses: readonly Miss[]): void {
+  for (const m of misses.slice(0, MISSES_SHOWN)) {
+    ctx.log(`miss [${label}] ${m.query} | expected ${m.expected} | got ${JSON.stringify(m.got)}`);
+  }
+}

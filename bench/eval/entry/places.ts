@@ -18,7 +18,15 @@ import { placeNameKeys } from '../../../core/text/placeKeys.js';
 import { SmallestK } from '../corpus.js';
 import { hash32, Rng } from '../rng.js';
 import { caseVariant, postcodeSpelling } from '../variants.js';
-import { type EntryEvalContext, type EntryEvaluation, markdownTable, pct, percentile } from './context.js';
+import {
+  type EntryEvalContext,
+  type EntryEvaluation,
+  logMisses,
+  markdownTable,
+  MISSES_SHOWN,
+  pct,
+  percentile,
+} from './context.js';
 
 const CLASSES = ['area name', 'street + city', 'postcode'] as const;
 type PlaceClass = (typeof CLASSES)[number];
@@ -159,10 +167,11 @@ export async function evaluatePlaces(ctx: EntryEvalContext): Promise<EntryEvalua
       pass: rate >= TARGET,
       failures: of
         .filter((o) => !o.right)
-        .slice(0, 10)
-        .map((o) => ({ text: o.c.text, want: `${o.c.target.type}: ${o.c.target.name}`, got: o.got })),
+        .slice(0, MISSES_SHOWN)
+        .map((o) => ({ query: o.c.text, expected: `${o.c.target.type}: ${o.c.target.name}`, got: o.got })),
     };
   });
+  for (const r of rows) logMisses(ctx, `places: ${r.cls}`, r.failures);
   const table = markdownTable(
     ['class', 'n', 'top-1', 'target', 'p50 ms', 'p95 ms', 'ok'],
     rows.map((r) => [r.cls, r.n, pct(r.rate), pct(TARGET), r.p50, r.p95, r.pass ? 'PASS' : 'FAIL']),

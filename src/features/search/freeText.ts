@@ -11,7 +11,7 @@
  */
 import { parseHouseNumber } from '../../../core/text/houseNumber.js';
 import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
-import { BOX_VALUE_RE, isBoxWord, SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
+import { isBoxValue, isBoxWord, SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
 import type { KnownCities } from './knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 
@@ -94,9 +94,18 @@ function findNumber(tokens: Token[], cities: KnownCities): { start: number; leng
   if (start < 0) return undefined;
   const first = tokens[start] as Token;
   const next = tokens[start + 1];
-  // A Belgian box: "117 bus 1", "16 bte 3", "5 boîte 2", "8 b 3" (the box word and its value are the suffix).
+  // A Belgian box: "117 bus 1", "16 bte 3", "5 boîte 2", "8 b 3", "12 bus RDC" (the box word and its value are the
+  // suffix). A box of letters that a known city starts with is the city ("… 16 bus Ede" is no box).
   const box = tokens[start + 2];
-  if (next && box && box.segment === first.segment && isBoxWord(next.lower) && BOX_VALUE_RE.test(box.lower)) {
+  const boxOfLetters = box !== undefined && !/\d/.test(box.lower);
+  if (
+    next &&
+    box &&
+    box.segment === first.segment &&
+    isBoxWord(next.lower) &&
+    isBoxValue(next.lower, box.lower) &&
+    !(boxOfLetters && cities.startsWith(box.text))
+  ) {
     const joined = `${first.text} ${next.text} ${box.text}`;
     if (parseHouseNumber(joined)) return { start, length: 3, text: joined };
   }

@@ -23,14 +23,17 @@ export interface PlaceReading {
   qualifierKeys: string[];
 }
 
-/** Qualifiers are at most this many words: a city or province name ("Bergen op Zoom"). */
-const MAX_QUALIFIER_WORDS = 3;
+/**
+ * Qualifiers are at most this many words: a city or province name ("Bergen op Zoom", "Alphen aan den Rijn", Brussels'
+ * "Saint-Josse-ten-Noode": measured, three words lost 1.4 % of French Brussels streets typed without a comma).
+ */
+const MAX_QUALIFIER_WORDS = 4;
 const MAX_READINGS = 6;
 
 /**
  * The readings of a text, the whole text as one name first. With commas, the first part is the name and the rest
  * the qualifier ("Delft, Zuid-Holland"), or the last part the name ("Delft, Mekelweg"); without, the last one to
- * three words may be the qualifier ("Mekelweg Delft", "Vismarkt Groningen"), or the first word ("Delft Mekelweg").
+ * four words may be the qualifier ("Mekelweg Delft", "Vismarkt Groningen"), or the first word ("Delft Mekelweg").
  * [] for a text without a letter or digit.
  */
 export function readPlaceQuery(text: string): PlaceReading[] {

@@ -82,6 +82,27 @@ describe('buildPlaces', () => {
     });
   });
 
+  it("names a street in every language of the streets index's document (Rue Neuve = Nieuwstraat)", () => {
+    const acc = new PlaceAccumulator();
+    const streets = new StreetAccumulator();
+    streets.add({
+      streetname: 'Nieuwstraat',
+      ...address('Nieuwstraat', '1000', 50.85, 4.35),
+      street_names: { nl: 'Nieuwstraat', fr: 'Rue Neuve' },
+      other_street_keys: ['rueneuve'],
+      other_street_text: ['rue neuve'],
+    });
+    const byId = new Map(areas.map((a) => [a.id, a]));
+    const [street] = [
+      ...buildPlaces({ areas: [], streets: streets.finish(), accumulator: acc, area: (id) => byId.get(id) }),
+    ];
+    expect(street).toMatchObject({
+      type: 'street',
+      names: { nl: 'Nieuwstraat', fr: 'Rue Neuve' },
+      name_keys: expect.arrayContaining(['nieuwstraat', 'rue neuve']),
+    });
+  });
+
   it('gives a street the extent of its addresses, its most common postcode and its city as qualifiers', () => {
     const s = find('street', 'Mekelweg');
     expect(s).toMatchObject({ id: streetId('mekelweg', 'delft'), city: 'Delft', postcode: '2628CD', address_count: 3 });
