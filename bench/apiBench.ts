@@ -27,6 +27,7 @@ import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.
 import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
 import {
   freeTextPaths,
+  placePaths,
   keystrokePaths,
   reversePaths,
   sampleAddresses,
@@ -355,6 +356,14 @@ async function main() {
         headers: apiHeaders,
         requests: get(freeTextPaths(addresses)),
       },
+      // The search box on places: "street city", "city", "postcode" (no house number), through the places index.
+      {
+        name: 'search place',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(placePaths(addresses)),
+      },
       // Batch: 1,000 exact forward bodies per request (addresses/s = req/s x 1,000), from 2 clients.
       {
         name: 'geocode/batch 1000 exact',
@@ -410,7 +419,7 @@ async function main() {
       });
     }
     // Tail latency at half of the measured maximum rate, the operating point a capacity plan would pick.
-    for (const name of ['lookup/street exact', 'geocode/forward exact']) {
+    for (const name of ['lookup/street exact', 'geocode/forward exact', 'search place']) {
       const max = rows.find((r) => r.scenario === name && r.target === 'api');
       if (!max) continue;
       const scenario = scenarios.find((s) => s.name === name && s.target === 'api')!;
@@ -436,6 +445,7 @@ async function main() {
       // The entry points against exact forward geocoding, all through the API (issue targets as ratios).
       'reverse / forward exact': apiRatio('reverse', 'geocode/forward exact'),
       'search free text / forward exact': apiRatio('search free text', 'geocode/forward exact'),
+      'search place / forward exact': apiRatio('search place', 'geocode/forward exact'),
       'mixed: forward with 4 boundary loopers / alone': (() => {
         const alone = rows.find((r) => r.scenario === 'mixed: forward exact, 6 clients alone');
         const together = rows.find(

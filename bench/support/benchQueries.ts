@@ -68,3 +68,14 @@ export function freeTextPaths(addresses: AddressDoc[]): string[] {
     (a) => `/search?q=${encodeURIComponent(`${a.streetname} ${a.number}${a.suffix}, ${a.postcode} ${a.city}`)}`,
   );
 }
+
+/**
+ * Place queries for the search box (no house number): in turn a street with its city, the city alone and the
+ * postcode, drawn from the same addresses (so each names a place the data holds).
+ */
+export function placePaths(addresses: AddressDoc[]): string[] {
+  return addresses.map((a, i) => {
+    const q = [`${a.streetname} ${a.city}`, a.city, a.postcode][i % 3] as string;
+    return `/search?q=${encodeURIComponent(q)}`;
+  });
+}
