@@ -54,11 +54,10 @@ export const LEVELS = {
     filter: true,
     list: async (api, parent, name) =>
       (await api(`/provinces/${id(parent.id)}/municipalities${queryString({ name })}`)).map((m) => areaItem(m)),
-    // No single-municipality endpoint: the province's collection, narrowed by the name filter, holds it.
-    outline: async (api, item, parent) =>
+    outline: async (api, item) =>
       featureWithId(item.id)(
         await api(
-          `/provinces/${id(parent.id)}/municipalities/geojson${queryString({ name: item.name, simplify: OUTLINE_SIMPLIFY_M.municipality })}`,
+          `/municipalities/${id(item.id)}/geojson${queryString({ simplify: OUTLINE_SIMPLIFY_M.municipality })}`,
         ),
       ),
     child: 'city',
@@ -89,11 +88,9 @@ export const LEVELS = {
       (
         await api(`/cities/${id(parent.id)}/suburbs/geojson${queryString({ name, geometry: 'centroid' })}`)
       ).features.map((f) => areaItem(f.properties)),
-    outline: async (api, item, parent) =>
+    outline: async (api, item) =>
       featureWithId(item.id)(
-        await api(
-          `/cities/${id(parent.id)}/suburbs/geojson${queryString({ name: item.name, simplify: OUTLINE_SIMPLIFY_M.suburb })}`,
-        ),
+        await api(`/suburbs/${id(item.id)}/geojson${queryString({ simplify: OUTLINE_SIMPLIFY_M.suburb })}`),
       ),
     child: 'building',
     // Footprints are not simplified (the endpoint has no `simplify`).

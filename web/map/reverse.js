@@ -3,8 +3,8 @@
  * containing the point, and the map outlines those areas.
  */
 import { queryString } from './api.js';
-import { OUTLINE_SIMPLIFY_M } from './browseLevels.js';
 import { addressLine, distanceText } from './format.js';
+import { boundaryUrl } from './places.js';
 import { STYLES } from './styles.js';
 
 const LEVELS = [
@@ -18,27 +18,16 @@ const LEVELS = [
 /** Degrees around the point in which the containing building's footprint is looked for. */
 const BUILDING_BOX_DEG = 0.0001;
 
-/** The request for each containing area's outline, and how to find it in the answer. */
+/** The request for each containing area's outline (by its id, as a search result's), and how to find it in the answer. */
 function outlineRequests({ country, province, municipality, city, suburb, building }, { lat, lon }) {
-  const id = encodeURIComponent;
-  const simplify = (level) => ({ simplify: OUTLINE_SIMPLIFY_M[level] });
   const requests = [];
-  if (country) requests.push([country, `/countries/${id(country.id)}/geojson${queryString(simplify('country'))}`]);
-  if (province) requests.push([province, `/provinces/${id(province.id)}/geojson${queryString(simplify('province'))}`]);
-  // Municipalities and suburbs have no endpoint of their own: their parent's collection, by name.
-  if (municipality && province) {
-    const query = queryString({ name: municipality.name, ...simplify('municipality') });
-    requests.push([municipality, `/provinces/${id(province.id)}/municipalities/geojson${query}`]);
-  }
-  if (city) requests.push([city, `/cities/${id(city.id)}/geojson${queryString(simplify('city'))}`]);
-  if (suburb && city) {
-    const query = queryString({ name: suburb.name, ...simplify('suburb') });
-    requests.push([suburb, `/cities/${id(city.id)}/suburbs/geojson${query}`]);
+  for (const [type, area] of Object.entries({ country, province, municipality, city, suburb })) {
+    if (area) requests.push([area, boundaryUrl({ type, id: area.id })]);
   }
   if (building && suburb) {
     const d = BUILDING_BOX_DEG;
     const bbox = [lon - d, lat - d, lon + d, lat + d].map((v) => v.toFixed(6)).join(',');
-    requests.push([building, `/suburbs/${id(suburb.id)}/buildings/geojson${queryString({ bbox })}`]);
+    requests.push([building, `/suburbs/${encodeURIComponent(suburb.id)}/buildings/geojson${queryString({ bbox })}`]);
   }
   return requests;
 }
