@@ -1,8 +1,8 @@
 /**
- * `npm run chaos [-- --soak 30] [--rate 200] [--manifest datasets/sample.json] [--short]`
+ * `npm run chaos [-- --soak 30] [--rate 200] [--nodes 3] [--heap 512m] [--only 2,7] [--manifest datasets/sample.json] [--short]`
  *
  * Reliability at cluster scale, measured (not asserted): a three-node local cluster (dev/elasticsearch/localNode.ts,
- * one replica per shard), the sample indexed by the real indexer, the API as a child process of src/main.ts (as in
+ * one replica per shard; --nodes 1: none), the sample indexed by the real indexer, the API as a child process of src/main.ts (as in
  * bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding, street lookup, GeoJSON
  * of a city) while faults are injected in phases:
  *
@@ -13,9 +13,12 @@
  *   4. reindex: a full indexer run (alias swap) under load, then a second run SIGKILLed half-way
  *   5. overload: twice the maximum rate
  *   6. soak: half the maximum rate for --soak minutes (default 2), the API's RSS and heap each minute
- *   7. health flood: the steady keyed load for 15 s alone (7a), then again beside 64 connections asking
- *      `/health` without a key as fast as they can (7b), as from one anonymous address; compare 7b with 7a. The
- *      flood runs in a process of its own; the CPU of the load generators and of the API is noted (% of a core)
+ *   7. health flood, keyed `POST /geocode/forward` (exact addresses from the data) beside 64 connections asking
+ *      `/health` without a key as fast as they can (as from one anonymous address; a process of its own): as fast as
+ *      16 connections go for 10 s alone (7a) and beside the flood (7b: the rate kept at saturation); then at half
+ *      7a's rate, open loop (bench/support/openLoop.ts), alone (7c) and beside the flood (7d), twice in turn, for
+ *      --flood-seconds each (the target's tail); then the steady mixed load alone (7e) and beside the flood (7f).
+ *      The CPU of the generators and of the API is noted. One node is enough (`--only 7 --nodes 1`: no replica)
  *   8. rolling restart: two API processes on one port (REUSE_PORT, SO_REUSEPORT); one is sent SIGTERM, a new one
  *      started once it has exited, then the same for the other: under the steady mixed load (8a), then under a
  *      keyed `/health/live` (no Elasticsearch) at --rate (8b)
@@ -44,6 +47,7 @@ import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import type { AddressDoc, AreaDoc } from '../core/elasticsearch/documents.js';
 import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { startApiProcess } from './support/apiProcess.js';
+import { openLoop } from './support/openLoop.js';
 import { ownCpuMs, processCpuMs } from './support/processCpu.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,6 +63,8 @@ const { values: args } = parseArgs({
     manifest: { type: 'string', default: 'datasets/sample.json' },
     connections: { type: 'string', default: '64' },
     short: { type: 'boolean', default: false },
+    /** Seconds of each open-loop and mixed-load row of phase 7 (the closed-loop maxima take 10). */
+    'flood-seconds': { type: 'string', default: '20' },
     /** Comma-separated phase numbers to run (the baseline always runs), e.g. `--only 2,3`. */
     only: { type: 'string' },
     /** Writes a CPU profile of the API (node --cpu-prof) into this folder; the API is stopped with SIGTERM. */
@@ -66,10 +72,15 @@ const { values: args } = parseArgs({
   },
 });
 const soakMinutes = Number(args.soak);
+const nodeCount = Number(args.nodes);
+/** One replica where there is another node to hold it; a single node stays green with none. */
+const replicas = nodeCount > 1 ? 1 : 0;
 const steadyRate = Number(args.rate);
 const connections = Number(args.connections);
+const floodSeconds = Number(args['flood-seconds']);
 const scale = args.short ? 0.5 : 1;
 const selected = new Set((args.only ?? '1,2,3,4,5,6,7,8,9').split(',').map((p) => p.trim()));
+const SLOW_MS = 400;
 const log = (m: string) => console.error(`[chaos] ${m}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -201,7 +212,10 @@ async function phase(
     connections: phaseConnections,
     duration: maxSeconds,
     timeout: 15,
-    ...(rate ? { overallRate: rate } : {}),
+    // autocannon's correction assumes one request per millisecond at any rate below one per connection-millisecond
+    // (`ceil(1 / rate)`), recording a response of L ms as L values: percentiles weighted by latency. Off: the
+    // rows' latencies are the answers' own (bench/support/openLoop.ts has the numbers).
+    ...(rate ? { overallRate: rate, ignoreCoordinatedOmission: true } : {}),
     requests: [
       {
         setupRequest: (req: any) => {
@@ -218,8 +232,13 @@ async function phase(
     bad.push(Date.now());
     non2xx[status] = (non2xx[status] ?? 0) + 1;
   };
-  instance.on('response', (_client: unknown, statusCode: number) => {
+  // Answers slower than the API's default per-attempt bound (ES_ATTEMPT_TIMEOUT_MS, 400 ms with several nodes):
+  // with a node frozen, the reads that met it before it was left out are these (how many, against the 1 % a p99
+  // can hide, decides whether hedging a read sooner could lower the p99).
+  let slow = 0;
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseMs: number) => {
     if (statusCode < 200 || statusCode >= 300) failed(String(statusCode));
+    else if (responseMs >= SLOW_MS) slow++;
   });
   const noAnswer = new Map<string, number>();
   instance.on('reqError', (error: Error) => {
@@ -248,6 +267,9 @@ async function phase(
   );
   const result = (await instance) as autocannon.Result;
   await scripted;
+  notes.push(
+    `p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms, ${slow} answers (${Math.round((slow / Math.max(result.requests.total, 1)) * 1000) / 10} %) >= ${SLOW_MS} ms`,
+  );
   if (noAnswer.size) notes.push(`no answer: ${[...noAnswer].map(([m, n]) => `${m} (${n})`).join(', ')}`);
   const last = bad.length ? Math.max(...bad) : undefined;
   const seconds = Math.round((Date.now() - started) / 100) / 10;
@@ -276,6 +298,68 @@ async function phase(
   return row;
 }
 
+/**
+ * Keyed requests at a fixed open-loop rate (bench/support/openLoop.ts: evenly spaced, latency from the moment each
+ * was due) for `seconds`; the API's CPU per answered request is noted.
+ */
+async function openLoopPhase(
+  name: string,
+  apiUrl: string,
+  requests: RequestSpec[],
+  rate: number,
+  seconds: number,
+): Promise<PhaseRow> {
+  log(`phase ${name}: ${rate} req/s open loop, ${seconds} s`);
+  const started = Date.now();
+  const apiCpuBefore = processCpuMs(api?.pid) ?? 0;
+  const result = await openLoop({ url: apiUrl, requests, headers: { 'x-api-key': API_KEY }, rate, seconds });
+  const apiCpuMs = (processCpuMs(api?.pid) ?? 0) - apiCpuBefore;
+  const answered = Object.entries(result.statuses)
+    .filter(([status]) => Number(status) >= 200 && Number(status) < 300)
+    .reduce((sum, [, n]) => sum + n, 0);
+  const non2xx = Object.fromEntries(
+    Object.entries(result.statuses).filter(([status]) => Number(status) < 200 || Number(status) >= 300),
+  );
+  const row: PhaseRow = {
+    phase: name,
+    rate,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    requests: result.sent,
+    req_per_s: result.ok_per_s,
+    non2xx,
+    p50_ms: result.p50_ms,
+    p99_ms: result.p99_ms,
+    first_fail_s: null,
+    disrupted_s: null,
+    recover_s: null,
+    note: [
+      `max ${result.max_ms} ms`,
+      `API CPU ${Math.round((apiCpuMs / Math.max(answered, 1)) * 100) / 100} ms per answered request`,
+      `load average ${loadAverage()}`,
+    ].join('; '),
+  };
+  log(`  ${JSON.stringify(row)}`);
+  return row;
+}
+
+/**
+ * Runs a phase beside the anonymous `/health` flood (64 connections, in a process of its own, under way before the
+ * phase starts and lasting a little longer); the flood's answers and its generator's CPU go into the row's note.
+ */
+async function withFlood(apiUrl: string, seconds: number, run: () => Promise<PhaseRow>): Promise<PhaseRow> {
+  const floodSeconds = seconds + 3;
+  const flooding = flood(`${apiUrl}/health`, 64, floodSeconds);
+  await flooding.started;
+  const row = await run();
+  const result = await flooding.done;
+  const statuses = Object.entries(result.statuses)
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ');
+  const floodCpu = Math.round((result.cpu_ms / (floodSeconds * 1000)) * 100);
+  row.note = `${row.note}; flood: ${Math.round(result.requests / floodSeconds)} req/s (${statuses}), its generator ${floodCpu} %`;
+  return row;
+}
+
 /** Seconds from the fault to the first failed answer after it (null: none failed). */
 function firstFailure(failedAt: number[], faultAt: number): number | null {
   const after = failedAt.filter((t) => t >= faultAt);
@@ -297,7 +381,7 @@ function runIndexer(
     ['--import', 'tsx', 'indexer/cli.ts', '--manifest', manifest, '--prefix', PREFIX, '--progress', 'none'],
     {
       cwd: repoRoot,
-      env: { ...process.env, ELASTICSEARCH_URL: esUrl, INDEX_REPLICAS: '1', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ELASTICSEARCH_URL: esUrl, INDEX_REPLICAS: String(replicas), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'ignore'],
     },
   );
@@ -350,7 +434,7 @@ async function main() {
   const memoryFile = join(tmpdir(), `geocoder-chaos-memory-${process.pid}.jsonl`);
   rmSync(memoryFile, { force: true });
   const manifest = resolve(repoRoot, args.manifest);
-  cluster = await startLocalCluster({ nodes: Number(args.nodes), heap: args.heap, log });
+  cluster = await startLocalCluster({ nodes: nodeCount, heap: args.heap, log });
   const c = cluster;
   const admin = createElasticsearchClient({ url: c.url, requestTimeoutMs: 120_000 });
   /** After a fault is removed: how long until every shard copy is back (cluster green). */
@@ -359,13 +443,13 @@ async function main() {
     const green = await c.waitForStatus('green', 60_000);
     ctl.note(`green ${green ? `after ${Math.round((Date.now() - since) / 1000)} s` : 'not within 60 s'}`);
   };
-  log(`indexing ${args.manifest} with one replica`);
+  log(`indexing ${args.manifest} with ${replicas} replica(s)`);
   await runIndexing({
     client: admin,
     manifestPath: manifest,
     indexPrefix: PREFIX,
     progress: 'none',
-    layout: { replicas: 1 },
+    layout: { replicas },
   });
 
   const addresses = (
@@ -519,35 +603,67 @@ async function main() {
       await phase('5 overload 2x max', apiUrl, requests, maxRate * 2, 15, async () => void (await sleep(15_000)), 256),
     );
 
-  // 7. An anonymous /health flood (64 connections, no key, from loopback: one address) beside the keyed load.
+  // 7. An anonymous /health flood (64 connections, no key, from loopback: one address) beside keyed load.
+  // What the target names: keyed forward geocoding (exact addresses) at a fixed open-loop rate, half of what it
+  // reaches alone in this run (7a, closed loop), alone (7b) and beside the flood (7c): rate kept and tail. Then the
+  // steady mixed load the same way (7d alone, 7e beside the flood), autocannon's closed loop at a per-second budget.
   if (selected.has('7')) {
-    const floodSeconds = 15;
     const apiCpu = () => processCpuMs(api?.pid);
+    const forward = requests.filter((r) => r.path === '/geocode/forward');
+    const closedLoop = (name: string) =>
+      phase(
+        name,
+        apiUrl,
+        forward,
+        undefined,
+        10,
+        async (ctl) => {
+          const cpu = cpuShare({ API: apiCpu });
+          await sleep(10_000);
+          ctl.note(`CPU: ${cpu()}`);
+        },
+        16,
+      );
+    const keptOf = (row: PhaseRow, of: PhaseRow, label: string) => {
+      row.note = `rate kept ${Math.round((row.req_per_s / Math.max(of.req_per_s, 0.1)) * 100)} % of ${label}; ${row.note}`;
+      log(`  ${row.phase}: ${row.note}`);
+      return row;
+    };
+    const forwardMax = await closedLoop('7a keyed forward alone, max (16 conn.)');
+    rows.push(forwardMax);
     rows.push(
-      await phase('7a keyed load alone', apiUrl, requests, rate, floodSeconds, async (ctl) => {
+      keptOf(
+        await withFlood(apiUrl, 10, () => closedLoop('7b keyed forward + flood, max (16 conn.)')),
+        forwardMax,
+        '7a',
+      ),
+    );
+    // Half the closed-loop maximum, open loop, twice in turn alone and beside the flood (the machine's noise shows
+    // as the difference between the two rounds).
+    const forwardRate = Math.max(1, Math.round(forwardMax.req_per_s / 2));
+    for (const round of [1, 2]) {
+      const alone = await openLoopPhase(
+        `7c keyed forward alone, open loop (${round})`,
+        apiUrl,
+        forward,
+        forwardRate,
+        floodSeconds,
+      );
+      rows.push(alone);
+      const flooded = await withFlood(apiUrl, floodSeconds, () =>
+        openLoopPhase(`7d keyed forward + flood, open loop (${round})`, apiUrl, forward, forwardRate, floodSeconds),
+      );
+      rows.push(keptOf(flooded, alone, `7c (${round})`));
+    }
+    const mixed = (name: string) =>
+      phase(name, apiUrl, requests, rate, floodSeconds, async (ctl) => {
         const cpu = cpuShare({ 'keyed load generator': ownCpuMs, API: apiCpu });
         await sleep(floodSeconds * 1000);
         ctl.note(`CPU: ${cpu()}`);
-      }),
-    );
-    // The flood is under way before the keyed load starts, and lasts a little longer.
-    const flooding = flood(`${apiUrl}/health`, 64, floodSeconds + 3);
-    await flooding.started;
-    rows.push(
-      await phase('7b keyed load + /health flood', apiUrl, requests, rate, floodSeconds, async (ctl) => {
-        const cpu = cpuShare({ 'keyed load generator': ownCpuMs, API: apiCpu });
-        await sleep(floodSeconds * 1000);
-        ctl.note(`CPU: ${cpu()}`);
-        const result = await flooding.done;
-        const statuses = Object.entries(result.statuses)
-          .map(([status, count]) => `${status}: ${count}`)
-          .join(', ');
-        const floodCpu = Math.round((result.cpu_ms / ((floodSeconds + 3) * 1000)) * 100);
-        ctl.note(
-          `flood: ${Math.round(result.requests / (floodSeconds + 3))} req/s (${statuses}), its generator ${floodCpu} %`,
-        );
-      }),
-    );
+      });
+    const mixedAlone = await mixed('7e mixed load alone');
+    rows.push(mixedAlone);
+    rows.push(keptOf(await withFlood(apiUrl, floodSeconds, () => mixed('7f mixed load + flood')), mixedAlone, '7e'));
   }
 
   // 8. A rolling restart: two API processes on one port, each in turn sent SIGTERM and replaced once it exited;
