@@ -235,10 +235,10 @@ async function phase(
   // Answers slower than the API's default per-attempt bound (ES_ATTEMPT_TIMEOUT_MS, 400 ms with several nodes):
   // with a node frozen, the reads that met it before it was left out are these (how many, against the 1 % a p99
   // can hide, decides whether hedging a read sooner could lower the p99).
-  let slow = 0;
+  const slowAt: number[] = [];
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseMs: number) => {
     if (statusCode < 200 || statusCode >= 300) failed(String(statusCode));
-    else if (responseMs >= SLOW_MS) slow++;
+    else if (responseMs >= SLOW_MS) slowAt.push(Date.now());
   });
   const noAnswer = new Map<string, number>();
   instance.on('reqError', (error: Error) => {
@@ -267,8 +267,14 @@ async function phase(
   );
   const result = (await instance) as autocannon.Result;
   await scripted;
+  const slow = slowAt.length;
+  // Those answered within 1.5 s of the fault: the reads that met a frozen node before it was left out.
+  const slowAtFault =
+    faultAt === undefined
+      ? ''
+      : ` (${slowAt.filter((t) => t >= (faultAt as number) && t <= (faultAt as number) + 1500).length} of them within 1.5 s after the fault)`;
   notes.push(
-    `p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms, ${slow} answers (${Math.round((slow / Math.max(result.requests.total, 1)) * 1000) / 10} %) >= ${SLOW_MS} ms`,
+    `p99.9 ${result.latency.p99_9} ms, max ${result.latency.max} ms, ${slow} answers (${Math.round((slow / Math.max(result.requests.total, 1)) * 1000) / 10} %) >= ${SLOW_MS} ms${slowAtFault}`,
   );
   if (noAnswer.size) notes.push(`no answer: ${[...noAnswer].map(([m, n]) => `${m} (${n})`).join(', ')}`);
   const last = bad.length ? Math.max(...bad) : undefined;
