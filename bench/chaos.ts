@@ -1,9 +1,10 @@
 /**
- * `npm run chaos [-- --soak 30] [--rate 200] [--nodes 3] [--heap 512m] [--only 2,7] [--manifest datasets/sample.json] [--short]`
+ * `npm run chaos [-- --soak 30] [--rate 200] [--nodes 3] [--heap 512m] [--only 2,7] [--flood-seconds 20]
+ *   [--manifest datasets/sample.json] [--short]`
  *
  * Reliability at cluster scale, measured (not asserted): a three-node local cluster (dev/elasticsearch/localNode.ts,
- * one replica per shard; --nodes 1: none), the sample indexed by the real indexer, the API as a child process of src/main.ts (as in
- * bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding, street lookup, GeoJSON
+ * one replica per shard; --nodes 1: none), the sample indexed by the real indexer, the API as a child process of
+ * src/main.ts (as in bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding, street lookup, GeoJSON
  * of a city) while faults are injected in phases:
  *
  *   0. baseline: as fast as the API goes for a few seconds, which sets the maximum rate
@@ -610,9 +611,9 @@ async function main() {
     );
 
   // 7. An anonymous /health flood (64 connections, no key, from loopback: one address) beside keyed load.
-  // What the target names: keyed forward geocoding (exact addresses) at a fixed open-loop rate, half of what it
-  // reaches alone in this run (7a, closed loop), alone (7b) and beside the flood (7c): rate kept and tail. Then the
-  // steady mixed load the same way (7d alone, 7e beside the flood), autocannon's closed loop at a per-second budget.
+  // What the target names: keyed forward geocoding (exact addresses) as fast as it goes, alone (7a) and beside the
+  // flood (7b): the rate kept; then at a fixed open-loop rate, half of 7a's, alone (7c) and beside the flood (7d):
+  // the tail. Then the steady mixed load the same way (7e, 7f), autocannon's closed loop at a per-second budget.
   if (selected.has('7')) {
     const apiCpu = () => processCpuMs(api?.pid);
     const forward = requests.filter((r) => r.path === '/geocode/forward');
