@@ -4,8 +4,8 @@
  *
  * Reliability at cluster scale, measured (not asserted): a three-node local cluster (dev/elasticsearch/localNode.ts,
  * one replica per shard; --nodes 1: none), the sample indexed by the real indexer, the API as a child process of
- * src/main.ts (as in bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding, street lookup, GeoJSON
- * of a city) while faults are injected in phases:
+ * src/main.ts (as in bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding,
+ * street lookup, GeoJSON of a city) while faults are injected in phases:
  *
  *   0. baseline: as fast as the API goes for a few seconds, which sets the maximum rate
  *   1. kill: the elected master SIGKILLed, restarted 10 s later
