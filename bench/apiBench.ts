@@ -70,7 +70,7 @@ const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const connections = Number(args.connections);
 const settings: LoadSettings = { connections, duration, warmup };
-const load = (scenario: Scenario, seconds: number, rate?: number) => loadWith(settings, scenario, seconds, rate);
+const load = (scenario: Scenario, seconds: number) => loadWith(settings, scenario, seconds);
 const drive = (scenario: Scenario, rate?: number, meter?: CpuMeter) =>
   driveWith(settings, scenario, rate, meter && (() => meter.begin()));
 

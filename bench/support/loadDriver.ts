@@ -1,8 +1,11 @@
 /**
- * Drives one scenario with autocannon: a warm-up (not measured), then the measured run at a fixed concurrency,
- * as fast as it goes or at a fixed rate. Requests rotate through the scenario's list. Shared by the benches.
+ * Drives one scenario: a warm-up (not measured), then the measured run, either as fast as it goes (autocannon,
+ * closed loop at a fixed concurrency) or at a fixed rate (an open loop: evenly spaced requests, latency from the
+ * moment each was due; see openLoop.ts for why not autocannon's `overallRate`). Requests rotate through the
+ * scenario's list. Shared by the benches.
  */
 import autocannon from 'autocannon';
+import { openLoop } from './openLoop.js';
 
 export interface Scenario {
   name: string;
@@ -41,13 +44,13 @@ export interface LoadSettings {
   warmup: number;
 }
 
-export function load(settings: LoadSettings, scenario: Scenario, seconds: number, rate?: number) {
+/** As fast as it goes: a closed loop at the scenario's (or the run's) concurrency. */
+export function load(settings: LoadSettings, scenario: Scenario, seconds: number) {
   let next = 0;
   return autocannon({
     url: scenario.url,
     connections: scenario.connections ?? settings.connections,
     duration: seconds,
-    ...(rate ? { overallRate: rate } : {}),
     headers: scenario.headers,
     requests: [
       {
@@ -60,6 +63,30 @@ export function load(settings: LoadSettings, scenario: Scenario, seconds: number
   });
 }
 
+/** At a fixed rate: evenly spaced requests whether or not earlier ones were answered (the latency a client sees). */
+async function driveAtRate(settings: LoadSettings, scenario: Scenario, rate: number, begin?: () => void) {
+  const run = (seconds: number) =>
+    openLoop({ url: scenario.url, requests: scenario.requests, headers: scenario.headers, rate, seconds });
+  if (settings.warmup > 0) await run(settings.warmup);
+  begin?.();
+  const result = await run(settings.duration);
+  const failed = result.statuses['0'] ?? 0;
+  const ok = Object.entries(result.statuses)
+    .filter(([status]) => status.startsWith('2'))
+    .reduce((sum, [, n]) => sum + n, 0);
+  return {
+    scenario: scenario.name,
+    target: scenario.target,
+    requests: result.sent,
+    requests_per_s: Math.round(result.ok_per_s),
+    p50_ms: result.p50_ms,
+    p99_ms: result.p99_ms,
+    errors: failed,
+    non2xx: result.sent - ok - failed,
+    rate_limit: rate,
+  };
+}
+
 /** Warm-up, then `begin` (a CPU meter's start), then the measured run. */
 export async function drive(
   settings: LoadSettings,
@@ -67,9 +94,10 @@ export async function drive(
   overallRate?: number,
   begin?: () => void,
 ): Promise<Row> {
-  if (settings.warmup > 0) await load(settings, scenario, settings.warmup, overallRate);
+  if (overallRate) return driveAtRate(settings, scenario, overallRate, begin);
+  if (settings.warmup > 0) await load(settings, scenario, settings.warmup);
   begin?.();
-  const result = await load(settings, scenario, settings.duration, overallRate);
+  const result = await load(settings, scenario, settings.duration);
   return {
     scenario: scenario.name,
     target: scenario.target,
@@ -79,7 +107,6 @@ export async function drive(
     p99_ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    ...(overallRate ? { rate_limit: overallRate } : {}),
     ...(scenario.wireBytes && result.requests.total > 0
       ? { bytes_per_response: Math.round(result.throughput.total / result.requests.total) }
       : {}),
