@@ -159,8 +159,12 @@ export async function evaluateBrussels(ctx: EntryEvalContext): Promise<EntryEval
 
     const focus = `&lat=${a.location.lat}&lon=${a.location.lon}`;
     const res = await ctx.api.get(`/autocomplete?q=${encodeURIComponent(plain(fr))}&size=5${focus}`);
+    // The city follows the answer language (French here: the words typed were), so compare its Dutch name.
     const found = (res.json ?? []).some(
-      (s: any) => s.type === 'street' && s.city === a.city && streetKey(s.names?.streetname?.nl ?? '') === a.street_key,
+      (s: any) =>
+        s.type === 'street' &&
+        (s.names?.city?.nl ?? s.city) === a.city &&
+        streetKey(s.names?.streetname?.nl ?? '') === a.street_key,
     );
     score('fr street, no number (autocomplete)', found, plain(fr), `street ${fr}, ${a.city}`, brief(res.json?.[0]));
   });
