@@ -66,20 +66,34 @@ describe('bulk retries', () => {
     expect(badCalls).toBe(1);
   });
 
-  it('remembers the origins of recent documents only (at least the last `capacity`, at most twice that)', () => {
+  it('remembers the origins of the last `capacity` documents, whenever it is asked', () => {
     const o = new RecentOrigins(2);
     o.remember('a', 0, 10);
     o.remember('b', 1, 20);
     expect(o.lookup('a')).toEqual([0, 10]);
     o.remember('c', 2, 1_000_000);
+    expect(o.lookup('a')).toBeUndefined();
     expect(o.lookup('b')).toEqual([1, 20]);
     expect(o.lookup('c')).toEqual([2, 1_000_000]);
     o.remember('d', 3, 30);
     o.remember('e', 4, 40);
-    expect(o.lookup('a')).toBeUndefined();
     expect(o.lookup('b')).toBeUndefined();
+    expect(o.lookup('c')).toBeUndefined();
     expect(o.lookup('d')).toEqual([3, 30]);
     expect(o.lookup('e')).toEqual([4, 40]);
+    expect(o.lookup('never')).toBeUndefined();
+  });
+
+  it('answers for the newest document of an id sent twice, and after many documents with no lookup', () => {
+    const o = new RecentOrigins(3);
+    o.remember('x', 0, 1);
+    o.remember('x', 1, 2);
+    expect(o.lookup('x')).toEqual([1, 2]);
+    for (let i = 0; i < 1000; i++) o.remember(`id${i}`, 5, i + 1);
+    expect(o.lookup('x')).toBeUndefined();
+    expect(o.lookup('id996')).toBeUndefined();
+    expect(o.lookup('id997')).toEqual([5, 998]);
+    expect(o.lookup('id999')).toEqual([5, 1000]);
   });
 });
 
