@@ -1,6 +1,12 @@
 import { errors } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, isRetryableRequestError, RecentOrigins, withRequestRetries } from '../../../indexer/bulkLoader.js';
+import {
+  backoffMs,
+  isRetryableRequestError,
+  RecentOrigins,
+  updatedItems,
+  withRequestRetries,
+} from '../../../indexer/bulkLoader.js';
 import { parseCli, tuningFromConfig, UsageError } from '../../../indexer/cli.js';
 import { LEVELS, type LevelName } from '../../../indexer/levels.js';
 import { estimate } from '../../../indexer/progress.js';
@@ -82,6 +88,21 @@ describe('bulk retries', () => {
     expect(o.lookup('d')).toEqual([3, 30]);
     expect(o.lookup('e')).toEqual([4, 40]);
     expect(o.lookup('never')).toBeUndefined();
+  });
+
+  it('counts the items of a bulk answer that replaced a document (result "updated"), not the created or failed ones', () => {
+    const body = {
+      errors: true,
+      items: [
+        { index: { status: 201, result: 'created' } },
+        { index: { status: 200, result: 'updated' } },
+        { index: { status: 409, error: { type: 'version_conflict_engine_exception' } } },
+        { index: { status: 200, result: 'updated' } },
+      ],
+    };
+    expect(updatedItems({ body, statusCode: 200 })).toBe(2);
+    expect(updatedItems({ body: { errors: false } })).toBe(0);
+    expect(updatedItems(undefined)).toBe(0);
   });
 
   it('answers for the newest document of an id sent twice, and after many documents with no lookup', () => {
