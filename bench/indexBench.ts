@@ -1,5 +1,5 @@
 /**
- * npm run bench:index [-- --small] [-- --no-cap] [-- --only small|medium|large|capped]
+ * npm run bench:index [-- --small] [-- --no-cap] [-- --only small|medium|large|capped] [-- --probe]
  *
  * Address indexing throughput through the indexer (read, parse, normalise, spatial joins, bulk) next
  * to raw `_bulk` requests of the very same documents sent straight to Elasticsearch in the same run,
@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { DEFAULT_TUNING } from '../indexer/bulkLoader.js';
 import { listGenerations } from '../indexer/generations.js';
-import { parseManifest } from '../indexer/manifest.js';
+import { loadManifest, parseManifest } from '../indexer/manifest.js';
 import { createGenerationIndex, deleteIndexes } from '../indexer/generationIndexes.js';
 import type { RunSummary } from '../indexer/summary.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
@@ -30,10 +30,26 @@ import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const work = join(tmpdir(), `index-bench-${process.pid}`);
 
+/** What bench/support/addressPhaseProbe.ts wrote (see there). */
+interface AddressPhaseProbe {
+  phaseMs: number;
+  readMs: number;
+  idleMsByInFlight: number[];
+  wallMsByInFlight: number[];
+  bulkRequests: number;
+  bulkBytes: number;
+  bulkRoundTripMsMedian: number;
+  bulkRoundTripMsP90: number;
+  mainThreadCpuMs: number;
+  processCpuMs: number;
+  gc: { minor: number; minorMs: number; major: number; majorMs: number };
+}
+
 interface ChildResult {
   summary: RunSummary;
   peakRssMb: number;
   wallMs: number;
+  probe?: AddressPhaseProbe;
 }
 
 /** Peak RSS from /proc (VmHWM, sampled until exit) and from the child's own getrusage, whichever is higher. */
@@ -42,7 +58,17 @@ async function runIndexer(
   manifest: string,
   prefix: string,
   nodeFlags: string[] = [],
+  probe = false,
 ): Promise<ChildResult> {
+  const probeOut = join(work, `${prefix}probe.json`);
+  const probeEnv = probe
+    ? {
+        ADDRESS_PROBE_OUT: probeOut,
+        ADDRESS_PROBE_FILES: ((await loadManifest(manifest)).manifest.levels.addresses ?? [])
+          .map((s) => s.file)
+          .join(','),
+      }
+    : {};
   const started = Date.now();
   const child = spawn(
     process.execPath,
@@ -50,6 +76,7 @@ async function runIndexer(
       ...nodeFlags,
       '--import',
       'tsx',
+      ...(probe ? ['--import', join(root, 'bench/support/addressPhaseProbe.ts')] : []),
       join(root, 'indexer/cli.ts'),
       '--manifest',
       manifest,
@@ -64,7 +91,7 @@ async function runIndexer(
     ],
     {
       cwd: root,
-      env: { ...process.env, ELASTICSEARCH_URL: url, LOG_LEVEL: 'warn' },
+      env: { ...process.env, ELASTICSEARCH_URL: url, LOG_LEVEL: 'warn', ...probeEnv },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -86,7 +113,12 @@ async function runIndexer(
   clearInterval(sampler);
   if (code !== 0) throw new Error(`indexer exited with ${code}: ${stdout.slice(0, 2000)}`);
   const summary = JSON.parse(stdout) as RunSummary;
-  return { summary, peakRssMb: Math.max(Math.round(hwmKb / 1024), summary.peakRssMb), wallMs: Date.now() - started };
+  return {
+    summary,
+    peakRssMb: Math.max(Math.round(hwmKb / 1024), summary.peakRssMb),
+    wallMs: Date.now() - started,
+    ...(probe ? { probe: JSON.parse(readFileSync(probeOut, 'utf8')) as AddressPhaseProbe } : {}),
+  };
 }
 
 /**
@@ -184,7 +216,12 @@ interface Row {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { small: { type: 'boolean' }, 'no-cap': { type: 'boolean' }, only: { type: 'string' } },
+    options: {
+      small: { type: 'boolean' },
+      'no-cap': { type: 'boolean' },
+      only: { type: 'string' },
+      probe: { type: 'boolean' },
+    },
   });
   mkdirSync(work, { recursive: true });
   const es = await startElasticsearch({ heap: '1g', log: (m) => process.stderr.write(`[es] ${m}\n`) });
@@ -220,6 +257,7 @@ async function main(): Promise<void> {
     );
   }
   const rows: Row[] = [];
+  const waits: ReturnType<typeof addressPhaseWaits>[] = [];
   let heap: number | undefined;
   try {
     for (const [i, c] of cases.entries()) {
@@ -227,7 +265,8 @@ async function main(): Promise<void> {
       const rawIndex = `${prefix}raw-addresses`;
       process.stderr.write(`indexing ${c.name} ...\n`);
       try {
-        const result = await runIndexer(url, c.manifest, prefix, c.flags);
+        const result = await runIndexer(url, c.manifest, prefix, c.flags, values.probe);
+        if (result.probe) waits.push(addressPhaseWaits(c.name, result.summary.levels.addresses.read, result.probe));
         const a = result.summary.levels.addresses;
         let raw: { docs: number; ms: number } | undefined;
         if (c.raw) {
@@ -264,7 +303,34 @@ async function main(): Promise<void> {
       'rawBulkDocsPerSec = the indexed documents re-sent as pre-serialised _bulk bodies, same concurrency.\n' +
       'peakRssMb = peak resident set size of the indexer process (VmHWM / getrusage).',
   );
-  console.log(JSON.stringify({ results: rows }));
+  if (waits.length) {
+    console.log('\nwhere the address phase waits (--probe: bench/support/addressPhaseProbe.ts)');
+    console.table(waits);
+    console.log(
+      'mainUsPerRow/processUsPerRow = CPU of the main thread / of the whole indexer process per address row.\n' +
+        'idleFreeSlotMs = main thread idle while a bulk slot was free (waiting for input: a read-stage bubble);\n' +
+        'idleSlotsBusyMs = idle with every slot busy (waiting for Elasticsearch). gc = scavenges / major, total ms.',
+    );
+  }
+  console.log(JSON.stringify({ results: rows, ...(waits.length ? { waits } : {}) }));
+}
+
+function addressPhaseWaits(name: string, rows: number, p: AddressPhaseProbe) {
+  const concurrency = DEFAULT_TUNING.concurrency;
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + (b ?? 0), 0);
+  return {
+    case: name,
+    phaseMs: p.phaseMs,
+    readMs: p.readMs,
+    mainUsPerRow: Math.round((p.mainThreadCpuMs * 1000) / Math.max(1, rows)),
+    processUsPerRow: Math.round((p.processCpuMs * 1000) / Math.max(1, rows)),
+    idleFreeSlotMs: sum(p.idleMsByInFlight.slice(0, concurrency)),
+    idleSlotsBusyMs: sum(p.idleMsByInFlight.slice(concurrency)),
+    bulkRequests: p.bulkRequests,
+    bulkMB: Math.round(p.bulkBytes / 1e5) / 10,
+    bulkMsMedian: Math.round(p.bulkRoundTripMsMedian),
+    gc: `${p.gc.minor}/${p.gc.major}, ${p.gc.minorMs + p.gc.majorMs} ms`,
+  };
 }
 
 async function heapMaxBytes(url: string): Promise<number | undefined> {

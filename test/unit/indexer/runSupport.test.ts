@@ -1,6 +1,12 @@
 import { errors } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
-import { backoffMs, isRetryableRequestError, RecentOrigins, withRequestRetries } from '../../../indexer/bulkLoader.js';
+import {
+  backoffMs,
+  isRetryableRequestError,
+  RecentOrigins,
+  updatedItems,
+  withRequestRetries,
+} from '../../../indexer/bulkLoader.js';
 import { parseCli, tuningFromConfig, UsageError } from '../../../indexer/cli.js';
 import { LEVELS, type LevelName } from '../../../indexer/levels.js';
 import { estimate } from '../../../indexer/progress.js';
@@ -66,20 +72,49 @@ describe('bulk retries', () => {
     expect(badCalls).toBe(1);
   });
 
-  it('remembers the origins of recent documents only (at least the last `capacity`, at most twice that)', () => {
+  it('remembers the origins of the last `capacity` documents, whenever it is asked', () => {
     const o = new RecentOrigins(2);
     o.remember('a', 0, 10);
     o.remember('b', 1, 20);
     expect(o.lookup('a')).toEqual([0, 10]);
     o.remember('c', 2, 1_000_000);
+    expect(o.lookup('a')).toBeUndefined();
     expect(o.lookup('b')).toEqual([1, 20]);
     expect(o.lookup('c')).toEqual([2, 1_000_000]);
     o.remember('d', 3, 30);
     o.remember('e', 4, 40);
-    expect(o.lookup('a')).toBeUndefined();
     expect(o.lookup('b')).toBeUndefined();
+    expect(o.lookup('c')).toBeUndefined();
     expect(o.lookup('d')).toEqual([3, 30]);
     expect(o.lookup('e')).toEqual([4, 40]);
+    expect(o.lookup('never')).toBeUndefined();
+  });
+
+  it('counts the items of a bulk answer that replaced a document (result "updated"), not the created or failed ones', () => {
+    const body = {
+      errors: true,
+      items: [
+        { index: { status: 201, result: 'created' } },
+        { index: { status: 200, result: 'updated' } },
+        { index: { status: 409, error: { type: 'version_conflict_engine_exception' } } },
+        { index: { status: 200, result: 'updated' } },
+      ],
+    };
+    expect(updatedItems({ body, statusCode: 200 })).toBe(2);
+    expect(updatedItems({ body: { errors: false } })).toBe(0);
+    expect(updatedItems(undefined)).toBe(0);
+  });
+
+  it('answers for the newest document of an id sent twice, and after many documents with no lookup', () => {
+    const o = new RecentOrigins(3);
+    o.remember('x', 0, 1);
+    o.remember('x', 1, 2);
+    expect(o.lookup('x')).toEqual([1, 2]);
+    for (let i = 0; i < 1000; i++) o.remember(`id${i}`, 5, i + 1);
+    expect(o.lookup('x')).toBeUndefined();
+    expect(o.lookup('id996')).toBeUndefined();
+    expect(o.lookup('id997')).toEqual([5, 998]);
+    expect(o.lookup('id999')).toEqual([5, 1000]);
   });
 });
 
