@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cost -- [--api LABEL=DIR[:dist]]... [--scenario forward] [--rate 300] [--slices 12] [--slice 3]`
+ * `npm run bench:cost -- [--api LABEL=DIR[:dist][:direct]]... [--scenario forward] [--rate 300] [--slices 12]`
  *
  * CPU per request of one or more API builds and of the bare hop (bench/support/passthroughServer.ts), measured
  * side by side on a shared machine: every target is up at once and the load alternates between them in short
@@ -10,8 +10,10 @@
  *
  * `--api now=.` (the default) is this checkout under tsx; `--api base=/tmp/base` another checkout (e.g.
  * `git archive <commit> | tar -x -C /tmp/base` with node_modules linked); `:dist` runs that checkout's compiled
- * `dist/src/main.js` with plain node, as production does (build it first). Needs ELASTICSEARCH_URL with the data
- * of `--prefix` (default `bench-bulk-`) loaded; it only reads.
+ * `dist/src/main.js` with plain node, as production does (build it first); `:direct` sends that target's searches
+ * straight to Elasticsearch, past the relay (`--api relay=. --api direct=.:direct`: how much of a latency is
+ * Elasticsearch's). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
+ * reads.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -103,6 +105,15 @@ async function main() {
       lookup: { api: post('/lookup/street', bodies), hop: post(esSearch, esBodies(exactLookupRequest)) },
       autocomplete: { api: get(keystrokePaths(addresses)) },
       reverse: { api: get(reversePaths(addresses, Number(args.seed))) },
+      // 100 exact items per request (CPU per request / 100 = per address; `--rate` counts requests).
+      batch: {
+        api: post(
+          '/geocode/batch',
+          Array.from({ length: Math.max(1, Math.floor(bodies.length / 100)) }, (_, i) => ({
+            items: bodies.slice(i * 100, (i + 1) * 100),
+          })),
+        ),
+      },
     };
     const chosen = scenarios[args.scenario];
     if (!chosen) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}`);
@@ -124,14 +135,14 @@ async function main() {
     const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
     for (const spec of args.api ?? ['now=.']) {
       const [label, where] = spec.split('=') as [string, string];
-      const [dir, mode] = where.split(':') as [string, string | undefined];
+      const [dir, ...modes] = where.split(':') as [string, ...string[]];
       const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label);
       const api = await startApiProcess({
-        elasticsearchUrl: upstream,
+        elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
         indexPrefix: prefix,
         apiKey: API_KEY,
         root: resolve(dir),
-        compiled: mode === 'dist',
+        compiled: modes.includes('dist'),
         nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : undefined,
       });
       children.push(api.process);
