@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cost -- [--api LABEL=DIR[:dist][:direct]]... [--scenario forward] [--rate 300] [--slices 12]`
+ * `npm run bench:cost -- [--api LABEL=DIR[:dist][:direct][:--node-option]]... [--scenario forward] [--rate 300]`
  *
  * CPU per request of one or more API builds and of the bare hop (bench/support/passthroughServer.ts), measured
  * side by side on a shared machine: every target is up at once and the load alternates between them in short
@@ -12,7 +12,7 @@
  * `git archive <commit> | tar -x -C /tmp/base` with node_modules linked); `:dist` runs that checkout's compiled
  * `dist/src/main.js` with plain node, as production does (build it first); `:direct` sends that target's searches
  * straight to Elasticsearch, past the relay (`--api relay=. --api direct=.:direct`: how much of a latency is
- * Elasticsearch's). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
+ * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
  * reads.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -134,8 +134,9 @@ async function main() {
     }
     const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
     for (const spec of args.api ?? ['now=.']) {
-      const [label, where] = spec.split('=') as [string, string];
-      const [dir, ...modes] = where.split(':') as [string, ...string[]];
+      const label = spec.slice(0, spec.indexOf('='));
+      const [dir, ...modes] = spec.slice(label.length + 1).split(':') as [string, ...string[]];
+      const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
       const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label);
       const api = await startApiProcess({
         elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
@@ -143,7 +144,10 @@ async function main() {
         apiKey: API_KEY,
         root: resolve(dir),
         compiled: modes.includes('dist'),
-        nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : undefined,
+        nodeOptions: [
+          ...nodeFlags,
+          ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : []),
+        ],
       });
       children.push(api.process);
       if (profileDir) profiled.push({ label, dir: profileDir, process: api.process });
