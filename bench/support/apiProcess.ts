@@ -24,6 +24,10 @@ export interface ApiProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Further Node.js options (`--cpu-prof`). */
   nodeOptions?: string[];
+  /** Another checkout of the repository to run (an A/B comparison against an older commit); default this one. */
+  root?: string;
+  /** Run the compiled `dist/src/main.js` with plain node, as production does (`npm run build` first), not tsx. */
+  compiled?: boolean;
 }
 
 /** Polls `probe` until the server answers (any status); kills the child and throws after 60 s. */
@@ -59,9 +63,13 @@ async function waitUntilListening(port: number, child: ChildProcess): Promise<vo
 
 export async function startApiProcess(options: ApiProcessOptions): Promise<{ url: string; process: ChildProcess }> {
   const port = options.port ?? (await freePort());
-  const imports = ['tsx', ...(options.imports ?? [])].flatMap((module) => ['--import', module]);
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...imports, 'src/main.ts'], {
-    cwd: repoRoot,
+  const imports = [...(options.compiled ? [] : ['tsx']), ...(options.imports ?? [])].flatMap((module) => [
+    '--import',
+    module,
+  ]);
+  const entry = options.compiled ? 'dist/src/main.js' : 'src/main.ts';
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...imports, entry], {
+    cwd: options.root ?? repoRoot,
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -41,7 +41,7 @@ function frameName(frame: CallFrame): string {
   return `${frame.functionName || '(anonymous)'}${where}`;
 }
 
-/** Self time of each frame and of each owner (package or folder), most first. */
+/** Self time of each frame and of each owner (package or folder), most first, as shares of the busy samples. */
 export function selfTimes(profile: CpuProfile): { frames: SelfTime[]; owners: SelfTime[] } {
   const frameOf = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const frames = new Map<string, number>();
@@ -50,7 +50,8 @@ export function selfTimes(profile: CpuProfile): { frames: SelfTime[]; owners: Se
   profile.samples.forEach((id, i) => {
     const frame = frameOf.get(id);
     const micros = profile.timeDeltas[i] ?? 0;
-    if (!frame) return;
+    // Shares of the time the process was busy: an idle sample is the event loop waiting, not a cost.
+    if (!frame || frame.functionName === '(idle)') return;
     total += micros;
     const name = frameName(frame);
     frames.set(name, (frames.get(name) ?? 0) + micros);

@@ -54,18 +54,25 @@ function readText(req: IncomingMessage, length: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let ended = false;
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       chunks.push(chunk);
     });
     req.once('end', () => {
+      ended = true;
       if (received !== length) return reject(notJson());
       const text = Buffer.concat(chunks, received).toString('utf8');
       resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     });
-    // A request that fails or closes before its end (a settled promise ignores the later call).
-    req.once('error', () => reject(notJson()));
-    req.once('close', () => reject(notJson()));
+    // A request that fails or closes before its end. Every request closes once answered: the error is built only
+    // when the body did not end (an Error captures a stack trace, 2 % of the API's CPU when built for every request).
+    req.once('error', () => {
+      if (!ended) reject(notJson());
+    });
+    req.once('close', () => {
+      if (!ended) reject(notJson());
+    });
   });
 }
 

@@ -1,0 +1,223 @@
+/**
+ * `npm run bench:cost -- [--api LABEL=DIR[:dist][:direct][:--node-option]]... [--scenario forward] [--rate 300]`
+ *
+ * CPU per request of one or more API builds and of the bare hop (bench/support/passthroughServer.ts), measured
+ * side by side on a shared machine: every target is up at once and the load alternates between them in short
+ * slices at one fixed rate (so the box's noise falls on each alike), the targets' order rotating each round; the
+ * CPU of each target's process (`/proc`) and its answered requests are summed over its slices. Between the targets
+ * and Elasticsearch sits a relay that answers every search it has seen from memory (bench/support/memoRelay.ts),
+ * so Elasticsearch's CPU and latency stay out of the numbers (`--no-relay` to go straight to Elasticsearch).
+ *
+ * `--api now=.` (the default) is this checkout under tsx; `--api base=/tmp/base` another checkout (e.g.
+ * `git archive <commit> | tar -x -C /tmp/base` with node_modules linked); `:dist` runs that checkout's compiled
+ * `dist/src/main.js` with plain node, as production does (build it first); `:direct` sends that target's searches
+ * straight to Elasticsearch, past the relay (`--api relay=. --api direct=.:direct`: how much of a latency is
+ * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
+ * reads.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { aliasName } from '../core/elasticsearch/indexNames.js';
+import { freePort } from '../dev/elasticsearch/localNode.js';
+import { exactForwardRequest, exactLookupRequest } from '../src/features/address/addressBodies.js';
+import { parseStreetQuery } from '../src/features/address/streetRequest.js';
+import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
+import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
+import { formatTable, load as loadWith, type Scenario } from './support/loadDriver.js';
+import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
+import { processCpuMs } from './support/processCpu.js';
+import { seededRandom } from './support/random.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const API_KEY = 'bench-key';
+
+const { values: args } = parseArgs({
+  options: {
+    api: { type: 'string', multiple: true },
+    scenario: { type: 'string', default: 'forward' },
+    rate: { type: 'string', default: '300' },
+    slices: { type: 'string', default: '12' },
+    slice: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    queries: { type: 'string', default: '1000' },
+    seed: { type: 'string', default: '42' },
+    prefix: { type: 'string', default: 'bench-bulk-' },
+    'no-relay': { type: 'boolean', default: false },
+    /** Profile every API target (node --cpu-prof) into DIR/<label> and print its top self-time frames. */
+    'cpu-prof': { type: 'string' },
+  },
+});
+const rate = Number(args.rate);
+const sliceSeconds = Number(args.slice);
+const settings = { connections: Number(args.connections), duration: sliceSeconds, warmup: 0 };
+
+interface Target {
+  label: string;
+  pid: number;
+  scenario: Scenario;
+  cpuMs: number;
+  requests: number;
+  failed: number;
+  p99s: number[];
+}
+
+/** A child script of bench/support (the relay, the bare hop) on a free port, pointed at `upstream`. */
+async function startChild(script: string, upstream: string): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), ELASTICSEARCH_URL: upstream },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, child, '/');
+  return { url, process: child };
+}
+
+const load1 = () => loadavg()[0]!.toFixed(1);
+
+async function main() {
+  const esUrl = process.env.ELASTICSEARCH_URL;
+  if (!esUrl) throw new Error('ELASTICSEARCH_URL is required (a node holding the --prefix data)');
+  const prefix = args.prefix;
+  const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 60_000 });
+  const children: ChildProcess[] = [];
+  try {
+    const addresses = await sampleAddresses(client, prefix, Number(args.queries), Number(args.seed));
+    const relay = args['no-relay'] ? undefined : await startChild('bench/support/memoRelay.ts', esUrl);
+    if (relay) children.push(relay.process);
+    const upstream = relay?.url ?? esUrl;
+
+    const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const esSearch = `/${aliasName(prefix, 'addresses')}/_search`;
+    const bodies = streetBodies(addresses, false, seededRandom(Number(args.seed)));
+    const post = (path: string, list: unknown[]) =>
+      list.map((b) => ({ method: 'POST' as const, path, body: typeof b === 'string' ? b : JSON.stringify(b) }));
+    const get = (paths: string[]) => paths.map((path) => ({ method: 'GET' as const, path }));
+    const esBodies = (build: typeof exactForwardRequest) =>
+      bodies.map((b) => JSON.stringify(build(parseStreetQuery(b))));
+    const scenarios: Record<string, { api: Scenario['requests']; hop?: Scenario['requests'] }> = {
+      forward: { api: post('/geocode/forward', bodies), hop: post(esSearch, esBodies(exactForwardRequest)) },
+      lookup: { api: post('/lookup/street', bodies), hop: post(esSearch, esBodies(exactLookupRequest)) },
+      autocomplete: { api: get(keystrokePaths(addresses)) },
+      reverse: { api: get(reversePaths(addresses, Number(args.seed))) },
+      // 100 exact items per request (CPU per request / 100 = per address; `--rate` counts requests).
+      batch: {
+        api: post(
+          '/geocode/batch',
+          Array.from({ length: Math.max(1, Math.floor(bodies.length / 100)) }, (_, i) => ({
+            items: bodies.slice(i * 100, (i + 1) * 100),
+          })),
+        ),
+      },
+    };
+    const chosen = scenarios[args.scenario];
+    if (!chosen) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}`);
+
+    const targets: Target[] = [];
+    const scenario = (url: string, headers: Record<string, string>, requests: Scenario['requests']): Scenario => ({
+      name: args.scenario,
+      target: 'api',
+      url,
+      headers,
+      requests,
+    });
+    if (chosen.hop) {
+      const hop = await startChild('bench/support/passthroughServer.ts', upstream);
+      children.push(hop.process);
+      const headers = { 'content-type': 'application/json' };
+      targets.push(newTarget('bare hop', hop.process.pid!, scenario(hop.url, headers, chosen.hop)));
+    }
+    const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
+    for (const spec of args.api ?? ['now=.']) {
+      const label = spec.slice(0, spec.indexOf('='));
+      const [dir, ...modes] = spec.slice(label.length + 1).split(':') as [string, ...string[]];
+      const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
+      const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label);
+      const api = await startApiProcess({
+        elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
+        indexPrefix: prefix,
+        apiKey: API_KEY,
+        root: resolve(dir),
+        compiled: modes.includes('dist'),
+        nodeOptions: [
+          ...nodeFlags,
+          ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : []),
+        ],
+      });
+      children.push(api.process);
+      if (profileDir) profiled.push({ label, dir: profileDir, process: api.process });
+      targets.push(newTarget(label, api.process.pid!, scenario(api.url, apiHeaders, chosen.api)));
+    }
+
+    // Warm-up: each target's JIT, and the relay's memory of every search the scenario makes.
+    const warmSeconds = Math.ceil(chosen.api.length / rate) + 3;
+    for (const target of targets) {
+      console.error(`[cost] warming up ${target.label} (${warmSeconds} s at ${rate}/s)`);
+      await loadWith(settings, target.scenario, warmSeconds, rate);
+    }
+    const loadBefore = load1();
+    const slices = Number(args.slices);
+    for (let round = 0; round < slices; round++) {
+      for (let k = 0; k < targets.length; k++) {
+        const target = targets[(round + k) % targets.length]!;
+        const before = processCpuMs(target.pid)!;
+        const result = await loadWith(settings, target.scenario, sliceSeconds, rate);
+        target.cpuMs += processCpuMs(target.pid)! - before;
+        target.requests += result.requests.total;
+        target.failed += result.errors + result.timeouts + result.non2xx;
+        target.p99s.push(result.latency.p99);
+      }
+      console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);
+    }
+    const loadAfter = load1();
+
+    const perRequest = (t: Target) => t.cpuMs / Math.max(1, t.requests);
+    const reference = targets.find((t) => t.label === 'bare hop');
+    const firstApi = targets.find((t) => t !== reference);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const header = ['target', 'requests', 'failed', 'cpu ms', 'cpu ms/req', 'vs bare hop', `vs ${firstApi?.label}`];
+    header.push('median slice p99 ms');
+    const lines = targets.map((t) => [
+      t.label,
+      String(t.requests),
+      String(t.failed),
+      String(Math.round(t.cpuMs)),
+      perRequest(t).toFixed(3),
+      reference ? (perRequest(t) / perRequest(reference)).toFixed(2) : '',
+      firstApi ? (perRequest(t) / perRequest(firstApi)).toFixed(2) : '',
+      String(median(t.p99s)),
+    ]);
+    console.log(
+      `\nCPU per request, ${args.scenario}, ${slices} x ${sliceSeconds} s slices per target at ${rate}/s, ` +
+        `${settings.connections} connections, ${relay ? 'memoising relay' : 'straight to Elasticsearch'}; ` +
+        `load average ${loadBefore} -> ${loadAfter}\n`,
+    );
+    console.log(formatTable(header, lines));
+    for (const { label, dir, process: api } of profiled) {
+      // The profile is written as the process exits.
+      const exited = new Promise((resolve) => api.once('exit', resolve));
+      api.kill('SIGTERM');
+      await exited;
+      const { frames, owners } = selfTimes(newestProfile(dir));
+      console.log(`\n${label}: CPU profile (${dir}), top self time by frame\n${formatSelfTimes(frames, 30)}`);
+      console.log(`\nby package or source folder\n${formatSelfTimes(owners, 20)}`);
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await client.close();
+  }
+}
+
+function newTarget(label: string, pid: number, scenario: Scenario): Target {
+  return { label, pid, scenario, cpuMs: 0, requests: 0, failed: 0, p99s: [] };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
