@@ -27,7 +27,8 @@ import { exactForwardRequest, exactLookupRequest } from '../src/features/address
 import { parseStreetQuery } from '../src/features/address/streetRequest.js';
 import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { formatTable, load as loadWith, type Scenario } from './support/loadDriver.js';
+import { formatTable, type Scenario } from './support/loadDriver.js';
+import { openLoop } from './support/openLoop.js';
 import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
 import { processCpuMs } from './support/processCpu.js';
 import { seededRandom } from './support/random.js';
@@ -42,7 +43,6 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '300' },
     slices: { type: 'string', default: '12' },
     slice: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '16' },
     queries: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '42' },
     prefix: { type: 'string', default: 'bench-bulk-' },
@@ -53,7 +53,9 @@ const { values: args } = parseArgs({
 });
 const rate = Number(args.rate);
 const sliceSeconds = Number(args.slice);
-const settings = { connections: Number(args.connections), duration: sliceSeconds, warmup: 0 };
+/** The scenario at the run's rate, open loop (evenly spaced requests: what a fixed load looks like to the API). */
+const atRate = (scenario: Scenario, seconds: number) =>
+  openLoop({ url: scenario.url, requests: scenario.requests, headers: scenario.headers, rate, seconds });
 
 interface Target {
   label: string;
@@ -158,7 +160,7 @@ async function main() {
     const warmSeconds = Math.ceil(chosen.api.length / rate) + 3;
     for (const target of targets) {
       console.error(`[cost] warming up ${target.label} (${warmSeconds} s at ${rate}/s)`);
-      await loadWith(settings, target.scenario, warmSeconds, rate);
+      await atRate(target.scenario, warmSeconds);
     }
     const loadBefore = load1();
     const slices = Number(args.slices);
@@ -166,11 +168,11 @@ async function main() {
       for (let k = 0; k < targets.length; k++) {
         const target = targets[(round + k) % targets.length]!;
         const before = processCpuMs(target.pid)!;
-        const result = await loadWith(settings, target.scenario, sliceSeconds, rate);
+        const result = await atRate(target.scenario, sliceSeconds);
         target.cpuMs += processCpuMs(target.pid)! - before;
-        target.requests += result.requests.total;
-        target.failed += result.errors + result.timeouts + result.non2xx;
-        target.p99s.push(result.latency.p99);
+        target.requests += result.sent;
+        target.failed += result.sent - (result.statuses['200'] ?? 0);
+        target.p99s.push(result.p99_ms);
       }
       console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);
     }
@@ -194,7 +196,7 @@ async function main() {
     ]);
     console.log(
       `\nCPU per request, ${args.scenario}, ${slices} x ${sliceSeconds} s slices per target at ${rate}/s, ` +
-        `${settings.connections} connections, ${relay ? 'memoising relay' : 'straight to Elasticsearch'}; ` +
+        `open loop, ${relay ? 'memoising relay' : 'straight to Elasticsearch'}; ` +
         `load average ${loadBefore} -> ${loadAfter}\n`,
     );
     console.log(formatTable(header, lines));
