@@ -111,13 +111,13 @@ describe("the places' typo round", () => {
     return { search, close: () => client.close() };
   }
 
-  it('is not sent once an address is read with confidence: an existing address is no misspelt place', async () => {
+  it('is not sent once an address is read with confidence: its street is asked for instead, and follows it', async () => {
     const box = await searchBoxNotingSearches();
     try {
       const { results, searches } = await box.search('Mekelweg 8, 2628 CD Delft');
       expect(results[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8', confidence: 1 });
-      expect(searches).toContain('places exact');
-      expect(searches).not.toContain('places fuzzy');
+      expect(results.find((r) => r.type !== 'address')).toMatchObject({ type: 'street', label: 'Mekelweg, Delft' });
+      expect(searches.filter((s) => s.startsWith('places'))).toEqual(['places exact']);
     } finally {
       await box.close();
     }

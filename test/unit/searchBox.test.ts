@@ -1,32 +1,24 @@
 /**
- * The search box's decisions that need no Elasticsearch: what the places index is asked after the first round, and how
- * addresses and places are ordered.
+ * The search box's decisions that need no Elasticsearch: what the places index is asked once the address search has
+ * answered, and how addresses and places are ordered.
  */
 import { describe, expect, it } from 'vitest';
-import { mergeSearchResults, placeFollowUp } from '../../src/features/search/searchBox.js';
-import type { PlaceResult } from '../../src/features/search/placeRecords.js';
+import { mergeSearchResults, placeSearchAfter } from '../../src/features/search/searchBox.js';
 import type { SearchResult } from '../../src/schemas/responses.js';
 
-const place = { type: 'city', name: 'Delft', match: 'exact', confidence: 1 } as PlaceResult;
-
-describe('placeFollowUp', () => {
-  it('asks for the street of a confident address instead of the typo round (an address text is no misspelt place)', () => {
+describe('placeSearchAfter', () => {
+  it('asks for the street of a confident address only, never the typo round (an address text names no place)', () => {
     const confident = { confidence: 0.9 };
-    expect(placeFollowUp([{ confidence: 1 }], [])).toEqual({ ask: 'street of address', address: { confidence: 1 } });
-    expect(placeFollowUp([{ confidence: 0.5 }, confident], [])).toEqual({
+    expect(placeSearchAfter([{ confidence: 1 }])).toEqual({ ask: 'street of address', address: { confidence: 1 } });
+    expect(placeSearchAfter([{ confidence: 0.5 }, confident])).toEqual({
       ask: 'street of address',
       address: confident,
     });
   });
 
-  it('asks nothing more when a place matched exactly or by prefix', () => {
-    expect(placeFollowUp([], [place])).toEqual({ ask: 'nothing' });
-    expect(placeFollowUp([{ confidence: 1 }], [place])).toEqual({ ask: 'nothing' });
-  });
-
-  it('sends the typo round when nothing was found, or only weak addresses (another number on the street)', () => {
-    expect(placeFollowUp([], [])).toEqual({ ask: 'typos' });
-    expect(placeFollowUp([{ confidence: 0.5 }, { confidence: 0.79 }], [])).toEqual({ ask: 'typos' });
+  it('asks for place names when no address, or only weak ones (another number on the street), was found', () => {
+    expect(placeSearchAfter([])).toEqual({ ask: 'names' });
+    expect(placeSearchAfter([{ confidence: 0.5 }, { confidence: 0.79 }])).toEqual({ ask: 'names' });
   });
 });
 

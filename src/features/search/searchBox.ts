@@ -1,9 +1,7 @@
 /**
- * GET /search, the one search box: the text read as an address (free text, FreeTextSearch) and as a place (the
- * places index, PlaceRepository) at the same time — the address search and the places' exact and prefix round
- * leave in the same event-loop turn, so the batcher sends them in one `_msearch` — then, as placeFollowUp decides,
- * the street of a confident address or the places' typo round, and the answers merged best first
- * (mergeSearchResults).
+ * GET /search, the one search box: the text read as an address (free text, FreeTextSearch), then as a place (the
+ * places index, PlaceRepository) as placeSearchAfter decides from the address answer (the street of a confident
+ * address, else the place names), and the answers merged best first (mergeSearchResults).
  */
 import type { Focus } from '../../geometry/focus.js';
 import type { Viewport } from '../../geometry/viewport.js';
@@ -15,7 +13,7 @@ import type { ForwardAnswer } from '../address/addressRepository.js';
 import { forwardRecord } from '../address/addressRecords.js';
 import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
 import type { PlaceRepository } from './placeRepository.js';
-import { type PlaceQuery, type PlaceReading, readPlaceQuery, streetOfAddressReading } from './placeQueries.js';
+import { type PlaceQuery, streetOfAddressReading } from './placeQueries.js';
 import { type PlaceResult, searchRecord } from './placeRecords.js';
 
 export interface SearchBoxRequest {
@@ -40,26 +38,23 @@ const CONFIDENT_ADDRESS = 0.8;
 const isConfident = (address: { confidence: number }) => address.confidence >= CONFIDENT_ADDRESS;
 
 /**
- * What the search box asks the places index after its first round (the address search beside the places' exact
- * and prefix names), decided here only:
- * - `nothing`: a place matched exactly or by prefix; nothing more to ask.
- * - `street of address`: an address was read with confidence. The places' typo round (fuzzy names over every
- *   reading of the text: 30-150 ms of Elasticsearch time for a full address on the bulk data, where an exact
- *   round costs about 1 ms) is not sent: the address ranks before every place anyway, and a text that holds an
- *   existing address ("Vismarkt 12, 9712 CA Groningen") is no misspelt place name. Its street is asked for by
- *   name instead, one exact search, so the street still follows the address ("Mekelweg 8 Delft": the address,
- *   then the street Mekelweg, to frame on a map).
- * - `typos`: nothing found, or only weak addresses (another number on the street): the typo round.
+ * What the search box asks the places index once the address search has answered, decided here only:
+ * - `street of address`: an address was read with confidence. Its street is asked for by name and city, one exact
+ *   search, so the street follows the address ("Mekelweg 8 Delft": the address, then the street Mekelweg to frame
+ *   on a map), and nothing else: the address ranks before every place anyway, and a text that holds an existing
+ *   address ("Vismarkt 12, 9712 CA Groningen") names no place. Above all the places' typo round is not sent: fuzzy
+ *   names over up to six readings of a full address cost Elasticsearch 30-370 ms on the bulk data (a loaded
+ *   machine), where an exact search costs 1-2 ms, and it ran for every address typed.
+ * - `names`: no confident address (none, or only weak ones: another number on the street), so the text may name
+ *   a place: the exact and prefix round, then the typo round when that finds nothing.
+ * A text without a house number is no address to the free-text reader, which answers at once without a search, so
+ * a place query waits for nothing.
  */
-export type PlaceFollowUp<A> = { ask: 'nothing' } | { ask: 'street of address'; address: A } | { ask: 'typos' };
+export type PlaceSearch<A> = { ask: 'street of address'; address: A } | { ask: 'names' };
 
-export function placeFollowUp<A extends { confidence: number }>(
-  addresses: readonly A[],
-  namedPlaces: readonly PlaceResult[],
-): PlaceFollowUp<A> {
-  if (namedPlaces.length > 0) return { ask: 'nothing' };
+export function placeSearchAfter<A extends { confidence: number }>(addresses: readonly A[]): PlaceSearch<A> {
   const confident = addresses.find(isConfident);
-  return confident ? { ask: 'street of address', address: confident } : { ask: 'typos' };
+  return confident ? { ask: 'street of address', address: confident } : { ask: 'names' };
 }
 
 /** "Mekelweg 8A, 2628CD Delft" */
@@ -106,54 +101,33 @@ export class SearchBox {
   async search(r: SearchBoxRequest): Promise<SearchResult[]> {
     const placeLayers = r.layers?.filter((l): l is PlaceType => l !== 'address');
     const wantAddresses = !r.layers || r.layers.includes('address');
-    const placeQuery: PlaceQuery | undefined =
-      !placeLayers || placeLayers.length > 0
-        ? {
-            text: r.q,
-            size: r.size,
-            focus: r.focus,
-            layers: placeLayers,
-            country: r.country,
-            bbox: r.bbox && [r.bbox.minLon, r.bbox.minLat, r.bbox.maxLon, r.bbox.maxLat],
-            within: r.within,
-          }
-        : undefined;
-    const readings = placeQuery ? readPlaceQuery(placeQuery.text) : [];
-    const [addresses, namedPlaces] = await Promise.all([
-      wantAddresses
-        ? this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country, language: r.language })
-        : [],
-      placeQuery ? this.places.round(placeQuery, readings, false) : [],
-    ]);
+    const wantPlaces = !placeLayers || placeLayers.length > 0;
+    const addresses = wantAddresses
+      ? await this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country, language: r.language })
+      : [];
     // The free-text tiers know no area or viewport: their few candidates are filtered here.
     const kept = addresses.filter(
       (a) => insideViewport(r.bbox, a.doc.location.lon, a.doc.location.lat) && insideArea(r.within, a.doc),
     );
-    const places = placeQuery ? await this.placesAfter(placeQuery, readings, kept, namedPlaces) : [];
+    const places = wantPlaces
+      ? await this.placesAfter(kept, {
+          text: r.q,
+          size: r.size,
+          focus: r.focus,
+          layers: placeLayers,
+          country: r.country,
+          bbox: r.bbox && [r.bbox.minLon, r.bbox.minLat, r.bbox.maxLon, r.bbox.maxLat],
+          within: r.within,
+        })
+      : [];
     return mergeSearchResults(kept.map(addressSearchRecord), places.map(searchRecord), r.size);
   }
 
-  private async placesAfter(
-    q: PlaceQuery,
-    readings: readonly PlaceReading[],
-    addresses: readonly ForwardAnswer[],
-    namedPlaces: PlaceResult[],
-  ): Promise<PlaceResult[]> {
-    const next = placeFollowUp(addresses, namedPlaces);
-    switch (next.ask) {
-      case 'nothing':
-        return namedPlaces;
-      case 'typos':
-        return this.places.round(q, readings, true);
-      case 'street of address': {
-        if (q.layers && !q.layers.includes('street')) return [];
-        const { streetname, city } = next.address.doc;
-        return this.places.round(
-          { ...q, size: 1, layers: ['street'] },
-          streetOfAddressReading(streetname, city),
-          false,
-        );
-      }
-    }
+  private async placesAfter(addresses: readonly ForwardAnswer[], q: PlaceQuery): Promise<PlaceResult[]> {
+    const next = placeSearchAfter(addresses);
+    if (next.ask === 'names') return this.places.search(q);
+    if (q.layers && !q.layers.includes('street')) return [];
+    const { streetname, city } = next.address.doc;
+    return this.places.round({ ...q, size: 1, layers: ['street'] }, streetOfAddressReading(streetname, city), false);
   }
 }
