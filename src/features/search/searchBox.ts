@@ -43,8 +43,8 @@ const isConfident = (address: { confidence: number }) => address.confidence >= C
  *   search, so the street follows the address ("Mekelweg 8 Delft": the address, then the street Mekelweg to frame
  *   on a map), and nothing else: the address ranks before every place anyway, and a text that holds an existing
  *   address ("Vismarkt 12, 9712 CA Groningen") names no place. Above all the places' typo round is not sent: fuzzy
- *   names over up to six readings of a full address cost Elasticsearch 30-370 ms on the bulk data (a loaded
- *   machine), where an exact search costs 1-2 ms, and it ran for every address typed.
+ *   names over up to six readings of a full address cost Elasticsearch about 300 ms on the bulk data (a loaded
+ *   machine), some 100 times the exact searches, and it ran for every address typed.
  * - `names`: no confident address (none, or only weak ones: another number on the street), so the text may name
  *   a place: the exact and prefix round, then the typo round when that finds nothing.
  * A text without a house number is no address to the free-text reader, which answers at once without a search, so
