@@ -2,9 +2,19 @@
  * GET /search as a search box against the sample (Delft and a Brussels slice) in a real Elasticsearch: places and
  * addresses from one request, best first, each in its documented shape; the filters.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
+import { AddressRepository } from '../../src/features/address/addressRepository.js';
+import { AreaRepository } from '../../src/features/hierarchy/areaRepository.js';
+import { CityNameRepository } from '../../src/features/search/cityNames.js';
+import { FreeTextSearch } from '../../src/features/search/freeTextSearch.js';
+import { PlaceRepository } from '../../src/features/search/placeRepository.js';
+import { SearchBox } from '../../src/features/search/searchBox.js';
+import { IndexGenerations } from '../../src/repository/generations.js';
 import { SearchResponse } from '../../src/schemas/responses.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { testElasticsearchUrl } from '../support/elasticsearch.js';
 
 let api: TestApi;
 
@@ -71,6 +81,61 @@ describe('GET /search: places', () => {
     const [elsene] = await search({ q: 'Elsene', layers: 'municipality' });
     expect(elsene).toBeDefined();
     if (elsene && 'names' in elsene && elsene.names) expect(Object.keys(elsene.names).length).toBeGreaterThan(1);
+  });
+});
+
+describe("the places' typo round", () => {
+  /** The search box wired as the app wires it, with each search's index and lane noted on its way to the batcher. */
+  async function searchBoxNotingSearches() {
+    const client = createElasticsearchClient({ url: testElasticsearchUrl(), requestTimeoutMs: 30_000 });
+    const batcher = new SearchBatcher(client, 16);
+    const searches: string[] = [];
+    const searcher: Searcher = {
+      search(index, body, lane: Lane = 'exact') {
+        searches.push(`${index.endsWith('places') ? 'places' : 'addresses'} ${lane}`);
+        return batcher.search(index, body, lane);
+      },
+    };
+    const prefix = inject('samplePrefix');
+    const generations = new IndexGenerations(client, prefix);
+    const freeText = new FreeTextSearch(
+      new AddressRepository(client, searcher, prefix),
+      new AreaRepository(client, searcher, prefix, generations),
+      new CityNameRepository(client, generations, prefix),
+    );
+    const box = new SearchBox(freeText, new PlaceRepository(searcher, prefix));
+    const search = async (q: string) => {
+      searches.length = 0;
+      return { results: await box.search({ q, size: 10 }), searches: [...searches] };
+    };
+    return { search, close: () => client.close() };
+  }
+
+  it('is not sent once an address is read with confidence: its street is asked for instead, and follows it', async () => {
+    const box = await searchBoxNotingSearches();
+    try {
+      const { results, searches } = await box.search('Mekelweg 8, 2628 CD Delft');
+      expect(results[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8', confidence: 1 });
+      expect(results.find((r) => r.type !== 'address')).toMatchObject({ type: 'street', label: 'Mekelweg, Delft' });
+      expect(searches.filter((s) => s.startsWith('places'))).toEqual(['places exact']);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('is sent when neither an address nor a place name matched, and finds the place', async () => {
+    const box = await searchBoxNotingSearches();
+    try {
+      const typo = await box.search('Delfd');
+      expect(typo.results[0]).toMatchObject({ type: 'city', name: 'Delft', match: 'typo' });
+      expect(typo.searches).toContain('places fuzzy');
+      // Only a weak address (a number the street lacks: the nearest one): a place may still be what was meant.
+      const weak = await box.search('Mekelweg 9999 Delft');
+      expect(weak.results.find((r) => r.type === 'address')?.confidence).toBeLessThan(0.8);
+      expect(weak.searches).toContain('places fuzzy');
+    } finally {
+      await box.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type PlaceHit,
   placeSearchRequest,
   readPlaceQuery,
+  streetOfAddressReading,
   TIER_SCORES,
 } from '../../src/features/search/placeQueries.js';
 import { placeNameKeys } from '../../core/text/placeKeys.js';
@@ -56,6 +57,13 @@ describe('readPlaceQuery', () => {
   });
 });
 
+describe('streetOfAddressReading', () => {
+  it("reads an address's street as its name qualified by its city", () => {
+    expect(streetOfAddressReading('Mekelweg', 'Delft')).toEqual([{ keys: ['mekelweg'], qualifierKeys: ['delft'] }]);
+    expect(streetOfAddressReading('Mekelweg', '')).toEqual([]);
+  });
+});
+
 describe('placeSearchRequest', () => {
   const body = (text: string, extra: object = {}, typos = false) =>
     JSON.stringify(placeSearchRequest({ text, size: 5, ...extra }, readPlaceQuery(text), typos));
@@ -64,6 +72,16 @@ describe('placeSearchRequest', () => {
     expect(body('Delfd')).toContain('"prefix"');
     expect(body('Delfd')).not.toContain('"fuzzy"');
     expect(body('Delfd', {}, true)).toContain('"fuzziness":"AUTO:4,8"');
+  });
+
+  it('gives a key with a digit (a reading of an address) one typo at most, a name of letters two', () => {
+    const fuzziness = (text: string) =>
+      [...body(text, {}, true).matchAll(/"value":"([^"]+)","fuzziness":("[^"]+"|\d)/g)].map((m) => [m[1], m[2]]);
+    expect(fuzziness('Mekelweg 8 Delft')).toContainEqual(['mekelweg 8', '1']);
+    expect(fuzziness('Mekelweg 8 Delft')).toContainEqual(['delft', '"AUTO:4,8"']);
+    expect(fuzziness('Mekelweg 8 Delft')).toContainEqual(['8 delft', '1']);
+    expect(fuzziness('2e Exloermond')).toContainEqual(['2e exloermond', '1']);
+    expect(fuzziness('Alphen aan den Rijn')).toContainEqual(['alphen aan den rijn', '"AUTO:4,8"']);
   });
 
   it('never reads a postcode or a short word through a typo', () => {

@@ -1,7 +1,7 @@
 /**
- * GET /search, the one search box: the text read as an address (free text, FreeTextSearch) and as a place (the
- * places index, PlaceRepository) at the same time — both readings' searches leave in the same event-loop turn,
- * so the batcher sends them in one `_msearch` — and the two answers merged best first (mergeSearchResults).
+ * GET /search, the one search box: the text read as an address (free text, FreeTextSearch), then as a place (the
+ * places index, PlaceRepository) as placeSearchAfter decides from the address answer (the street of a confident
+ * address, else the place names), and the answers merged best first (mergeSearchResults).
  */
 import type { Focus } from '../../geometry/focus.js';
 import type { Viewport } from '../../geometry/viewport.js';
@@ -13,7 +13,8 @@ import type { ForwardAnswer } from '../address/addressRepository.js';
 import { forwardRecord } from '../address/addressRecords.js';
 import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
 import type { PlaceRepository } from './placeRepository.js';
-import { searchRecord } from './placeRecords.js';
+import { type PlaceQuery, streetOfAddressReading } from './placeQueries.js';
+import { type PlaceResult, searchRecord } from './placeRecords.js';
 
 export interface SearchBoxRequest {
   q: string;
@@ -33,6 +34,28 @@ export interface SearchBoxRequest {
  * weaker reading (another number on the street, a typo in it) comes after the places.
  */
 const CONFIDENT_ADDRESS = 0.8;
+
+const isConfident = (address: { confidence: number }) => address.confidence >= CONFIDENT_ADDRESS;
+
+/**
+ * What the search box asks the places index once the address search has answered, decided here only:
+ * - `street of address`: an address was read with confidence. Its street is asked for by name and city, one exact
+ *   search, so the street follows the address ("Mekelweg 8 Delft": the address, then the street Mekelweg to frame
+ *   on a map), and nothing else: the address ranks before every place anyway, and a text that holds an existing
+ *   address ("Vismarkt 12, 9712 CA Groningen") names no place. Above all the places' typo round is not sent: fuzzy
+ *   names over up to six readings of a full address cost Elasticsearch about 300 ms on the bulk data (a loaded
+ *   machine), some 100 times the exact searches, and it ran for every address typed.
+ * - `names`: no confident address (none, or only weak ones: another number on the street), so the text may name
+ *   a place: the exact and prefix round, then the typo round when that finds nothing.
+ * A text without a house number is no address to the free-text reader, which answers at once without a search, so
+ * a place query waits for nothing.
+ */
+export type PlaceSearch<A> = { ask: 'street of address'; address: A } | { ask: 'names' };
+
+export function placeSearchAfter<A extends { confidence: number }>(addresses: readonly A[]): PlaceSearch<A> {
+  const confident = addresses.find(isConfident);
+  return confident ? { ask: 'street of address', address: confident } : { ask: 'names' };
+}
 
 /** "Mekelweg 8A, 2628CD Delft" */
 function addressLabel(a: { streetname: string; number: string; suffix: string; postcode: string; city: string }) {
@@ -54,8 +77,8 @@ export function mergeSearchResults(
   places: readonly SearchResult[],
   size: number,
 ): SearchResult[] {
-  const confident = addresses.filter((a) => a.confidence >= CONFIDENT_ADDRESS);
-  const weak = addresses.filter((a) => a.confidence < CONFIDENT_ADDRESS);
+  const confident = addresses.filter(isConfident);
+  const weak = addresses.filter((a) => !isConfident(a));
   return [...confident, ...places, ...weak].slice(0, size);
 }
 
@@ -79,26 +102,32 @@ export class SearchBox {
     const placeLayers = r.layers?.filter((l): l is PlaceType => l !== 'address');
     const wantAddresses = !r.layers || r.layers.includes('address');
     const wantPlaces = !placeLayers || placeLayers.length > 0;
-    const [addresses, places] = await Promise.all([
-      wantAddresses
-        ? this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country, language: r.language })
-        : [],
-      wantPlaces
-        ? this.places.search({
-            text: r.q,
-            size: r.size,
-            focus: r.focus,
-            layers: placeLayers,
-            country: r.country,
-            bbox: r.bbox && [r.bbox.minLon, r.bbox.minLat, r.bbox.maxLon, r.bbox.maxLat],
-            within: r.within,
-          })
-        : [],
-    ]);
+    const addresses = wantAddresses
+      ? await this.freeText.search({ q: r.q, size: r.size, focus: r.focus, country: r.country, language: r.language })
+      : [];
     // The free-text tiers know no area or viewport: their few candidates are filtered here.
     const kept = addresses.filter(
       (a) => insideViewport(r.bbox, a.doc.location.lon, a.doc.location.lat) && insideArea(r.within, a.doc),
     );
+    const places = wantPlaces
+      ? await this.placesAfter(kept, {
+          text: r.q,
+          size: r.size,
+          focus: r.focus,
+          layers: placeLayers,
+          country: r.country,
+          bbox: r.bbox && [r.bbox.minLon, r.bbox.minLat, r.bbox.maxLon, r.bbox.maxLat],
+          within: r.within,
+        })
+      : [];
     return mergeSearchResults(kept.map(addressSearchRecord), places.map(searchRecord), r.size);
+  }
+
+  private async placesAfter(addresses: readonly ForwardAnswer[], q: PlaceQuery): Promise<PlaceResult[]> {
+    const next = placeSearchAfter(addresses);
+    if (next.ask === 'names') return this.places.search(q);
+    if (q.layers && !q.layers.includes('street')) return [];
+    const { streetname, city } = next.address.doc;
+    return this.places.round({ ...q, size: 1, layers: ['street'] }, streetOfAddressReading(streetname, city), false);
   }
 }
