@@ -321,9 +321,7 @@ async function openLoopPhase(
   const apiCpuBefore = processCpuMs(api?.pid) ?? 0;
   const result = await openLoop({ url: apiUrl, requests, headers: { 'x-api-key': API_KEY }, rate, seconds });
   const apiCpuMs = (processCpuMs(api?.pid) ?? 0) - apiCpuBefore;
-  const answered = Object.entries(result.statuses)
-    .filter(([status]) => Number(status) >= 200 && Number(status) < 300)
-    .reduce((sum, [, n]) => sum + n, 0);
+  const answered = result.ok;
   const non2xx = Object.fromEntries(
     Object.entries(result.statuses).filter(([status]) => Number(status) < 200 || Number(status) >= 300),
   );

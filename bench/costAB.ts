@@ -27,8 +27,7 @@ import { exactForwardRequest, exactLookupRequest } from '../src/features/address
 import { parseStreetQuery } from '../src/features/address/streetRequest.js';
 import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { formatTable, type Scenario } from './support/loadDriver.js';
-import { openLoop } from './support/openLoop.js';
+import { atRate as atRateOf, formatTable, type Scenario } from './support/loadDriver.js';
 import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
 import { processCpuMs } from './support/processCpu.js';
 import { seededRandom } from './support/random.js';
@@ -54,8 +53,7 @@ const { values: args } = parseArgs({
 const rate = Number(args.rate);
 const sliceSeconds = Number(args.slice);
 /** The scenario at the run's rate, open loop (evenly spaced requests: what a fixed load looks like to the API). */
-const atRate = (scenario: Scenario, seconds: number) =>
-  openLoop({ url: scenario.url, requests: scenario.requests, headers: scenario.headers, rate, seconds });
+const atRate = (scenario: Scenario, seconds: number) => atRateOf(scenario, rate, seconds);
 
 interface Target {
   label: string;
@@ -171,7 +169,7 @@ async function main() {
         const result = await atRate(target.scenario, sliceSeconds);
         target.cpuMs += processCpuMs(target.pid)! - before;
         target.requests += result.sent;
-        target.failed += result.sent - (result.statuses['200'] ?? 0);
+        target.failed += result.sent - result.ok;
         target.p99s.push(result.p99_ms);
       }
       console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);

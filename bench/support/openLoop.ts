@@ -33,6 +33,8 @@ export interface OpenLoopResult {
   sent: number;
   /** Answers per status; 0: no answer (socket error or timeout). */
   statuses: Record<string, number>;
+  /** 2xx answers. */
+  ok: number;
   /** 2xx answers per second over the run. */
   ok_per_s: number;
   p50_ms: number;
@@ -120,6 +122,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   return {
     sent,
     statuses,
+    ok,
     ok_per_s: Math.round((ok / Math.max(sendingMs, intervalMs)) * 1000 * 10) / 10,
     p50_ms: Math.round(quantile(latencies, 0.5)),
     p99_ms: Math.round(quantile(latencies, 0.99)),
