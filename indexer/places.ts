@@ -1,13 +1,10 @@
 /**
  * The places index: one document per area, street and postcode, so a search box finds any of them with one query
- * (src/features/search/placeQueries.ts). What only the address stream knows (addresses per area, each street's extent and
- * most common postcode, the postcodes themselves) is accumulated while it flows, in small records; the documents
- * are built once the areas, addresses and streets are all loaded. Pure.
+ * (src/features/search/placeQueries.ts). What only the address stream knows comes from the PlaceAccumulator
+ * (indexer/placeAccumulator.ts); the documents are built here once the areas, addresses and streets are all loaded.
+ * Pure.
  */
 import type {
-  AddressDoc,
-  BoundingBox,
-  GeoPoint,
   LocalisedNames,
   ParentIds,
   PlaceDoc,
@@ -15,210 +12,12 @@ import type {
   StreetDoc,
 } from '../core/elasticsearch/documents.js';
 import { placeNameKeys } from '../core/text/placeKeys.js';
-import type { CityRemap } from './derivedCities.js';
 import { postcodePlaceId } from './ids.js';
 import { AREA_LEVEL_VALUE } from './levels.js';
+import type { PlaceAccumulator, PostcodeRecord } from './placeAccumulator.js';
+import { mergeExtents } from './placeExtent.js';
 import type { AreaRecord } from './records.js';
-
-/** What an address contributes to places. */
-export type PlaceAddress = Pick<
-  AddressDoc,
-  'street_key' | 'city' | 'city_key' | 'postcode' | 'postcode_key' | 'location' | keyof ParentIds
-> & { suburb_id: string };
-
-/** A growing extent and a representative point: the address nearest the running mean (a real address, so inside). */
-interface Extent {
-  count: number;
-  sumLat: number;
-  sumLon: number;
-  point: GeoPoint;
-  bbox: BoundingBox;
-}
-
-function newExtent(p: GeoPoint): Extent {
-  return {
-    count: 0,
-    sumLat: 0,
-    sumLon: 0,
-    point: p,
-    bbox: { min_lon: p.lon, min_lat: p.lat, max_lon: p.lon, max_lat: p.lat },
-  };
-}
-
-function extend(e: Extent, p: GeoPoint): void {
-  e.count++;
-  e.sumLat += p.lat;
-  e.sumLon += p.lon;
-  const b = e.bbox;
-  if (p.lon < b.min_lon) b.min_lon = p.lon;
-  if (p.lon > b.max_lon) b.max_lon = p.lon;
-  if (p.lat < b.min_lat) b.min_lat = p.lat;
-  if (p.lat > b.max_lat) b.max_lat = p.lat;
-  // Once per address: the mean and the distances without allocating (equirectangular: an extent's points are close together).
-  const meanLat = e.sumLat / e.count;
-  const meanLon = e.sumLon / e.count;
-  const cos = Math.cos((meanLat * Math.PI) / 180);
-  const dLat = p.lat - meanLat;
-  const dLon = (p.lon - meanLon) * cos;
-  const pLat = e.point.lat - meanLat;
-  const pLon = (e.point.lon - meanLon) * cos;
-  if (dLat * dLat + dLon * dLon < pLat * pLat + pLon * pLon) e.point = p;
-}
-
-function countInto(map: Map<string, number>, key: string): void {
-  if (key) map.set(key, (map.get(key) ?? 0) + 1);
-}
-
-function mostCommon(map: ReadonlyMap<string, number>): string {
-  let best = '';
-  let bestCount = 0;
-  for (const [key, n] of map) {
-    if (n > bestCount || (n === bestCount && key < best)) {
-      best = key;
-      bestCount = n;
-    }
-  }
-  return best;
-}
-
-interface StreetExtra {
-  extent: Extent;
-  postcodes: Map<string, number>;
-}
-
-interface PostcodeRecord {
-  /** Display form: 2628CD, 2628, 1050. */
-  postcode: string;
-  extent: Extent;
-  cities: Map<string, number>;
-  parents: ParentIds;
-}
-
-/** Dutch 6-character postcodes also count into their 4-digit area. */
-const DUTCH_POSTCODE_KEY_RE = /^(\d{4})[a-z]{2}$/;
-const AREA_POSTCODE_KEY_RE = /^\d{4}$/;
-
-export class PlaceAccumulator {
-  /** Area id -> addresses inside (every level of each address's chain). */
-  private readonly areaCounts = new Map<string, number>();
-  /** `street_key|city_key` (the streets index's key) -> extent and postcodes. */
-  private readonly streets = new Map<string, StreetExtra>();
-  /** country_id -> display postcode -> the postcode (nested: no key string built per address). */
-  private readonly postcodes = new Map<string, Map<string, PostcodeRecord>>();
-  /** The same records in the order they were first seen (merging equal-sized ones keeps the first). */
-  private readonly postcodeList: PostcodeRecord[] = [];
-
-  /** Postcode key -> the postcode places it counts into (2628cd: 2628CD and 2628; 1050: 1050; others none). */
-  private readonly postcodeForms = new Map<string, readonly string[]>();
-
-  /** Once per address row: map look-ups and counters only, nothing allocated for a key already seen. */
-  add(doc: PlaceAddress): void {
-    countInto(this.areaCounts, doc.country_id);
-    countInto(this.areaCounts, doc.province_id);
-    countInto(this.areaCounts, doc.municipality_id);
-    countInto(this.areaCounts, doc.city_id);
-    countInto(this.areaCounts, doc.suburb_id);
-    const streetKey = `${doc.street_key}|${doc.city_key}`;
-    let street = this.streets.get(streetKey);
-    if (!street) {
-      street = { extent: newExtent(doc.location), postcodes: new Map() };
-      this.streets.set(streetKey, street);
-    }
-    extend(street.extent, doc.location);
-    countInto(street.postcodes, doc.postcode_key);
-    for (const postcode of this.postcodeFormsOf(doc.postcode_key)) this.addPostcode(doc, postcode);
-  }
-
-  private postcodeFormsOf(key: string): readonly string[] {
-    let forms = this.postcodeForms.get(key);
-    if (!forms) {
-      const dutch = DUTCH_POSTCODE_KEY_RE.exec(key);
-      forms = dutch ? [key.toUpperCase(), dutch[1] as string] : AREA_POSTCODE_KEY_RE.test(key) ? [key] : [];
-      this.postcodeForms.set(key, forms);
-    }
-    return forms;
-  }
-
-  private addPostcode(doc: PlaceAddress, postcode: string): void {
-    let inCountry = this.postcodes.get(doc.country_id);
-    if (!inCountry) {
-      inCountry = new Map();
-      this.postcodes.set(doc.country_id, inCountry);
-    }
-    let p = inCountry.get(postcode);
-    if (!p) {
-      p = {
-        postcode,
-        extent: newExtent(doc.location),
-        cities: new Map(),
-        parents: {
-          country_id: doc.country_id,
-          province_id: doc.province_id,
-          municipality_id: doc.municipality_id,
-          city_id: doc.city_id,
-        },
-      };
-      inCountry.set(postcode, p);
-      this.postcodeList.push(p);
-    }
-    extend(p.extent, doc.location);
-    countInto(p.cities, doc.city);
-  }
-
-  /** Addresses counted into an area, after `remap` moved folded derived cities (their addresses moved too). */
-  areaCount(id: string): number {
-    return this.areaCounts.get(id) ?? 0;
-  }
-
-  applyRemap(remap: CityRemap | undefined): void {
-    if (!remap?.size) return;
-    for (const [oldId, parents] of remap) {
-      const n = this.areaCounts.get(oldId);
-      if (n !== undefined && parents.city_id && parents.city_id !== oldId) {
-        this.areaCounts.delete(oldId);
-        this.areaCounts.set(parents.city_id, (this.areaCounts.get(parents.city_id) ?? 0) + n);
-      }
-    }
-    for (const p of this.postcodeRecords()) {
-      const moved = p.parents.city_id ? remap.get(p.parents.city_id) : undefined;
-      if (moved) p.parents = moved;
-    }
-  }
-
-  streetExtra(streetKey: string, cityKey: string): StreetExtra | undefined {
-    return this.streets.get(`${streetKey}|${cityKey}`);
-  }
-
-  postcodeRecords(): Iterable<PostcodeRecord> {
-    return this.postcodeList;
-  }
-}
-
-/** One postcode from two records: the larger one's parents and point, both extents and cities. */
-function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
-  const [big, small] = a.extent.count >= b.extent.count ? [a, b] : [b, a];
-  const cities = new Map(big.cities);
-  for (const [city, n] of small.cities) cities.set(city, (cities.get(city) ?? 0) + n);
-  const x = big.extent.bbox;
-  const y = small.extent.bbox;
-  return {
-    postcode: big.postcode,
-    parents: big.parents,
-    cities,
-    extent: {
-      count: big.extent.count + small.extent.count,
-      sumLat: big.extent.sumLat + small.extent.sumLat,
-      sumLon: big.extent.sumLon + small.extent.sumLon,
-      point: big.extent.point,
-      bbox: {
-        min_lon: Math.min(x.min_lon, y.min_lon),
-        min_lat: Math.min(x.min_lat, y.min_lat),
-        max_lon: Math.max(x.max_lon, y.max_lon),
-        max_lat: Math.max(x.max_lat, y.max_lat),
-      },
-    },
-  };
-}
+import { mostCommon } from './tallies.js';
 
 /** An area as the places see it: a record of the hierarchy, with per-language names where it has them. */
 export type PlaceArea = Pick<
@@ -251,6 +50,14 @@ function keysOf(names: readonly string[]): string[] {
 
 function ancestorIds(parents: ParentIds): string[] {
   return [parents.country_id, parents.province_id, parents.municipality_id, parents.city_id].filter((id) => id);
+}
+
+/** One postcode from two records: the larger one's parents and point, both extents and cities. */
+function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
+  const [big, small] = a.extent.count >= b.extent.count ? [a, b] : [b, a];
+  const cities = new Map(big.cities);
+  for (const [city, n] of small.cities) cities.set(city, (cities.get(city) ?? 0) + n);
+  return { postcode: big.postcode, parents: big.parents, cities, extent: mergeExtents(big.extent, small.extent) };
 }
 
 /** The sources' documents: areas first (in hierarchy order), then streets, then postcodes. */

@@ -11,7 +11,7 @@ import { Hierarchy } from './hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from './levels.js';
 import type { Logger } from './logger.js';
 import { LookupTables } from './lookupTables.js';
-import { PlaceAccumulator } from './places.js';
+import { PlaceAccumulator } from './placeAccumulator.js';
 import type { FileSource, Manifest } from './manifest.js';
 import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { streetId } from '../../../indexer/ids.js';
-import { buildPlaces, PlaceAccumulator, type PlaceArea, type PlaceStreet } from '../../../indexer/places.js';
+import { PlaceAccumulator } from '../../../indexer/placeAccumulator.js';
+import { buildPlaces, type PlaceArea, type PlaceStreet } from '../../../indexer/places.js';
 import { StreetAccumulator } from '../../../indexer/streets.js';
 import { emptyPlaces, verifyPlaces } from '../../../indexer/summary.js';
 import type { PlaceDoc } from '../../../core/elasticsearch/documents.js';

@@ -1,0 +1,128 @@
+/**
+ * What only the address stream knows, accumulated while it flows for the places index (indexer/places.ts): the
+ * addresses per area, each street's extent and postcodes, and every postcode with its extent, cities and parents.
+ * Small records, nothing allocated per address for a key already seen. Pure.
+ */
+import type { AddressDoc, ParentIds } from '../core/elasticsearch/documents.js';
+import type { CityRemap } from './derivedCities.js';
+import { type Extent, extend, newExtent } from './placeExtent.js';
+import { countInto } from './tallies.js';
+
+/** What an address contributes to places. */
+export type PlaceAddress = Pick<
+  AddressDoc,
+  'street_key' | 'city' | 'city_key' | 'postcode' | 'postcode_key' | 'location' | keyof ParentIds
+> & { suburb_id: string };
+
+interface StreetExtra {
+  extent: Extent;
+  postcodes: Map<string, number>;
+}
+
+export interface PostcodeRecord {
+  /** Display form: 2628CD, 2628, 1050. */
+  postcode: string;
+  extent: Extent;
+  cities: Map<string, number>;
+  parents: ParentIds;
+}
+
+/** Dutch 6-character postcodes also count into their 4-digit area. */
+const DUTCH_POSTCODE_KEY_RE = /^(\d{4})[a-z]{2}$/;
+const AREA_POSTCODE_KEY_RE = /^\d{4}$/;
+
+export class PlaceAccumulator {
+  /** Area id -> addresses inside (every level of each address's chain). */
+  private readonly areaCounts = new Map<string, number>();
+  /** `street_key|city_key` (the streets index's key) -> extent and postcodes. */
+  private readonly streets = new Map<string, StreetExtra>();
+  /** country_id -> display postcode -> the postcode (nested: no key string built per address). */
+  private readonly postcodes = new Map<string, Map<string, PostcodeRecord>>();
+  /** The same records in the order they were first seen (merging equal-sized ones keeps the first). */
+  private readonly postcodeList: PostcodeRecord[] = [];
+
+  /** Postcode key -> the postcode places it counts into (2628cd: 2628CD and 2628; 1050: 1050; others none). */
+  private readonly postcodeForms = new Map<string, readonly string[]>();
+
+  /** Once per address row: map look-ups and counters only, nothing allocated for a key already seen. */
+  add(doc: PlaceAddress): void {
+    countInto(this.areaCounts, doc.country_id);
+    countInto(this.areaCounts, doc.province_id);
+    countInto(this.areaCounts, doc.municipality_id);
+    countInto(this.areaCounts, doc.city_id);
+    countInto(this.areaCounts, doc.suburb_id);
+    const streetKey = `${doc.street_key}|${doc.city_key}`;
+    let street = this.streets.get(streetKey);
+    if (!street) {
+      street = { extent: newExtent(doc.location), postcodes: new Map() };
+      this.streets.set(streetKey, street);
+    }
+    extend(street.extent, doc.location);
+    countInto(street.postcodes, doc.postcode_key);
+    for (const postcode of this.postcodeFormsOf(doc.postcode_key)) this.addPostcode(doc, postcode);
+  }
+
+  private postcodeFormsOf(key: string): readonly string[] {
+    let forms = this.postcodeForms.get(key);
+    if (!forms) {
+      const dutch = DUTCH_POSTCODE_KEY_RE.exec(key);
+      forms = dutch ? [key.toUpperCase(), dutch[1] as string] : AREA_POSTCODE_KEY_RE.test(key) ? [key] : [];
+      this.postcodeForms.set(key, forms);
+    }
+    return forms;
+  }
+
+  private addPostcode(doc: PlaceAddress, postcode: string): void {
+    let inCountry = this.postcodes.get(doc.country_id);
+    if (!inCountry) {
+      inCountry = new Map();
+      this.postcodes.set(doc.country_id, inCountry);
+    }
+    let p = inCountry.get(postcode);
+    if (!p) {
+      p = {
+        postcode,
+        extent: newExtent(doc.location),
+        cities: new Map(),
+        parents: {
+          country_id: doc.country_id,
+          province_id: doc.province_id,
+          municipality_id: doc.municipality_id,
+          city_id: doc.city_id,
+        },
+      };
+      inCountry.set(postcode, p);
+      this.postcodeList.push(p);
+    }
+    extend(p.extent, doc.location);
+    countInto(p.cities, doc.city);
+  }
+
+  /** Addresses counted into an area, after `remap` moved folded derived cities (their addresses moved too). */
+  areaCount(id: string): number {
+    return this.areaCounts.get(id) ?? 0;
+  }
+
+  applyRemap(remap: CityRemap | undefined): void {
+    if (!remap?.size) return;
+    for (const [oldId, parents] of remap) {
+      const n = this.areaCounts.get(oldId);
+      if (n !== undefined && parents.city_id && parents.city_id !== oldId) {
+        this.areaCounts.delete(oldId);
+        this.areaCounts.set(parents.city_id, (this.areaCounts.get(parents.city_id) ?? 0) + n);
+      }
+    }
+    for (const p of this.postcodeRecords()) {
+      const moved = p.parents.city_id ? remap.get(p.parents.city_id) : undefined;
+      if (moved) p.parents = moved;
+    }
+  }
+
+  streetExtra(streetKey: string, cityKey: string): StreetExtra | undefined {
+    return this.streets.get(`${streetKey}|${cityKey}`);
+  }
+
+  postcodeRecords(): Iterable<PostcodeRecord> {
+    return this.postcodeList;
+  }
+}
