@@ -13,7 +13,7 @@ import {
   PARENT_SLOT,
   type ParentLevelName,
 } from './levels.js';
-import type { ParentSpec } from './manifest.js';
+import type { ParentSpec } from './manifestSources.js';
 import { type AreaRecord, type BuildingRecord, emptyAllParents, type Parents } from './records.js';
 import { PolygonIndex } from './spatialIndex.js';
 

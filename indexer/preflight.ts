@@ -5,11 +5,11 @@
  * columns the file does have, instead of after a whole file of rejects.
  */
 import { LEVELS } from './levels.js';
-import type { FileSource, Manifest } from './manifest.js';
 import { ManifestError } from './manifest.js';
+import type { Manifest } from './manifestSchema.js';
+import type { FieldSpec, FileSource } from './manifestSources.js';
 import { readCsvHeader, readCsvTable } from './sources/csv.js';
 import { fieldProperties } from './transform/fields.js';
-import type { FieldSpec } from './manifest.js';
 
 /** The columns a source reads: its fields, its filters and its parent code. */
 export function sourceColumns(source: FileSource): string[] {

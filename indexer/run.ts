@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from './manifestSchema.js';
 import { INDEX_PREFIX_PATTERN } from '../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
 import type { BulkTuning } from './bulkLoader.js';

@@ -12,7 +12,8 @@ import { ancestorLevels, type LevelName, type ParentLevelName } from './levels.j
 import type { Logger } from './logger.js';
 import { LookupTables } from './lookupTables.js';
 import { PlaceAccumulator } from './placeAccumulator.js';
-import type { FileSource, Manifest } from './manifest.js';
+import type { Manifest } from './manifestSchema.js';
+import type { FileSource } from './manifestSources.js';
 import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';

@@ -1,5 +1,5 @@
 /** What one item read from a source file is to its level: a record, filtered out, or a reject (pure). */
-import type { FileSource } from './manifest.js';
+import type { FileSource } from './manifestSources.js';
 import type { Rejection } from './rejectReasons.js';
 import type { SourceItem } from './sources/index.js';
 import { matchesFilters } from './transform/fields.js';

@@ -5,7 +5,7 @@
  * once per table row, so an address costs two map look-ups.
  */
 import type { AddressDoc } from '../core/elasticsearch/documents.js';
-import type { StreetNamesSpec } from './manifest.js';
+import type { StreetNamesSpec } from './manifestSources.js';
 import { type Names, otherNames } from './names.js';
 import { normaliseStreet, normaliseText, streetKey } from './text.js';
 import { type Properties, readField } from './transform/fields.js';

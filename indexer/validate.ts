@@ -7,7 +7,8 @@
  */
 import type { Geometry } from 'geojson';
 import { isAreaLevel, LEVELS, type LevelName } from './levels.js';
-import { type FileSource, loadManifest, ManifestError } from './manifest.js';
+import { loadManifest, ManifestError } from './manifest.js';
+import type { AddressSource, AreaSource, BuildingSource, FileSource } from './manifestSources.js';
 import { sourceProblems } from './preflight.js';
 import type { Outcome, RejectReason } from './rejectReasons.js';
 import { readCsvTable } from './sources/csv.js';
@@ -17,7 +18,6 @@ import { addressFromRecord } from './transform/address.js';
 import { areaFromFeature } from './transform/area.js';
 import { buildingFromFeature } from './transform/building.js';
 import { readField } from './transform/fields.js';
-import type { AddressSource, AreaSource, BuildingSource } from './manifest.js';
 
 const SAMPLES = 3;
 

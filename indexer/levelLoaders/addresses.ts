@@ -16,7 +16,7 @@ import { toAreaDoc } from '../transform/area.js';
 import { remapAddressCities } from './cityRemap.js';
 import { StreetAccumulator } from '../streets.js';
 import { loadStreets } from './streets.js';
-import type { AddressSource } from '../manifest.js';
+import type { AddressSource } from '../manifestSources.js';
 import { readCsvTable } from '../sources/csv.js';
 import { applyStreetNames, StreetNameTable } from '../streetNames.js';
 

@@ -1,7 +1,7 @@
 /** Loads one area level from its file sources: parsed, merged by key, joined to parents, bulk-loaded. */
 import { pointOnSurface } from '../geometry/checks.js';
 import { AREA_LEVELS, type AreaLevelName } from '../levels.js';
-import type { AreaSource } from '../manifest.js';
+import type { AreaSource } from '../manifestSources.js';
 import { type AreaRecord, emptyAllParents } from '../records.js';
 import { arrayItems, type RunContext } from '../runContext.js';
 import type { SourceItem } from '../sources/index.js';

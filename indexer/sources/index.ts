@@ -1,4 +1,4 @@
-import type { FileSource } from '../manifest.js';
+import type { FileSource } from '../manifestSources.js';
 import { readCsv } from './csv.js';
 import { readGeoJson, readGeoJsonSeq } from './geojson.js';
 import type { ReadProgress, ReadStats, SourceItem } from './types.js';

@@ -3,7 +3,7 @@ import type { Geometry } from 'geojson';
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import { coordinateInRange, parseCoordinate } from '../geometry/checks.js';
 import { addressKey, sourceKey, stableId } from '../ids.js';
-import type { AddressSource } from '../manifest.js';
+import type { AddressSource } from '../manifestSources.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import {
   formatSuffix,

@@ -6,7 +6,7 @@ import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';
 import { AREA_LEVEL_VALUE, type AreaLevelName } from '../levels.js';
-import type { AreaSource, PrimaryLanguageSpec } from '../manifest.js';
+import type { AreaSource, PrimaryLanguageSpec } from '../manifestSources.js';
 import { type Names, otherNames } from '../names.js';
 import { type AreaRecord, emptyParents } from '../records.js';
 import { type Outcome, reject } from '../rejectReasons.js';

@@ -5,7 +5,7 @@ import { bboxOf, validatePolygonal } from '../geometry/checks.js';
 import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../ids.js';
-import type { BuildingSource } from '../manifest.js';
+import type { BuildingSource } from '../manifestSources.js';
 import type { BuildingRecord, Parents } from '../records.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import { type Properties, readField } from './fields.js';

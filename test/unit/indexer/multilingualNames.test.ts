@@ -4,7 +4,8 @@
  * carries from it, and the manifest keys that configure both.
  */
 import { describe, expect, it } from 'vitest';
-import { parseManifest, type StreetNamesSpec, StreetNamesSchema } from '../../../indexer/manifest.js';
+import { parseManifest } from '../../../indexer/manifest.js';
+import { type StreetNamesSpec, StreetNamesSchema } from '../../../indexer/manifestSources.js';
 import { StreetAccumulator } from '../../../indexer/streets.js';
 import { applyStreetNames, StreetNameTable } from '../../../indexer/streetNames.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';

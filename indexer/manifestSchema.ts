@@ -1,0 +1,91 @@
+/**
+ * The dataset manifest's shape: the sources of each level (indexer/manifestSources.ts) and the rules that span a
+ * source's fields or several sources, checked before any index exists.
+ */
+import { z } from 'zod';
+import { isAreaLevel, LEVELS } from './levels.js';
+import {
+  type AddressSource,
+  AddressSourceSchema,
+  type AreaSource,
+  AreaSourceSchema,
+  BuildingSourceSchema,
+  DerivedCitySourceSchema,
+} from './manifestSources.js';
+
+const areaList = z.array(AreaSourceSchema);
+
+export const ManifestSchema = z
+  .strictObject({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    levels: z.strictObject({
+      countries: areaList.optional(),
+      provinces: areaList.optional(),
+      municipalities: areaList.optional(),
+      cities: z.array(z.union([AreaSourceSchema, DerivedCitySourceSchema])).optional(),
+      suburbs: areaList.optional(),
+      buildings: z.array(BuildingSourceSchema).optional(),
+      addresses: z.array(AddressSourceSchema).optional(),
+    }),
+  })
+  .superRefine((manifest, ctx) => {
+    const levels = manifest.levels;
+    if (!LEVELS.some((l) => (levels[l]?.length ?? 0) > 0)) {
+      ctx.addIssue({ code: 'custom', path: ['levels'], message: 'the manifest names no source at all' });
+    }
+    for (const level of LEVELS) {
+      (levels[level] ?? []).forEach((source, i) => {
+        const path = ['levels', level, i];
+        if (source.format === 'derived') {
+          if (!(levels.addresses?.length ?? 0)) {
+            ctx.addIssue({ code: 'custom', path, message: 'derived cities need an addresses source' });
+          }
+          return;
+        }
+        if (level === 'countries' && source.parent) {
+          ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'countries have no parent' });
+        }
+        const parent = source.parent;
+        if (parent?.by === 'code') {
+          const parentLevel = parent.level ?? LEVELS[LEVELS.indexOf(level) - 1];
+          if (!parentLevel || LEVELS.indexOf(parentLevel) >= LEVELS.indexOf(level)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [...path, 'parent', 'level'],
+              message: `parent level must be above ${level}`,
+            });
+          } else if (!isAreaLevel(parentLevel)) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'code parents must be areas' });
+          }
+        }
+        if (level === 'addresses') {
+          const f = source.fields as AddressSource['fields'];
+          if ((f.lon === undefined) !== (f.lat === undefined)) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map both lon and lat, or neither' });
+          }
+          if (f.lon === undefined && source.format === 'csv') {
+            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'CSV addresses need lon and lat' });
+          }
+        }
+        if (isAreaLevel(level)) {
+          const f = source.fields as AreaSource['fields'];
+          if (f.name === undefined && !Object.keys(f.names ?? {}).length) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map name, or names' });
+          }
+        }
+        if (source.multilineFields !== undefined && source.format !== 'csv') {
+          ctx.addIssue({ code: 'custom', path: [...path, 'multilineFields'], message: 'only for csv sources' });
+        }
+        if (level !== 'addresses' && source.format === 'csv') {
+          ctx.addIssue({
+            code: 'custom',
+            path: [...path, 'format'],
+            message: `${level} need polygons: use geojson or geojsonseq`,
+          });
+        }
+      });
+    }
+  });
+
+export type Manifest = z.infer<typeof ManifestSchema>;

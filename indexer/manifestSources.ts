@@ -1,0 +1,190 @@
+/**
+ * How the manifest describes one source: its file and format, which property holds each field, which records it
+ * reads and how a record finds its parent (the cross-source rules: indexer/manifestSchema.ts).
+ */
+import { z } from 'zod';
+import { AREA_LEVELS } from './levels.js';
+import { encodingKnown } from './sources/decode.js';
+
+/**
+ * Where a value comes from: a property name (shorthand), a constant, a property with a prefix
+ * (`WK0503` + wijk ref), several properties joined (`osm_type/osm_id`), or the first non-empty of a list.
+ * `padStart` restores a fixed-width numeric code's leading zeros (OSM's `ref:bag` drops the BAG id's
+ * leading 0): only digit strings are padded, and only where the manifest says so.
+ */
+export type FieldSpec =
+  | string
+  | { value: string }
+  | { property: string; prefix?: string | undefined; padStart?: number | undefined }
+  | { join: string[]; separator?: string | undefined }
+  | { first: FieldSpec[] };
+
+export const FieldSpecSchema: z.ZodType<FieldSpec> = z.lazy(() =>
+  z.union([
+    z.string().min(1),
+    z.strictObject({ value: z.string() }),
+    z.strictObject({
+      property: z.string().min(1),
+      prefix: z.string().optional(),
+      padStart: z.number().int().min(1).max(64).optional(),
+    }),
+    z.strictObject({ join: z.array(z.string().min(1)).min(1), separator: z.string().optional() }),
+    z.strictObject({ first: z.array(FieldSpecSchema).min(1) }),
+  ]),
+);
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** Every filter of a source must hold for a record to be read; values compare as strings. */
+export const FilterSchema = z.union([
+  z.strictObject({ property: z.string().min(1), equals: Scalar }),
+  z.strictObject({ property: z.string().min(1), in: z.array(Scalar).min(1) }),
+  z.strictObject({ property: z.string().min(1), notIn: z.array(Scalar).min(1) }),
+  z.strictObject({ property: z.string().min(1), exists: z.boolean() }),
+]);
+export type Filter = z.infer<typeof FilterSchema>;
+
+/** A file's text encoding (default UTF-8, checked while reading): any name iconv-lite knows. */
+const EncodingSchema = z.string().refine(encodingKnown, {
+  message: 'unknown encoding (try "utf-8", "windows-1252", "latin1" or "iso-8859-15")',
+});
+
+/** An ISO 639-1 (or -2) language code, lower case: the keys of `names`. */
+export const LanguageCodeSchema = z.string().regex(/^[a-z]{2,3}$/, 'a lower-case ISO 639 language code');
+
+/** A two-column join table (`key` column -> `value` column), relative to the manifest. */
+const LookupTableSchema = z.strictObject({
+  file: z.string().min(1),
+  key: z.string().min(1),
+  value: z.string().min(1),
+  delimiter: z.string().length(1).optional(),
+  encoding: EncodingSchema.optional(),
+});
+
+/**
+ * The language of an area's own name: a constant (`"nl"`) or a coded property translated by a table
+ * (Statbel's language regime `lang_code`: `D` -> `nl`, `F` -> `fr`, `G` -> `de`).
+ */
+const PrimaryLanguageSchema = z.union([
+  LanguageCodeSchema,
+  z.strictObject({ property: z.string().min(1), map: z.record(z.string(), LanguageCodeSchema) }),
+]);
+export type PrimaryLanguageSpec = z.infer<typeof PrimaryLanguageSchema>;
+
+const ParentFieldSchema = z.enum(['local_identifier', 'country_code', 'country_code3', 'source_key', 'name']);
+
+export const ParentSpecSchema = z.discriminatedUnion('by', [
+  z.strictObject({
+    by: z.literal('spatial'),
+  }),
+  z.strictObject({
+    by: z.literal('code'),
+    /** Parent level; defaults to the level directly above. */
+    level: z.enum(AREA_LEVELS).optional(),
+    /** The record's own value naming its parent (after `lookup`, if any). */
+    field: FieldSpecSchema,
+    /** Which attribute of the parent record that value is compared with. */
+    parentField: ParentFieldSchema.default('local_identifier'),
+    /** Translate the value through a two-column join table first (e.g. gemeentecode → provinciecode). */
+    lookup: LookupTableSchema.optional(),
+  }),
+]);
+export type ParentSpec = z.infer<typeof ParentSpecSchema>;
+
+const AreaFieldsSchema = z.strictObject({
+  key: FieldSpecSchema,
+  /** Optional when `names` is mapped: then the name in `primaryLanguage`, else the first name found. */
+  name: FieldSpecSchema.optional(),
+  /** The area's name per language (`{ "fr": "name_fr", "nl": "name_nl" }`); every one is searchable. */
+  names: z.record(LanguageCodeSchema, FieldSpecSchema).optional(),
+  primaryLanguage: PrimaryLanguageSchema.optional(),
+  localIdentifier: FieldSpecSchema.optional(),
+  countryCode: FieldSpecSchema.optional(),
+  countryCode3: FieldSpecSchema.optional(),
+});
+
+const BuildingFieldsSchema = z.strictObject({
+  key: FieldSpecSchema,
+  localIdentifier: FieldSpecSchema.optional(),
+  buildingType: FieldSpecSchema.optional(),
+});
+
+const AddressFieldsSchema = z.strictObject({
+  /** Traced into rejects only; an address's id comes from its normalised full address. */
+  sourceId: FieldSpecSchema.optional(),
+  street: FieldSpecSchema,
+  /** With letter/addition mapped: the bare number. Without: the raw form (`139A-1`), parsed. */
+  number: FieldSpecSchema,
+  letter: FieldSpecSchema.optional(),
+  addition: FieldSpecSchema.optional(),
+  postcode: FieldSpecSchema.optional(),
+  city: FieldSpecSchema.optional(),
+  /** For CSV; GeoJSON addresses take their Point geometry when these are absent. */
+  lon: FieldSpecSchema.optional(),
+  lat: FieldSpecSchema.optional(),
+});
+
+const FileSourceBase = {
+  file: z.string().min(1),
+  format: z.enum(['geojson', 'geojsonseq', 'csv']),
+  /** CSV only. */
+  delimiter: z.string().length(1).optional(),
+  /** Default UTF-8, checked: invalid bytes stop the run naming the line and byte. */
+  encoding: EncodingSchema.optional(),
+  /**
+   * CSV only: quoted fields may span lines. Without it a record spanning several lines is rejected and counted
+   * once per line it covers, since it is nearly always a stray quote that swallowed the lines after it.
+   */
+  multilineFields: z.boolean().optional(),
+  filter: z.array(FilterSchema).default([]),
+  parent: ParentSpecSchema.optional(),
+  /** Free text for humans (licence, provenance); ignored by the indexer. */
+  note: z.string().optional(),
+};
+
+export const AreaSourceSchema = z.strictObject({ ...FileSourceBase, fields: AreaFieldsSchema });
+export const BuildingSourceSchema = z.strictObject({ ...FileSourceBase, fields: BuildingFieldsSchema });
+/**
+ * Street names in other languages, joined to each address from a table (CSV) by its street name as the
+ * addresses spell it (`street`, compared by streetKey) within a scope (`within`: e.g. the municipality's NIS code,
+ * reached from the address's city name through `lookup`; compared normalised). `names` maps a language to the
+ * column with the street's name in it, `alternatives` to a column of further spellings (`separator`-separated):
+ * searchable, never shown.
+ */
+export const StreetNamesSchema = z.strictObject({
+  file: z.string().min(1),
+  delimiter: z.string().length(1).optional(),
+  encoding: EncodingSchema.optional(),
+  /** The language the addresses' own street names are in. */
+  language: LanguageCodeSchema,
+  street: z.string().min(1),
+  within: z
+    .strictObject({ column: z.string().min(1), field: FieldSpecSchema, lookup: LookupTableSchema.optional() })
+    .optional(),
+  names: z.record(LanguageCodeSchema, z.string().min(1)),
+  alternatives: z.record(LanguageCodeSchema, z.string().min(1)).optional(),
+  separator: z.string().min(1).default(';'),
+});
+export type StreetNamesSpec = z.infer<typeof StreetNamesSchema>;
+
+export const AddressSourceSchema = z.strictObject({
+  ...FileSourceBase,
+  fields: AddressFieldsSchema,
+  streetNames: StreetNamesSchema.optional(),
+});
+
+/**
+ * Cities derived from the addresses' city names (for address files without city polygons): one city
+ * per normalised name within its municipality (or province when there is none).
+ */
+export const DerivedCitySourceSchema = z.strictObject({
+  format: z.literal('derived'),
+  from: z.literal('addresses'),
+  note: z.string().optional(),
+});
+
+export type AreaSource = z.infer<typeof AreaSourceSchema>;
+export type BuildingSource = z.infer<typeof BuildingSourceSchema>;
+export type AddressSource = z.infer<typeof AddressSourceSchema>;
+export type DerivedCitySource = z.infer<typeof DerivedCitySourceSchema>;
+export type FileSource = AreaSource | BuildingSource | AddressSource;
