@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /**
  * A function that copies from a document exactly the fields a response schema lists, in the schema's order,
- * so each record's field list is written once (in src/schemas/responses.ts). `computed` supplies the fields
+ * so each record's field list is written once (in src/schemas/responses/). `computed` supplies the fields
  * that are not stored under their own name (longitude and latitude from `location`).
  */
 export function picker<S extends z.ZodObject, D extends object>(

@@ -1,0 +1,51 @@
+/** Address records: GET /addresses/{id}, the street lookup, forward geocoding and its batch. */
+import { z } from 'zod';
+import { ErrorResponse } from './errors.js';
+import { AddressNames, Coordinates } from './fields.js';
+
+/**
+ * Every documented field is always present; strings stay strings ("" when the value is absent). `names` is the
+ * one optional field: only where the street or the city is named in several languages.
+ */
+export const Address = z.object({
+  id: z.string(),
+  suburb_id: z.string(),
+  building_id: z.string(),
+  number: z.string(),
+  suffix: z.string(),
+  streetname: z.string(),
+  postcode: z.string(),
+  city: z.string(),
+  names: AddressNames,
+});
+export const AddressList = z.array(Address);
+
+export const LookupResult = Address.pick({
+  id: true,
+  streetname: true,
+  number: true,
+  suffix: true,
+  city: true,
+  postcode: true,
+  names: true,
+}).extend(Coordinates);
+export const LookupResponse = z.array(LookupResult);
+
+export const MatchQuality = z.object({
+  street: z.enum(['exact', 'normalized', 'fuzzy', 'none']),
+  number: z.enum(['exact', 'other_suffix', 'nearest']),
+  postcode: z.enum(['exact', 'ignored', 'none']),
+});
+
+export const ForwardResult = Address.extend({
+  ...Coordinates,
+  confidence: z.number().min(0).max(1),
+  match: MatchQuality,
+});
+
+/** POST /geocode/batch: one entry per item, in input order; a bad item answers its own error. */
+export const BatchItemResult = z.union([
+  z.object({ status: z.literal(200), result: ForwardResult }),
+  z.object({ status: z.union([z.literal(400), z.literal(404)]), error: ErrorResponse.shape.error }),
+]);
+export const BatchResponse = z.object({ results: z.array(BatchItemResult) });

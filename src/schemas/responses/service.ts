@@ -1,0 +1,37 @@
+/** The service's own endpoints: GET /health (and its probes), /openapi.json, /metrics. */
+import { z } from 'zod';
+
+/**
+ * ok: serving; not_loaded: Elasticsearch answers but an index is missing; unavailable: it does not answer;
+ * draining: the process is shutting down (SIGTERM) and answers the requests it has.
+ */
+export const Readiness = z.object({ status: z.enum(['ok', 'not_loaded', 'unavailable', 'draining']) });
+export const Liveness = z.object({ status: z.literal('ok') });
+
+export const Health = z.object({
+  status: Readiness.shape.status,
+  elasticsearch: z.object({
+    /** Only for keyed or loopback callers. */
+    version: z.string().optional(),
+    cluster_status: z.string(),
+  }),
+  /** `alias` and `index` only for keyed or loopback callers. */
+  indexes: z.record(
+    z.string(),
+    z.object({ alias: z.string().optional(), index: z.string().optional(), documents: z.number() }).nullable(),
+  ),
+  /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES). */
+  body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }),
+  /** The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS). */
+  guard: z.object({ breaker: z.enum(['closed', 'open']), in_flight: z.number().int(), queued: z.number().int() }),
+});
+
+/** GET /openapi.json: an OpenAPI 3.1 document (its own shape is the OpenAPI specification's). */
+export const OpenApiDocument = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
+
+/** GET /metrics: the Prometheus text exposition format. */
+export const MetricsText = z.string().describe('Prometheus text format');
