@@ -32,6 +32,32 @@ async function search(params: Record<string, string>) {
   return SearchResponse.parse(res.body);
 }
 
+/** The search box wired as the app wires it, with each search's index and lane noted on its way to the batcher. */
+async function searchBoxNotingSearches() {
+  const client = createElasticsearchClient({ url: testElasticsearchUrl(), requestTimeoutMs: 30_000 });
+  const batcher = new SearchBatcher(client, 16);
+  const searches: string[] = [];
+  const searcher: Searcher = {
+    search(index, body, lane: Lane = 'exact') {
+      searches.push(`${index.endsWith('places') ? 'places' : 'addresses'} ${lane}`);
+      return batcher.search(index, body, lane);
+    },
+  };
+  const prefix = inject('samplePrefix');
+  const generations = new IndexGenerations(client, prefix);
+  const freeText = new FreeTextSearch(
+    new AddressRepository(client, searcher, prefix),
+    new AreaRepository(client, searcher, prefix, generations),
+    new CityNameRepository(client, generations, prefix),
+  );
+  const box = new SearchBox(freeText, new PlaceRepository(searcher, prefix));
+  const search = async (q: string) => {
+    searches.length = 0;
+    return { results: await box.search({ q, size: 10 }), searches: [...searches] };
+  };
+  return { search, close: () => client.close() };
+}
+
 describe('GET /search: places', () => {
   it.each([
     ['Delft', { type: 'city', name: 'Delft', label: 'Delft, Zuid-Holland' }],
@@ -85,32 +111,6 @@ describe('GET /search: places', () => {
 });
 
 describe("the places' typo round", () => {
-  /** The search box wired as the app wires it, with each search's index and lane noted on its way to the batcher. */
-  async function searchBoxNotingSearches() {
-    const client = createElasticsearchClient({ url: testElasticsearchUrl(), requestTimeoutMs: 30_000 });
-    const batcher = new SearchBatcher(client, 16);
-    const searches: string[] = [];
-    const searcher: Searcher = {
-      search(index, body, lane: Lane = 'exact') {
-        searches.push(`${index.endsWith('places') ? 'places' : 'addresses'} ${lane}`);
-        return batcher.search(index, body, lane);
-      },
-    };
-    const prefix = inject('samplePrefix');
-    const generations = new IndexGenerations(client, prefix);
-    const freeText = new FreeTextSearch(
-      new AddressRepository(client, searcher, prefix),
-      new AreaRepository(client, searcher, prefix, generations),
-      new CityNameRepository(client, generations, prefix),
-    );
-    const box = new SearchBox(freeText, new PlaceRepository(searcher, prefix));
-    const search = async (q: string) => {
-      searches.length = 0;
-      return { results: await box.search({ q, size: 10 }), searches: [...searches] };
-    };
-    return { search, close: () => client.close() };
-  }
-
   it('is not sent once an address is read with confidence: its street is asked for instead, and follows it', async () => {
     const box = await searchBoxNotingSearches();
     try {
@@ -187,5 +187,31 @@ describe('Belgian boxes as people write them', () => {
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ number: '8', confidence: 1, match: { number: 'exact' } });
+  });
+});
+
+describe('the free-text readings and the forward tiers', () => {
+  it("sends no reading's fuzzy tier once another reading answers with confidence", async () => {
+    const box = await searchBoxNotingSearches();
+    try {
+      // Two readings: the street "Delft Mekelweg" (nothing exactly) and the street Mekelweg in Delft (found).
+      const { results, searches } = await box.search('Delft Mekelweg 8');
+      expect(results[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8', confidence: 1 });
+      expect(searches.filter((s) => s.startsWith('addresses'))).toEqual(['addresses exact', 'addresses exact']);
+    } finally {
+      await box.close();
+    }
+  });
+
+  it('sends the fuzzy tiers of the readings when none is confident, and finds a typo in the street', async () => {
+    const box = await searchBoxNotingSearches();
+    try {
+      const { results, searches } = await box.search('Delft Mekelwge 8');
+      expect(results[0]).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8' });
+      expect(results[0]?.type === 'address' && results[0].match?.street).toBe('fuzzy');
+      expect(searches).toContain('addresses fuzzy');
+    } finally {
+      await box.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ import {
   streetFuzziness,
   streetKeyFilter,
 } from '../../src/features/address/addressBodies.js';
-import { describeMatch, fuzzyStreetConfidence } from '../../src/features/address/matchQuality.js';
+import { describeMatch, fuzzyStreetConfidence, outranksFuzzyTier } from '../../src/features/address/matchQuality.js';
 import { parseStreetQuery, type StreetQuery } from '../../src/features/address/streetRequest.js';
 import { streetKey } from '../../core/text/normalise.js';
 
@@ -297,5 +297,15 @@ describe('describeMatch', () => {
     expect(fuzzyStreetConfidence('dbiderij', 'debinderij')).toBeCloseTo(0.8);
     expect(fuzzyStreetConfidence('jo', 'jol')).toBeCloseTo(0.9 - 0.5 / 3);
     expect(fuzzyStreetConfidence('abc', 'xyz')).toBe(0.6);
+  });
+
+  it('no fuzzy-tier answer outranks the ceiling that lets free text skip the fuzzy tiers', () => {
+    // Free text skips the other readings' fuzzy tiers once an answer outranks them: that must hold for the best
+    // answer the fuzzy tiers can give, a look-alike street at no distance at all.
+    expect(outranksFuzzyTier({ confidence: fuzzyStreetConfidence('mekelweg', 'mekelweg') })).toBe(false);
+    const q = parse({ streetname: 'Mekelweg', number: '8' });
+    expect(outranksFuzzyTier(describeMatch(q, { ...match, street: 'fuzzy' }))).toBe(false);
+    expect(outranksFuzzyTier(describeMatch(q, { ...match, number: 'nearest' }))).toBe(false);
+    expect(outranksFuzzyTier(describeMatch(q, match))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeReadings, readFreeText } from '../../src/features/search/freeText.js';
+import { mergeReadings, readFreeText, readingsForNextTier } from '../../src/features/search/freeText.js';
 import { KnownCities } from '../../src/features/search/knownCities.js';
 
 const cities = new KnownCities([
@@ -134,5 +134,29 @@ describe('mergeReadings', () => {
       3,
     );
     expect(merged.map((m) => m.doc.id)).toEqual(['c', 'a', 'b']);
+  });
+});
+
+describe('readingsForNextTier', () => {
+  const graded = (...confidences: number[]) => confidences.map((confidence) => ({ confidence }));
+
+  it('sends the exact tier for every reading: nothing is answered yet', () => {
+    expect(readingsForNextTier([[], [], []])).toEqual([0, 1, 2]);
+  });
+
+  it('sends the fuzzy tiers for no reading once one is answered beyond what they can find', () => {
+    // "Delft Mekelweg 8": street "Delft Mekelweg" finds nothing exactly, street Mekelweg in Delft answers.
+    expect(readingsForNextTier([[], graded(1)])).toEqual([]);
+    expect(readingsForNextTier([graded(0.97), []])).toEqual([]);
+    // A free-text city read through a typo (0.95) is still above every look-alike street.
+    expect(readingsForNextTier([[], graded(0.95, 0.5)])).toEqual([]);
+  });
+
+  it('sends the fuzzy tiers for the readings the exact tier missed while no answer is confident', () => {
+    // Another suffix or an ignored city (0.9): a look-alike street of another reading may rank as high.
+    expect(readingsForNextTier([[], graded(0.9), []])).toEqual([0, 2]);
+    expect(readingsForNextTier([graded(0.63), []])).toEqual([1]);
+    // A typo in the only reading's street: found through the fuzzy tier.
+    expect(readingsForNextTier([[]])).toEqual([0]);
   });
 });

@@ -39,6 +39,14 @@ export interface ForwardAnswer extends MatchGrade {
   doc: ForwardHit;
 }
 
+/**
+ * The forward tiers in the order they run; a later tier runs only for a query the earlier ones found nothing for.
+ * `exact`: the normalised street (or postcode) and number, one search. `fuzzy`: the nearest number on the exact
+ * street and the look-alike streets (the costly searches, in the batcher's fuzzy lane; see `forward`).
+ */
+export const FORWARD_TIERS = ['exact', 'fuzzy'] as const;
+export type ForwardTier = (typeof FORWARD_TIERS)[number];
+
 export class AddressRepository {
   private readonly addresses: string;
   private readonly buildings: string;
@@ -140,22 +148,36 @@ export class AddressRepository {
    * several readings and candidates; the nearest-number tiers answer one address).
    */
   async candidates(q: StreetQuery, size: number): Promise<ForwardAnswer[]> {
-    const tiers = await this.forwardTiers(q, size);
-    return tiers.map((tier) => ({ doc: tier.doc, ...describeMatch(q, tier) }));
+    for (const tier of FORWARD_TIERS) {
+      const answers = await this.tierCandidates(tier, q, size);
+      if (answers.length > 0) return answers;
+    }
+    return [];
   }
 
-  private async forwardTiers(q: StreetQuery, size: number): Promise<TierMatch[]> {
+  /**
+   * One tier's graded answers, best first (see FORWARD_TIERS). The caller runs a tier only for a query the
+   * earlier tiers found nothing for: `candidates` for one query, free text across its readings.
+   */
+  async tierCandidates(tier: ForwardTier, q: StreetQuery, size: number): Promise<ForwardAnswer[]> {
+    const matches = tier === 'exact' ? await this.exactTier(q, size) : await this.fuzzyTiers(q, size);
+    return matches.map((match) => ({ doc: match.doc, ...describeMatch(q, match) }));
+  }
+
+  private async exactTier(q: StreetQuery, size: number): Promise<TierMatch[]> {
+    const exact = await this.searcher.search<ForwardHit>(this.addresses, exactForwardRequest(q, size));
+    return tierMatches(exact.hits.hits, (doc, i) => ({
+      doc,
+      street: 'exact',
+      number: 'exact',
+      reading: readingOf(q, doc),
+      ambiguous: forwardAmbiguity(q, exact.hits.hits, i),
+    }));
+  }
+
+  /** Everything after the exact tier, for a street + number it did not find (see `forward`). */
+  private async fuzzyTiers(q: StreetQuery, size: number): Promise<TierMatch[]> {
     const index = this.addresses;
-    const exact = await this.searcher.search<ForwardHit>(index, exactForwardRequest(q, size));
-    if (exact.hits.hits.length > 0) {
-      return tierMatches(exact.hits.hits, (doc, i) => ({
-        doc,
-        street: 'exact',
-        number: 'exact',
-        reading: readingOf(q, doc),
-        ambiguous: forwardAmbiguity(q, exact.hits.hits, i),
-      }));
-    }
     if (!q.streetKey) return [];
 
     const [firstEdits, widerEdits] = fuzzyEditStages(q.streetKey);

@@ -54,13 +54,27 @@ const POSTCODE_IGNORED_FACTOR = 0.9;
 const AMBIGUOUS_FACTOR = 0.7;
 
 /**
+ * The best confidence a fuzzy-tier answer can have: a look-alike street with the number (every other factor only
+ * lowers it; the exact street's nearest number is 0.5).
+ */
+const FUZZY_TIER_CEILING = 0.9;
+
+/**
+ * An answer no fuzzy-tier answer can outrank (above FUZZY_TIER_CEILING): once one reading of a free text has one,
+ * the fuzzy tiers of the other readings could only add answers below it, so they are not sent.
+ */
+export function outranksFuzzyTier(grade: { confidence: number }): boolean {
+  return grade.confidence > FUZZY_TIER_CEILING;
+}
+
+/**
  * Confidence of a fuzzy street: 0.9 for a key within a hair of the query, less the larger the share of
  * letters that had to change (one typo in a 15-letter name: 0.87; two in 8 letters: 0.78), never below 0.6.
  */
 export function fuzzyStreetConfidence(queryKey: string, matchedKey: string): number {
   const distance = editDistance(queryKey, matchedKey, 3);
   const length = Math.max(queryKey.length, matchedKey.length, 1);
-  return Math.max(0.6, 0.9 - (0.5 * distance) / length);
+  return Math.max(0.6, FUZZY_TIER_CEILING - (0.5 * distance) / length);
 }
 
 /**

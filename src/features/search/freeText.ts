@@ -14,6 +14,7 @@ import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcode
 import { isBoxValue, isBoxWord, SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
 import type { KnownCities } from './knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
+import { outranksFuzzyTier } from '../address/matchQuality.js';
 
 export interface FreeTextReading {
   query: StreetQueryInput;
@@ -199,4 +200,17 @@ export function mergeReadings<T extends { doc: { id: string }; confidence: numbe
     if (out.length === size) break;
   }
   return out;
+}
+
+/**
+ * Which readings the next forward tier runs for, from every reading's graded answers so far (one list per
+ * reading): the readings without an answer, and none once any answer outranks what the fuzzy tiers can find
+ * (outranksFuzzyTier). So the exact tier runs for every reading (nothing is answered yet), and the fuzzy tiers,
+ * the costly searches, only for readings the exact tier missed and only while no reading is confident: a wrong
+ * split of street and city ("Delft Mekelweg 8" read as the street "Delft Mekelweg") finds nothing exactly, and its
+ * look-alike streets could only rank below the right reading's confident answer.
+ */
+export function readingsForNextTier(lists: readonly (readonly { confidence: number }[])[]): number[] {
+  if (lists.some((list) => list.some(outranksFuzzyTier))) return [];
+  return lists.flatMap((list, reading) => (list.length === 0 ? [reading] : []));
 }

@@ -1,16 +1,17 @@
 /**
- * GET /search: free text read into structured readings (freeText.ts) against the known city names,
- * every reading run through the forward tiers at once (the batcher carries the readings' searches in one
- * `_msearch` round trip), the answers graded and merged.
+ * GET /search: free text read into structured readings (freeText.ts) against the known city names, the
+ * readings run through the forward tiers tier by tier (every reading's exact search at once, which the batcher
+ * carries in one `_msearch` round trip; then the fuzzy tiers only as readingsForNextTier decides), the answers
+ * graded and merged.
  */
 import type { Focus } from '../../geometry/focus.js';
 import type { CountryCode } from '../../../core/text/postcodePatterns.js';
-import { mergeReadings, readFreeText } from './freeText.js';
+import { mergeReadings, readFreeText, readingsForNextTier } from './freeText.js';
 import { gradeReading } from '../address/matchQuality.js';
 import { parseStreetQuery } from '../address/streetRequest.js';
 import { addressLocaliser } from '../address/addressLanguage.js';
 import type { LanguageChoice } from '../../language/answerLanguage.js';
-import type { AddressRepository, ForwardAnswer } from '../address/addressRepository.js';
+import { type AddressRepository, FORWARD_TIERS, type ForwardAnswer } from '../address/addressRepository.js';
 import type { AreaRepository } from '../hierarchy/areaRepository.js';
 import type { CityNameRepository } from './cityNames.js';
 
@@ -41,21 +42,23 @@ export class FreeTextSearch {
       cities,
       ...(request.country ? { countries: [request.country] } : {}),
     });
-    const answers = await Promise.all(
-      readings.map(async (reading) => {
-        const q = {
-          ...parseStreetQuery(reading.query, request.focus),
-          countryId,
-        };
-        const candidates = await this.addresses.candidates(q, request.size);
-        const inLanguage = addressLocaliser(q, request.language ?? {}, cities);
-        return candidates.map((answer) => ({
-          ...answer,
-          ...gradeReading(answer, reading.city),
-          doc: inLanguage(answer.doc),
-        }));
-      }),
-    );
+    const queries = readings.map((reading) => ({ ...parseStreetQuery(reading.query, request.focus), countryId }));
+    const answers: ForwardAnswer[][] = readings.map(() => []);
+    // Tier by tier across the readings: each tier's searches of all its readings start in one turn (one `_msearch`).
+    for (const tier of FORWARD_TIERS) {
+      await Promise.all(
+        readingsForNextTier(answers).map(async (i) => {
+          const [reading, q] = [readings[i]!, queries[i]!];
+          const candidates = await this.addresses.tierCandidates(tier, q, request.size);
+          const inLanguage = addressLocaliser(q, request.language ?? {}, cities);
+          answers[i] = candidates.map((answer) => ({
+            ...answer,
+            ...gradeReading(answer, reading.city),
+            doc: inLanguage(answer.doc),
+          }));
+        }),
+      );
+    }
     return mergeReadings(answers, request.size);
   }
 }
