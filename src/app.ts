@@ -26,6 +26,7 @@ import type { ServiceDeps } from './endpoints/deps.js';
 import { ENDPOINTS } from './endpoints/index.js';
 import { endpointRouter } from './endpoints/router.js';
 import { AddressRepository } from './features/address/addressRepository.js';
+import { BATCH_MSEARCH_SEARCHES } from './features/address/batchGeocoding.js';
 import { AreaRepository } from './features/hierarchy/areaRepository.js';
 import { CityNameRepository } from './features/search/cityNames.js';
 import { FreeTextSearch } from './features/search/freeTextSearch.js';
@@ -75,12 +76,15 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   ).watch();
   const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
   const addresses = new AddressRepository(client, searcher, config.indexPrefix);
+  // Batch items' searches coalesce apart from single requests' (a fast search never waits behind a batch's).
+  const batchSearcher = new SearchBatcher(client, BATCH_MSEARCH_SEARCHES, metrics.observeBatch, countSearch);
   const generations = new IndexGenerations(client, config.indexPrefix);
   const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);
   const cityNames = new CityNameRepository(client, generations, config.indexPrefix);
   const places = new PlaceRepository(searcher, config.indexPrefix);
   const deps: ServiceDeps = {
     addresses,
+    batchAddresses: new AddressRepository(client, batchSearcher, config.indexPrefix),
     areas,
     searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
     places,

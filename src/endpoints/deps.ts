@@ -16,6 +16,8 @@ import type { ReverseRepository } from '../features/reverse/reverseRepository.js
 /** What the endpoints' handlers need; built once per process in app.ts. */
 export interface ServiceDeps {
   addresses: AddressRepository;
+  /** The same addresses for POST /geocode/batch, over its own batcher: larger `_msearch` requests (batchGeocoding.ts). */
+  batchAddresses: AddressRepository;
   areas: AreaRepository;
   /** GET /search: addresses and places. */
   searchBox: SearchBox;

@@ -20,7 +20,9 @@ describe('quotas by work', () => {
 
   it('charges a batch per item: a batch larger than the bucket is served, then the key waits out the debt', async () => {
     clock = 0;
-    const batch = await api.call('POST', '/geocode/batch', { body: { items: Array.from({ length: 20 }, () => item) } });
+    // 20 distinct items (a focus each: the same exact search, one token each; repeats would be searched once).
+    const items = Array.from({ length: 20 }, (_, i) => ({ ...item, lat: 52 + i / 1000, lon: 4.37 }));
+    const batch = await api.call('POST', '/geocode/batch', { body: { items } });
     expect(batch.status).toBe(200);
     expect(batch.headers.get('ratelimit-remaining')).toBe('0');
     const next = await api.call('POST', '/geocode/forward', { body: item });
@@ -28,6 +30,13 @@ describe('quotas by work', () => {
     expect(ErrorResponse.parse(next.body).error.code).toBe('rate_limited');
     // 20 searches from a bucket of 10: 10 in debt, and one more token needed to start.
     expect(Number(next.headers.get('retry-after'))).toBeGreaterThanOrEqual(10);
+  });
+
+  it('charges a repeated batch item nothing: it is searched once', async () => {
+    clock += 1_000_000;
+    const batch = await api.call('POST', '/geocode/batch', { body: { items: Array.from({ length: 5 }, () => item) } });
+    expect(batch.status).toBe(200);
+    expect(batch.headers.get('ratelimit-remaining')).toBe('9');
   });
 
   it('charges a single search one token, and free text one per reading', async () => {
@@ -49,7 +58,7 @@ describe('a failed batch', () => {
   beforeAll(async () => {
     relay = new Relay(new URL(testElasticsearchUrl()), 'blackhole');
     await relay.open();
-    // One search per round trip, so round trips count searches; the breaker never opens (it would hide the rule).
+    // One search per round trip for single requests; the breaker never opens (it would hide the rule).
     api = await startTestApi({
       elasticsearchUrl: relay.url,
       requestTimeoutMs: 300,
@@ -62,11 +71,11 @@ describe('a failed batch', () => {
   });
 
   it('stops searching its other items once one has failed it', async () => {
-    const batch = await api.call('POST', '/geocode/batch', {
-      body: { items: Array.from({ length: 1000 }, () => item) },
-    });
+    // Distinct items (repeats would be searched once whatever the rule).
+    const items = Array.from({ length: 1000 }, (_, i) => ({ ...item, lat: 52 + i / 10000, lon: 4.37 }));
+    const batch = await api.call('POST', '/geocode/batch', { body: { items } });
     expect(batch.status).toBe(503);
-    // Let the searches already in flight time out, then count: the first wave (64 items at once), not 1,000.
+    // Let the searches already in flight time out, then count: the first wave (128 items at once), not 1,000.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const metrics = await api.call('GET', '/metrics');
     const roundTrips = Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics.text)?.[1]);

@@ -1,8 +1,5 @@
 /** The address endpoints: street lookup, forward geocoding (one and a batch), and address records by id. */
-import { InvalidQueryError } from '../../domain/errors.js';
 import { addressFeature, featureCollection } from '../../geojson/features.js';
-import { errorBody, toApiError, unreadableField } from '../../http/errors.js';
-import { answerOf, readInput } from '../../endpoints/answer.js';
 import { endpoint, idOf } from '../../endpoints/endpoint.js';
 import type { ServiceDeps } from '../../endpoints/deps.js';
 import { AddressQuery, BatchBody, MAX_BATCH_ITEMS, StreetQueryBody } from '../../schemas/requests.js';
@@ -19,32 +16,7 @@ import {
 } from '../../schemas/responses.js';
 import { addressRecord, forwardRecord, lookupRecord } from './addressRecords.js';
 import { parseStreetQuery } from './streetRequest.js';
-
-/**
- * Items of one batch in flight at once. The batcher turns them into `_msearch` requests of ES_BATCH_MAX
- * searches; a bound keeps one 1,000-item batch from queueing a thousand searches in front of every other
- * client's (Elasticsearch's search queue is 1,000 tasks deep).
- */
-const BATCH_CONCURRENCY = 64;
-
-/** Like Promise.all over `items`, at most `limit` at once; after one fails, no further item is started. */
-async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    for (let i = next++; i < items.length && !failed; i = next++) {
-      try {
-        out[i] = await fn(items[i] as T, i);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
+import { answerBatch } from './batchGeocoding.js';
 
 /**
  * The body read into a street query, its city read in any language (`Bruxelles` filters on the indexed
@@ -147,19 +119,11 @@ export const batchEndpoint = endpoint({
   // An item the backend could not answer fails the whole batch (503): the client retries it whole, rather
   // than sorting answered from unanswered items; the items not yet started are not searched for nothing.
   languages: true,
+  // Its searches go through the batch's own repository, whose `_msearch` requests are larger (batchGeocoding.ts).
   handle: async ({ body, acceptLanguage }, deps) => ({
-    results: await mapConcurrent(body.items, BATCH_CONCURRENCY, async (item, i) => {
-      const at = ['items', i];
-      try {
-        return {
-          status: 200,
-          result: await answerOf(forwardEndpoint, readInput(forwardEndpoint, { body: item, acceptLanguage }, at), deps),
-        };
-      } catch (error) {
-        const apiError = error instanceof InvalidQueryError ? unreadableField(error, at) : toApiError(error);
-        if (apiError.status >= 500) throw error;
-        return { status: apiError.status, ...errorBody(apiError) };
-      }
+    results: await answerBatch(forwardEndpoint, body.items, acceptLanguage, {
+      ...deps,
+      addresses: deps.batchAddresses,
     }),
   }),
 });
