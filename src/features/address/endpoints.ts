@@ -128,9 +128,12 @@ export const batchEndpoint = endpoint({
   }),
 });
 
+/** An address record's path (OpenAPI form); its Point feature lives below it. */
+const ADDRESS_PATH = '/addresses/{id}';
+
 export const addressEndpoint = endpoint({
   method: 'get',
-  path: '/addresses/{id}',
+  path: ADDRESS_PATH,
   tag: 'Addresses',
   summary: 'One address record',
   description: `The address with this id (ids come from every other answer).${BY_ID_LANGUAGE}`,
@@ -147,7 +150,7 @@ export const addressEndpoint = endpoint({
 
 export const addressGeojsonEndpoint = endpoint({
   method: 'get',
-  path: '/addresses/{id}/geojson',
+  path: `${ADDRESS_PATH}/geojson`,
   tag: 'Boundaries',
   summary: 'One address as a Point feature',
   description:
