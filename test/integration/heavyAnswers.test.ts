@@ -37,7 +37,7 @@ afterAll(async () => {
 describe('heavy answers', () => {
   it('sends a bounded, paced answer byte for byte as an unbounded one, in every encoding', async () => {
     for (const encoding of ['br', 'gzip', '']) {
-      const headers = encoding ? { 'accept-encoding': encoding } : {};
+      const headers: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
       // The first request builds the body, the second is served from the cache (the bounded, sliced path).
       for (let i = 0; i < 2; i++) {
         const [a, b] = await Promise.all([
