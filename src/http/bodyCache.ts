@@ -135,6 +135,10 @@ export class BodyCache {
     const chunks: Buffer[] = [];
     let bytes = 0;
     const tee = new Transform({
+      // A body small enough to keep is read from the source whole, whatever the client's pace (the chunks are held
+      // for the cache anyway): requests waiting for this build (build()) are then served when Elasticsearch is
+      // done, not when a slow first client is.
+      readableHighWaterMark: this.maxEntryBytes,
       transform: (chunk: Buffer, _encoding, done) => {
         bytes += chunk.length;
         if (bytes <= this.maxEntryBytes) chunks.push(chunk);
