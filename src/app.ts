@@ -7,6 +7,7 @@ import { SearchBatcher } from './elasticsearch/searchBatcher.js';
 import { AnonymousLimit } from './http/anonymousLimit.js';
 import { apiKeyAuth } from './http/auth.js';
 import { BodyCache } from './http/bodyCache.js';
+import { HeavyAnswers } from './http/heavyAnswers.js';
 import { compression } from './http/compression.js';
 import { corsPolicy } from './http/cors.js';
 import { abortStartedResponse, errorEnvelope } from './http/errors.js';
@@ -92,7 +93,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
     health: new HealthRepository(client, config.indexPrefix),
     generations,
-    bodies: new BodyCache(config.bodyCacheBytes),
+    bodies: new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers)),
     reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
     guard: () => guard?.stats(),
     logger,

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_GUARD } from '../elasticsearch/client.js';
+import type { HeavyAnswerLimits } from '../http/heavyAnswers.js';
 import {
   booleanFlag,
   ConfigError,
@@ -28,6 +29,19 @@ export const DEFAULT_ES_BATCH_MAX = 16;
  * each encoding; 64 MiB holds many such collections (one answer may take at most a quarter).
  */
 export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Heavy answers (src/http/heavyAnswers.ts): a boundary collection of a country or more (the world's countries are
+ * ~630 KB of brotli, a province's municipalities ~15 KB). Two written at once, each at up to 8 MiB/s (64 Mbit/s:
+ * the world's countries in 80 ms, faster than most map clients' own links), so boundary downloads take at most
+ * ~16 MiB/s of the service and geocoding keeps the rest of a small box; a few hundred waiting is far more than the
+ * map clients of a deployment ask at one moment, and each waits in memory only as a request.
+ */
+export const DEFAULT_HEAVY_ANSWERS = {
+  minBytes: 256 * 1024,
+  concurrent: 2,
+  queued: 256,
+  bytesPerSecond: 8 * 1024 * 1024,
+};
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024;
 export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -89,6 +103,14 @@ export const EnvSchema = z.object({
   LOG_LEVEL: logLevel.default('info'),
   CORS_ORIGINS: corsOrigins.optional(),
   BODY_CACHE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_BODY_CACHE_BYTES),
+  /** An answer of at least this many bytes on the wire is heavy (bounded and written in slices). */
+  HEAVY_ANSWER_BYTES: positiveInt.default(DEFAULT_HEAVY_ANSWERS.minBytes),
+  /** Heavy answers written at once; 0 turns the bound off. */
+  HEAVY_ANSWERS_CONCURRENT: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.concurrent),
+  /** Heavy answers waiting for a slot; one more is answered 503 `overloaded`. */
+  HEAVY_ANSWERS_QUEUED: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.queued),
+  /** Pace of each heavy answer in bytes per second; 0: as fast as the client takes it. */
+  HEAVY_ANSWER_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.bytesPerSecond),
   BREAKER_FAILURES: positiveInt.default(DEFAULT_GUARD.breakerFailures),
   BREAKER_PROBE_MS: positiveInt.default(DEFAULT_GUARD.breakerProbeMs),
   BREAKER_STALL_MS: z.coerce.number().int().min(0).default(DEFAULT_BREAKER_STALL_MS),
@@ -133,6 +155,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Bytes of rendered answers kept (src/http/bodyCache.ts); 0 turns the cache off. */
   bodyCacheBytes: number;
+  /** How heavy answers share the service with cheap ones (src/http/heavyAnswers.ts). */
+  heavyAnswers: HeavyAnswerLimits;
   /** API_KEYS_FILE, reloaded on SIGHUP and on change (src/http/keyStore.ts); its keys replace the file's part. */
   apiKeysFile: string | undefined;
   /** Digests from API_KEYS alone: what stays accepted whatever the file holds. */
@@ -237,6 +261,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     // Unset: any origin while developing (a map page on localhost just works), none in production.
     corsOrigins: env.CORS_ORIGINS ?? (env.NODE_ENV === 'production' ? [] : ['*']),
     bodyCacheBytes: env.BODY_CACHE_BYTES,
+    heavyAnswers: {
+      minBytes: env.HEAVY_ANSWER_BYTES,
+      concurrent: env.HEAVY_ANSWERS_CONCURRENT,
+      queued: env.HEAVY_ANSWERS_QUEUED,
+      bytesPerSecond: env.HEAVY_ANSWER_BYTES_PER_SECOND,
+    },
     apiKeysFile: env.API_KEYS_FILE,
     envKeyDigests,
     esGuard: {

@@ -10,6 +10,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 import { COMPRESS_THRESHOLD_BYTES } from './compression.js';
+import type { HeavyAnswers } from './heavyAnswers.js';
 
 type Encoding = 'br' | 'gzip';
 
@@ -40,8 +41,14 @@ export class BodyCache {
   /** One body may take at most a quarter of the cache, so a single huge answer cannot flush all the others. */
   private readonly maxEntryBytes: number;
   private readonly pending = new Map<string, Promise<Buffer>>();
+  /** Answers being built now, by key: a request for one of them waits for that build instead of starting another. */
+  private readonly building = new Map<string, Promise<void>>();
 
-  constructor(private readonly maxBytes: number) {
+  constructor(
+    private readonly maxBytes: number,
+    /** How a kept body is written: heavy ones bounded and sliced (src/http/heavyAnswers.ts). */
+    private readonly heavy: HeavyAnswers,
+  ) {
     this.maxEntryBytes = Math.floor(maxBytes / 4);
     this.lru =
       maxBytes > 0
@@ -53,60 +60,98 @@ export class BodyCache {
     return { entries: this.lru?.size ?? 0, bytes: this.lru?.calculatedSize ?? 0, max_bytes: this.maxBytes };
   }
 
+  has(key: string): boolean {
+    return this.lru?.has(key) ?? false;
+  }
+
   /** Serves the cached answer for `key`, in the encoding the client prefers; false when there is none. */
   async serve(ctx: Context, key: string): Promise<boolean> {
     const entry = this.lru?.get(key);
     if (!entry) return false;
     const encoding = entry.identity.length < COMPRESS_THRESHOLD_BYTES ? false : ctx.acceptsEncodings('br', 'gzip');
-    let body = entry.identity;
-    if (encoding === 'br' || encoding === 'gzip') {
-      body = entry.encoded[encoding] ?? (await this.encode(key, entry, encoding));
-      ctx.set('Content-Encoding', encoding);
-    }
+    const compressed = encoding === 'br' || encoding === 'gzip';
+    const body = compressed ? (entry.encoded[encoding] ?? (await this.encode(key, entry, encoding))) : entry.identity;
+    // Headers only once the body is certain: a heavy answer refused for want of a slot leaves as a plain error.
+    await this.heavy.send(ctx, body);
+    if (compressed) ctx.set('Content-Encoding', encoding);
     ctx.vary('Accept-Encoding');
-    ctx.body = body;
     ctx.type = entry.type;
     return true;
   }
 
   /**
+   * Builds the answer for `key` with `build` and keeps it, unless the same answer is being built already: then
+   * waits for that build and serves what it kept. Right after a reindex every map client misses at once, and
+   * each building the world's countries (an Elasticsearch page of megabytes, parsed and serialised on the event
+   * loop) would stall geocoding for as many builds.
+   */
+  async build(ctx: Context, key: string, build: () => Promise<void>): Promise<void> {
+    const underway = this.building.get(key);
+    if (underway) {
+      await underway;
+      if (await this.serve(ctx, key)) return;
+    }
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    this.building.set(key, done);
+    const finish = () => {
+      if (this.building.get(key) === done) this.building.delete(key);
+      finished();
+    };
+    try {
+      await build();
+    } catch (error) {
+      finish();
+      throw error;
+    }
+    this.keep(ctx, key, finish);
+  }
+
+  /**
    * Keeps the answer `build` just set (an object, a string, a buffer or a stream) once it is complete. A
    * stream still streams: it is copied on its way out and kept only if it ended whole and small enough.
+   * `done` is called once it is kept or known not to be.
    */
-  keep(ctx: Context, key: string): void {
+  private keep(ctx: Context, key: string, done: () => void): void {
     const lru = this.lru;
     const body: unknown = ctx.body;
-    if (!lru || body == null || ctx.status !== 200) return;
+    if (!lru || body == null || ctx.status !== 200) return done();
     const type = ctx.response.get('Content-Type') as string;
     const store = (identity: Buffer) => lru.set(key, { type, identity, encoded: {} });
     if (body instanceof Readable) {
-      ctx.body = this.copyOnTheWay(body, store);
+      ctx.body = this.copyOnTheWay(body, store, done);
     } else {
       const identity = Buffer.isBuffer(body)
         ? body
         : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
       ctx.body = identity;
       store(identity);
+      done();
     }
     ctx.type = type;
   }
 
-  private copyOnTheWay(source: Readable, store: (body: Buffer) => void): Transform {
+  private copyOnTheWay(source: Readable, store: (body: Buffer) => void, done: () => void): Transform {
     const chunks: Buffer[] = [];
     let bytes = 0;
     const tee = new Transform({
+      // A body small enough to keep is read from the source whole, whatever the client's pace (the chunks are held
+      // for the cache anyway): requests waiting for this build (build()) are then served when Elasticsearch is
+      // done, not when a slow first client is.
+      readableHighWaterMark: this.maxEntryBytes,
       transform: (chunk: Buffer, _encoding, done) => {
         bytes += chunk.length;
         if (bytes <= this.maxEntryBytes) chunks.push(chunk);
         done(null, chunk);
       },
-      flush: (done) => {
+      flush: (flushed) => {
         if (bytes <= this.maxEntryBytes) store(Buffer.concat(chunks));
-        done();
+        flushed();
       },
     });
-    // A failure mid-stream aborts the copy too (nothing is kept) and reaches Koa as the body's error.
-    pipeline(source, tee, () => {});
+    // A failure mid-stream aborts the copy too (nothing is kept) and reaches Koa as the body's error; a client gone
+    // mid-stream (Koa destroys the body) ends it the same way.
+    pipeline(source, tee, () => done());
     return tee;
   }
 

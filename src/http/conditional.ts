@@ -70,13 +70,12 @@ export async function respondCached(
     ctx.status = 304;
   } else if (isWildcard(ifNoneMatch)) {
     // `*` asks whether the resource exists, which only building it tells (an unknown id throws its 404 here).
-    if (!(await variant.bodies.serve(ctx, tag))) await build();
+    if (!variant.bodies.has(tag)) await build();
     discardBody(ctx);
     ctx.status = 304;
   } else if (!(await variant.bodies.serve(ctx, tag))) {
     // The tag names exactly what the body holds, so it is also the body cache's key.
-    await build();
-    variant.bodies.keep(ctx, tag);
+    await variant.bodies.build(ctx, tag, build);
   }
   ctx.set('ETag', tag);
   ctx.set('Cache-Control', CACHE_CONTROL);

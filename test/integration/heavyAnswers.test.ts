@@ -1,0 +1,120 @@
+/**
+ * Heavy boundary answers share the service with geocoding (src/http/heavyAnswers.ts), against the real Elasticsearch
+ * with the sample: a client gets the same bytes and headers whether the answer was bounded and paced or not, a full
+ * queue is a clear 503, and map clients that miss the cache at once share one build.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
+import { rawGet } from '../support/rawGet.js';
+
+const WIRE_HEADERS = ['content-type', 'content-encoding', 'content-length', 'etag', 'vary', 'cache-control'];
+const pick = (headers: Record<string, unknown>) => Object.fromEntries(WIRE_HEADERS.map((h) => [h, headers[h]]));
+
+/** Round trips to Elasticsearch so far, from /metrics (loopback needs no key). */
+async function roundTrips(api: TestApi): Promise<number> {
+  const text = await (await fetch(`${api.url}/metrics`)).text();
+  return Number(/^geocoder_elasticsearch_round_trips_total (\d+)/m.exec(text)?.[1]);
+}
+
+let paced: TestApi;
+let unbounded: TestApi;
+
+beforeAll(async () => {
+  const indexPrefix = inject('samplePrefix');
+  // Every collection of the sample over 1 KiB is heavy here, and paced hard enough that a slot is visibly held.
+  paced = await startTestApi({
+    indexPrefix,
+    env: { HEAVY_ANSWER_BYTES: '1024', HEAVY_ANSWERS_CONCURRENT: '1', HEAVY_ANSWER_BYTES_PER_SECOND: '4000000' },
+  });
+  unbounded = await startTestApi({ indexPrefix, env: { HEAVY_ANSWERS_CONCURRENT: '0' } });
+});
+
+afterAll(async () => {
+  await Promise.all([paced?.close(), unbounded?.close()]);
+});
+
+describe('heavy answers', () => {
+  it('sends a bounded, paced answer byte for byte as an unbounded one, in every encoding', async () => {
+    for (const encoding of ['br', 'gzip', '']) {
+      const headers: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
+      // The first request builds the body, the second is served from the cache (the bounded, sliced path).
+      for (let i = 0; i < 2; i++) {
+        const [a, b] = await Promise.all([
+          rawGet(`${paced.url}/countries/geojson`, headers),
+          rawGet(`${unbounded.url}/countries/geojson`, headers),
+        ]);
+        expect(a.status, a.body.toString()).toBe(200);
+        expect(b.status, b.body.toString()).toBe(200);
+        expect(a.body.length).toBeGreaterThan(100_000);
+        expect(a.body.equals(b.body)).toBe(true);
+        if (i === 1) expect(pick(a.headers)).toEqual(pick(b.headers));
+      }
+    }
+  });
+
+  it('refuses a heavy answer with a 503 JSON envelope when the slot and the queue are taken', async () => {
+    const api = await startTestApi({
+      indexPrefix: inject('samplePrefix'),
+      // One slot, no queue, and a pace that keeps the first download going while the second is asked.
+      env: {
+        HEAVY_ANSWER_BYTES: '1024',
+        HEAVY_ANSWERS_CONCURRENT: '1',
+        HEAVY_ANSWERS_QUEUED: '0',
+        HEAVY_ANSWER_BYTES_PER_SECOND: '65536',
+      },
+    });
+    try {
+      const path = `${api.url}/countries/geojson`;
+      expect((await rawGet(path, { 'accept-encoding': 'br' })).status).toBe(200);
+      // A slow download of the cached answer holds the only slot from its status line until the client leaves.
+      const holder = request(path, { headers: { 'x-api-key': TEST_API_KEY, 'accept-encoding': 'br' } });
+      const started = new Promise<void>((resolve) => holder.on('response', () => resolve()));
+      holder.on('error', () => {});
+      holder.end();
+      await started;
+      const refused = await rawGet(path, { 'accept-encoding': 'br' });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(refused.body.toString()).error.code).toBe('overloaded');
+      // A light answer is never held behind a heavy one.
+      expect((await rawGet(`${api.url}/countries?country_code=nld`, {})).status).toBe(200);
+      // The client leaving frees the slot.
+      holder.destroy();
+      let after = await rawGet(path, { 'accept-encoding': 'gzip' });
+      for (let i = 0; i < 50 && after.status === 503; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await rawGet(path, { 'accept-encoding': 'gzip' });
+      }
+      expect(after.status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('builds a collection once for map clients that miss the cache at the same moment', async () => {
+    const indexPrefix = inject('samplePrefix');
+    const one = await startTestApi({ indexPrefix });
+    const four = await startTestApi({ indexPrefix });
+    try {
+      const path = '/countries/geojson?geometry=centroid';
+      const before = await roundTrips(one);
+      const single = await rawGet(`${one.url}${path}`, { 'accept-encoding': 'gzip' });
+      const perBuild = (await roundTrips(one)) - before;
+      expect(perBuild).toBeGreaterThan(0);
+
+      const start = await roundTrips(four);
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => rawGet(`${four.url}${path}`, { 'accept-encoding': 'gzip' })),
+      );
+      expect((await roundTrips(four)) - start).toBe(perBuild);
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers.etag).toBe(single.headers.etag);
+      }
+    } finally {
+      await Promise.all([one.close(), four.close()]);
+    }
+  });
+});
