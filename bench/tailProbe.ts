@@ -7,7 +7,6 @@
  * kind). Node.js options for the API (`--node-opt=--min-semi-space-size=64`) compare GC settings.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -16,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { startApiProcess } from './support/apiProcess.js';
 import { keystrokePaths, placePaths, sampleAddresses } from './support/benchQueries.js';
-import { quantile } from './support/openLoop.js';
+import { type OpenLoopSample, openLoop, quantile } from './support/openLoop.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,61 +30,27 @@ const { values: args } = parseArgs({
 const esUrl = process.env.ELASTICSEARCH_URL;
 if (!esUrl) throw new Error('ELASTICSEARCH_URL must name a node holding the bulk data (see npm run bench)');
 const rate = Number(args.rate);
+const API_KEY = 'bench-key';
 const gcOut = join(tmpdir(), `gc-watch-${process.pid}.txt`);
 const gcWatch = resolve(dirname(fileURLToPath(import.meta.url)), 'support/gcWatch.mjs');
 
-/** Sends `paths` at `rate` for `seconds`, evenly spaced; each latency counted from its due time. */
+/** The open loop over `paths` at `rate`, keeping every answer's due time, with this process's event-loop delay. */
 async function run(url: string, paths: string[], seconds: number) {
-  const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
-  const interval = 1000 / rate;
-  const total = Math.round(rate * seconds);
-  const samples: Array<{ dueMs: number; latencyMs: number }> = [];
-  const pending: Promise<void>[] = [];
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
-  const started = performance.now();
-  let sent = 0;
-  const send = (i: number) => {
-    const due = started + i * interval;
-    pending.push(
-      new Promise<void>((done) => {
-        const req = http.request(
-          {
-            host: target.hostname,
-            port: target.port,
-            path: paths[i % paths.length],
-            agent,
-            headers: { 'x-api-key': 'k' },
-          },
-          (res) => {
-            res.resume();
-            res.once('end', () => {
-              samples.push({ dueMs: due - started, latencyMs: performance.now() - due });
-              done();
-            });
-          },
-        );
-        req.once('error', () => done());
-        req.end();
-      }),
-    );
-  };
-  await new Promise<void>((finish) => {
-    const tick = () => {
-      while (sent < total && started + sent * interval <= performance.now()) send(sent++);
-      if (sent >= total) return finish();
-      setTimeout(tick, Math.max(0, started + sent * interval - performance.now()));
-    };
-    tick();
+  const result = await openLoop({
+    url,
+    requests: paths.map((path) => ({ method: 'GET' as const, path })),
+    headers: { 'x-api-key': API_KEY },
+    rate,
+    seconds,
+    keepSamples: true,
   });
-  await Promise.all(pending);
   loop.disable();
-  agent.destroy();
-  return { samples, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
+  return { samples: result.samples, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
 }
 
-function report(samples: Array<{ dueMs: number; latencyMs: number }>, loopP99: number, loopMax: number) {
+function report(samples: OpenLoopSample[], loopP99: number, loopMax: number) {
   const sorted = samples.map((s) => s.latencyMs).sort((a, b) => a - b);
   const q = (p: number) => quantile(sorted, p).toFixed(1);
   console.log(
@@ -123,7 +88,7 @@ async function main() {
   const api = await startApiProcess({
     elasticsearchUrl: esUrl!,
     indexPrefix: args.prefix,
-    apiKey: 'k',
+    apiKey: API_KEY,
     nodeOptions: ['--import', gcWatch, ...args['node-opt']],
     env: { GC_WATCH_OUT: gcOut },
   });

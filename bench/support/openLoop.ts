@@ -27,6 +27,14 @@ export interface OpenLoopOptions {
   seconds: number;
   /** A request unanswered this long counts as failed (status 0). */
   timeoutMs?: number;
+  /** Keep every 2xx answer's due time and latency (`samples`), to see when in the run the slow ones fell. */
+  keepSamples?: boolean;
+}
+
+/** One 2xx answer: when it was due (ms after the start) and how long after that it was answered. */
+export interface OpenLoopSample {
+  dueMs: number;
+  latencyMs: number;
 }
 
 export interface OpenLoopResult {
@@ -42,6 +50,8 @@ export interface OpenLoopResult {
   max_ms: number;
   /** Milliseconds of each failed request's end after the start (for first-fail and disrupted-time figures). */
   failedAt: number[];
+  /** With `keepSamples`: every 2xx answer, in the order answered. */
+  samples: OpenLoopSample[];
 }
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
@@ -60,6 +70,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const failedAt: number[] = [];
+  const samples: OpenLoopSample[] = [];
   let ok = 0;
   let sent = 0;
   const started = performance.now();
@@ -74,7 +85,9 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
         statuses[status] = (statuses[status] ?? 0) + 1;
         if (status >= 200 && status < 300) {
           ok++;
-          latencies.push(performance.now() - due);
+          const latencyMs = performance.now() - due;
+          latencies.push(latencyMs);
+          if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs });
         } else failedAt.push(performance.now() - started);
         resolve();
       };
@@ -128,5 +141,6 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     p99_ms: Math.round(quantile(latencies, 0.99)),
     max_ms: Math.round(latencies.at(-1) ?? 0),
     failedAt,
+    samples,
   };
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_GUARD } from '../elasticsearch/client.js';
-import type { HeavyAnswerLimits } from '../http/heavyAnswers.js';
+import { DEFAULT_HEAVY_ANSWERS, type HeavyAnswerLimits } from '../http/heavyAnswers.js';
 import {
   booleanFlag,
   ConfigError,
@@ -29,19 +29,6 @@ export const DEFAULT_ES_BATCH_MAX = 16;
  * each encoding; 64 MiB holds many such collections (one answer may take at most a quarter).
  */
 export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
-/**
- * Heavy answers (src/http/heavyAnswers.ts): a boundary collection of a country or more (the world's countries are
- * ~630 KB of brotli, a province's municipalities ~15 KB). Two written at once, each at up to 8 MiB/s (64 Mbit/s:
- * the world's countries in 80 ms, faster than most map clients' own links), so boundary downloads take at most
- * ~16 MiB/s of the service and geocoding keeps the rest of a small box; a few hundred waiting is far more than the
- * map clients of a deployment ask at one moment, and each waits in memory only as a request.
- */
-export const DEFAULT_HEAVY_ANSWERS = {
-  minBytes: 256 * 1024,
-  concurrent: 2,
-  queued: 256,
-  bytesPerSecond: 8 * 1024 * 1024,
-};
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024;
 export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
 

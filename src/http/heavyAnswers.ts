@@ -24,6 +24,21 @@ export interface HeavyAnswerLimits {
   bytesPerSecond: number;
 }
 
+/**
+ * The defaults, which HEAVY_ANSWER* variables override (src/config/service.ts). Heavy: a boundary collection of a
+ * country or more (the world's countries are ~630 KB of brotli, a province's municipalities ~15 KB). Two written at
+ * once, each at up to 8 MiB/s (64 Mbit/s: the world's countries in 80 ms, faster than most map clients' own links),
+ * so boundary downloads take at most ~16 MiB/s of the service and geocoding keeps the rest of a small box; a few
+ * hundred waiting is far more than the map clients of a deployment ask at one moment, and each waits in memory only
+ * as a request.
+ */
+export const DEFAULT_HEAVY_ANSWERS: HeavyAnswerLimits = {
+  minBytes: 256 * 1024,
+  concurrent: 2,
+  queued: 256,
+  bytesPerSecond: 8 * 1024 * 1024,
+};
+
 export interface HeavyAnswerStats {
   writing: number;
   waiting: number;
