@@ -1,7 +1,7 @@
 /**
  * A TCP relay between the API and the real Elasticsearch, so a test can cut, hang and restore the connection:
  * `forward` pipes to the target, `blackhole` accepts connections and never answers. The mode applies to
- * connections accepted after it is set.
+ * connections accepted after it is set; `slow` and `refuse` act on single requests of forwarded connections.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -20,6 +20,11 @@ export class Relay {
    * connection: a slow read on a living Elasticsearch, which still answers everything else at once.
    */
   slow: { requests: RegExp; slowMs: number } | undefined;
+  /**
+   * The next `count` requests whose request line matches are answered here with `status` and never reach
+   * Elasticsearch (say 429, a full search queue: one read refused by a living node); later ones go on.
+   */
+  refuse: { requests: RegExp; count: number; status: number } | undefined;
 
   constructor(
     private readonly target: URL,
@@ -43,7 +48,16 @@ export class Relay {
       upstream.on('error', () => client.destroy());
       const forward = () => {
         upstream.pipe(client);
+        let refused: Buffer | undefined;
         client.on('data', (chunk: Buffer) => {
+          if (refused || this.refuses(chunk)) {
+            // The whole request is read before the answer, so the client is never cut off while still sending.
+            refused = Buffer.concat([refused ?? Buffer.alloc(0), chunk]);
+            if (!requestComplete(refused)) return;
+            client.end(refusal(this.refuse?.status ?? 503));
+            upstream.destroy();
+            return;
+          }
           const slow = this.slow;
           if (!slow || !slow.requests.test(chunk.subarray(0, 200).toString('latin1'))) return upstream.write(chunk);
           // HTTP/1.1 without pipelining: holding this connection's bytes holds exactly this request.
@@ -63,8 +77,38 @@ export class Relay {
     if (address && typeof address === 'object') this.port = address.port;
   }
 
+  /** Whether the request starting in `chunk` is one to refuse (counted as refused if so). */
+  private refuses(chunk: Buffer): boolean {
+    const refuse = this.refuse;
+    if (!refuse || refuse.count <= 0 || !refuse.requests.test(chunk.subarray(0, 200).toString('latin1'))) return false;
+    refuse.count -= 1;
+    return true;
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server?.close(resolve));
   }
+}
+
+/** Whether `bytes` hold a whole HTTP/1.1 request: its head and a body of its Content-Length (or a chunked end). */
+function requestComplete(bytes: Buffer): boolean {
+  const headEnd = bytes.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const head = bytes.subarray(0, headEnd).toString('latin1');
+  if (/^transfer-encoding:\s*chunked/im.test(head)) return bytes.subarray(-5).toString('latin1') === '0\r\n\r\n';
+  const length = Number(/^content-length:\s*(\d+)/im.exec(head)?.[1] ?? 0);
+  return bytes.length >= headEnd + 4 + length;
+}
+
+/** An answer as Elasticsearch gives it for a refused search, closing the connection (nothing else is read on it). */
+function refusal(status: number): string {
+  const body = JSON.stringify({
+    error: { type: 'es_rejected_execution_exception', reason: 'refused by the test relay' },
+    status,
+  });
+  return (
+    `HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `connection: close\r\n\r\n${body}`
+  );
 }
