@@ -19,13 +19,13 @@ export async function generationIndexesOf(client: Client, prefix: string): Promi
     .sort();
 }
 
-/** The names of the four indexes of `generation`, sorted as generationIndexesOf lists them. */
+/** The names of the indexes of `generation` (one per kind), sorted as generationIndexesOf lists them. */
 export function generationIndexNames(prefix: string, generation: string): string[] {
   return INDEX_KINDS.map((kind) => generationIndexName(prefix, kind, generation)).sort();
 }
 
 /**
- * The four indexes of `generation`, holding `documents` (refreshed), marked complete the way a run marks them.
+ * The indexes of `generation` (one per kind), holding `documents` (refreshed), marked complete the way a run marks them.
  * `documents` are written as given: strict mappings refuse unknown fields, so give each kind's real fields.
  */
 export async function createCompleteGeneration(
@@ -35,25 +35,28 @@ export async function createCompleteGeneration(
   documents: Partial<Record<IndexKind, Record<string, unknown>[]>> = {},
 ): Promise<Record<IndexKind, string>> {
   const indexes = {} as Record<IndexKind, string>;
-  for (const kind of INDEX_KINDS) {
-    const index = generationIndexName(prefix, kind, generation);
-    await createGenerationIndex(client, index, kind);
-    const docs = documents[kind] ?? [];
-    if (docs.length) {
-      const res = await client.bulk({
-        refresh: true,
-        operations: docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]),
+  // The kinds side by side: each index's creation waits on the cluster, not on the others.
+  await Promise.all(
+    INDEX_KINDS.map(async (kind) => {
+      const index = generationIndexName(prefix, kind, generation);
+      await createGenerationIndex(client, index, kind);
+      const docs = documents[kind] ?? [];
+      if (docs.length) {
+        const res = await client.bulk({
+          refresh: true,
+          operations: docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]),
+        });
+        if (res.errors) throw new Error(`seeding ${index} failed: ${JSON.stringify(res.items[0])}`);
+      }
+      await markComplete(client, index, kind, {
+        generation,
+        completedAt: new Date().toISOString(),
+        manifest: 'test',
+        documents: docs.length,
       });
-      if (res.errors) throw new Error(`seeding ${index} failed: ${JSON.stringify(res.items[0])}`);
-    }
-    await markComplete(client, index, kind, {
-      generation,
-      completedAt: new Date().toISOString(),
-      manifest: 'test',
-      documents: docs.length,
-    });
-    indexes[kind] = index;
-  }
+      indexes[kind] = index;
+    }),
+  );
   return indexes;
 }
 
