@@ -147,6 +147,12 @@ describe('POST /lookup/street', () => {
       }),
     );
     expect(none).toEqual([]);
+    // The city narrows too: Mekelweg 8 is in Delft, not in Elsene (a city of the sample).
+    const elsewhere = expectShape(
+      LookupResponse,
+      await api.call('POST', '/lookup/street', { body: { streetname: 'Mekelweg', number: '8', city: 'Elsene' } }),
+    );
+    expect(elsewhere).toEqual([]);
   });
 
   it('answers 200 [] when nothing matches', async () => {
