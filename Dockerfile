@@ -1,7 +1,9 @@
 # Build stage: TypeScript compiled to dist/ with the dev dependencies (tsc).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# patches/: fixes to dependencies that npm ci applies (postinstall: patch-package).
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
@@ -17,6 +19,7 @@ RUN npm run build
 FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The indexer's manifests and the bundled sample (the compose file's one-shot `sample` step loads it).
