@@ -1,21 +1,27 @@
 /**
- * `npm run bench:tail [-- --scenario place|keystrokes] [--rate R] [--seconds S] [--node-opt=--flag ...]`: where a
- * fixed-rate p99 comes from. Drives the API (a production process on the `bench-bulk-` indexes of
- * ELASTICSEARCH_URL; it only reads) at an open-loop rate, records every request's latency with the moment it was
- * due, and prints the quantiles, which 100 ms windows hold the slowest 1 % (clustered: stalls; spread: queueing),
- * the generator's own event-loop delay, and the API's garbage collections (count, average and longest pause by
- * kind). Node.js options for the API (`--node-opt=--min-semi-space-size=64`) compare GC settings.
+ * `npm run bench:tail [-- --scenario place|keystrokes|forward] [--rate R] [--seconds S] [--node-opt=--flag ...]
+ * [--api name=DIR ...] [--rounds N]`: where a fixed-rate p99 comes from. Drives the API (a production process on
+ * the `bench-bulk-` indexes of ELASTICSEARCH_URL; it only reads) at an open-loop rate, records every request's
+ * latency with the moment it was due, and prints the quantiles, which 100 ms windows hold the slowest 1 %
+ * (clustered: stalls; spread: queueing), the generator's own event-loop delay, and the API's garbage collections
+ * during the measured seconds (bench/support/gcWatch.mjs): scavenges and mark-compacts (count, total and longest
+ * pause) and the bytes each request allocated and had promoted to the old generation.
+ *
+ * `--api main=/tmp/base --api now=.` compares checkouts (another commit's tree with this one's node_modules linked
+ * in): `--rounds` runs of each, alternating, then one row per run. Node.js options for the API
+ * (`--node-opt=--min-semi-space-size=64`) compare GC settings.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { startApiProcess } from './support/apiProcess.js';
-import { keystrokePaths, placePaths, sampleAddresses } from './support/benchQueries.js';
-import { type OpenLoopSample, openLoop, quantile } from './support/openLoop.js';
+import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
+import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from './support/openLoop.js';
+import { seededRandom } from './support/random.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,39 +31,91 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     prefix: { type: 'string', default: 'bench-bulk-' },
     'node-opt': { type: 'string', multiple: true, default: [] },
+    api: { type: 'string', multiple: true, default: ['now=.'] },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const esUrl = process.env.ELASTICSEARCH_URL;
 if (!esUrl) throw new Error('ELASTICSEARCH_URL must name a node holding the bulk data (see npm run bench)');
 const rate = Number(args.rate);
 const API_KEY = 'bench-key';
-const gcOut = join(tmpdir(), `gc-watch-${process.pid}.txt`);
 const gcWatch = resolve(dirname(fileURLToPath(import.meta.url)), 'support/gcWatch.mjs');
 
-/** The open loop over `paths` at `rate`, keeping every answer's due time, with this process's event-loop delay. */
-async function run(url: string, paths: string[], seconds: number) {
+/** The open loop over `requests` at `rate`, keeping every answer's due time, with this process's event-loop delay. */
+async function run(url: string, requests: OpenLoopRequest[], seconds: number) {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const result = await openLoop({
     url,
-    requests: paths.map((path) => ({ method: 'GET' as const, path })),
-    headers: { 'x-api-key': API_KEY },
+    requests,
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
     rate,
     seconds,
     keepSamples: true,
   });
   loop.disable();
-  return { samples: result.samples, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
+  return { result, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
 }
 
-function report(samples: OpenLoopSample[], loopP99: number, loopMax: number) {
+interface Gc {
+  at: number;
+  kind: string;
+  ms: number;
+  allocated: number;
+  promoted: number;
+}
+
+function readGcs(file: string): Gc[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [at, kind = '?', ms, allocated, promoted] = line.split(' ');
+      return { at: Number(at), kind, ms: Number(ms), allocated: Number(allocated), promoted: Number(promoted) };
+    });
+}
+
+interface Row {
+  api: string;
+  answered: number;
+  p50: number;
+  p99: number;
+  max: number;
+  scavenges: number;
+  scavengeMs: number;
+  scavengeMax: number;
+  majors: number;
+  majorMs: number;
+  allocatedPerReq: number;
+  promotedPerReq: number;
+  load: string;
+}
+
+function summarise(api: string, samples: OpenLoopSample[], sent: number, gcs: Gc[], load: string): Row {
   const sorted = samples.map((s) => s.latencyMs).sort((a, b) => a - b);
-  const q = (p: number) => quantile(sorted, p).toFixed(1);
-  console.log(
-    `${args.scenario} at ${rate}/s: ${sorted.length} answered; p50 ${q(0.5)} p90 ${q(0.9)} p99 ${q(0.99)} max ${q(1)} ms;` +
-      ` generator event-loop delay p99 ${loopP99.toFixed(1)} max ${loopMax.toFixed(1)} ms`,
-  );
-  const threshold = quantile(sorted, 0.99);
+  const minor = gcs.filter((g) => g.kind === 'minor');
+  const major = gcs.filter((g) => g.kind === 'major');
+  const sum = (list: Gc[], f: (g: Gc) => number) => list.reduce((n, g) => n + f(g), 0);
+  return {
+    api,
+    answered: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    max: quantile(sorted, 1),
+    scavenges: minor.length,
+    scavengeMs: sum(minor, (g) => g.ms),
+    scavengeMax: Math.max(0, ...minor.map((g) => g.ms)),
+    majors: major.length,
+    majorMs: sum(major, (g) => g.ms),
+    allocatedPerReq: sum(gcs, (g) => g.allocated) / sent,
+    promotedPerReq: sum(minor, (g) => g.promoted) / sent,
+    load,
+  };
+}
+
+function printRun(row: Row, samples: OpenLoopSample[], loopP99: number, loopMax: number) {
+  const threshold = row.p99;
   const windows = new Map<number, number>();
   for (const s of samples) {
     if (s.latencyMs < threshold) continue;
@@ -65,43 +123,90 @@ function report(samples: OpenLoopSample[], loopP99: number, loopMax: number) {
     windows.set(w, (windows.get(w) ?? 0) + 1);
   }
   const list = [...windows].sort((a, b) => a[0] - b[0]).map(([w, n]) => `${(w / 10).toFixed(1)}s:${n}`);
-  console.log(`slowest 1 % by 100 ms window of due time (second:count): ${list.join(' ')}`);
-  const gc = new Map<string, { n: number; sum: number; max: number }>();
-  for (const line of readFileSync(gcOut, 'utf8').trim().split('\n')) {
-    const [, kind = '?', ms = '0'] = line.split(' ');
-    const entry = gc.get(kind) ?? { n: 0, sum: 0, max: 0 };
-    entry.n++;
-    entry.sum += Number(ms);
-    entry.max = Math.max(entry.max, Number(ms));
-    gc.set(kind, entry);
+  console.log(
+    `${row.api}: ${args.scenario} at ${rate}/s, ${row.answered} answered; p50 ${row.p50.toFixed(1)} p99 ` +
+      `${row.p99.toFixed(1)} max ${row.max.toFixed(1)} ms; generator event-loop delay p99 ${loopP99.toFixed(1)} ` +
+      `max ${loopMax.toFixed(1)} ms; load average ${row.load}`,
+  );
+  console.log(`  slowest 1 % by 100 ms window of due time (second:count): ${list.join(' ')}`);
+}
+
+const f = (n: number, digits = 0) => n.toFixed(digits);
+function printTable(rows: Row[]) {
+  console.log(
+    '\n| api | p50 ms | p99 ms | max ms | scavenges | pause total / max ms | mark-compacts (ms) | KB allocated / req | KB promoted / req | load average |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) {
+    console.log(
+      `| ${r.api} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.max)} | ${r.scavenges} | ${f(r.scavengeMs)} / ${f(r.scavengeMax, 1)} | ` +
+        `${r.majors} (${f(r.majorMs)}) | ${f(r.allocatedPerReq / 1024, 1)} | ${f(r.promotedPerReq / 1024, 2)} | ${r.load} |`,
+    );
   }
-  const byKind = [...gc].map(([k, e]) => `${k} ${e.n}x avg ${(e.sum / e.n).toFixed(1)} max ${e.max.toFixed(1)} ms`);
-  console.log(`API garbage collections over its life (start-up and warm-up included): ${byKind.join('; ')}`);
+}
+
+function requestsFor(scenario: string, addresses: Awaited<ReturnType<typeof sampleAddresses>>): OpenLoopRequest[] {
+  const get = (paths: string[]) => paths.map((path) => ({ method: 'GET' as const, path }));
+  if (scenario === 'keystrokes') return get(keystrokePaths(addresses));
+  if (scenario === 'place') return get(placePaths(addresses));
+  if (scenario === 'forward') {
+    // The same exact bodies as `npm run bench` (seed 42).
+    return streetBodies(addresses, false, seededRandom(42)).map((b) => ({
+      method: 'POST' as const,
+      path: '/geocode/forward',
+      body: JSON.stringify(b),
+    }));
+  }
+  throw new Error(`--scenario place|keystrokes|forward, not ${scenario}`);
+}
+
+async function measure(name: string, root: string, requests: OpenLoopRequest[]): Promise<Row> {
+  const gcOut = join(tmpdir(), `gc-watch-${process.pid}-${name}.txt`);
+  rmSync(gcOut, { force: true });
+  const api = await startApiProcess({
+    elasticsearchUrl: esUrl!,
+    indexPrefix: args.prefix,
+    apiKey: API_KEY,
+    root: resolve(root),
+    nodeOptions: ['--import', gcWatch, ...args['node-opt']],
+    env: { GC_WATCH_OUT: gcOut },
+  });
+  try {
+    await run(api.url, requests, Number(args.warmup));
+    const from = Date.now();
+    const { result, loopP99, loopMax } = await run(api.url, requests, Number(args.seconds));
+    const to = Date.now();
+    // The watcher appends twice a second, stamping each collection with the end of its half-second.
+    await new Promise((r) => setTimeout(r, 700));
+    const gcs = readGcs(gcOut).filter((g) => g.at > from + 250 && g.at <= to + 250);
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    const row = summarise(name, result.samples, result.sent, gcs, load);
+    printRun(row, result.samples, loopP99, loopMax);
+    return row;
+  } finally {
+    const exited = new Promise((r) => api.process.once('exit', r));
+    api.process.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    rmSync(gcOut, { force: true });
+  }
 }
 
 async function main() {
   const client = createElasticsearchClient({ url: esUrl!, requestTimeoutMs: 60_000 });
   const addresses = await sampleAddresses(client, args.prefix, 2000, 42);
   await client.close();
-  const paths = args.scenario === 'keystrokes' ? keystrokePaths(addresses) : placePaths(addresses);
-  rmSync(gcOut, { force: true });
-  const api = await startApiProcess({
-    elasticsearchUrl: esUrl!,
-    indexPrefix: args.prefix,
-    apiKey: API_KEY,
-    nodeOptions: ['--import', gcWatch, ...args['node-opt']],
-    env: { GC_WATCH_OUT: gcOut },
+  const requests = requestsFor(args.scenario, addresses);
+  const apis = args.api.map((a) => {
+    const [name = a, root = '.'] = a.includes('=') ? a.split('=') : [a, a];
+    return { name, root };
   });
-  try {
-    await run(api.url, paths, Number(args.warmup));
-    const { samples, loopP99, loopMax } = await run(api.url, paths, Number(args.seconds));
-    // The watcher appends once a second.
-    await new Promise((r) => setTimeout(r, 1200));
-    report(samples, loopP99, loopMax);
-  } finally {
-    api.process.kill('SIGTERM');
-    rmSync(gcOut, { force: true });
+  const rows: Row[] = [];
+  for (let round = 0; round < Number(args.rounds); round++) {
+    for (const api of round % 2 ? [...apis].reverse() : apis) rows.push(await measure(api.name, api.root, requests));
   }
+  printTable(rows);
 }
 
 main().catch((error) => {

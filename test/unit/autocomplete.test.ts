@@ -3,14 +3,16 @@ import { AutocompleteQueryParams } from '../../src/schemas/requests.js';
 import { parseAutocompleteQuery } from '../../src/features/autocomplete/autocompleteInput.js';
 import {
   addressPrefixRequest,
-  fuzzyPhraseRegexp,
-  fuzzyPrefixRegexp,
   fuzzyStreetRequest,
-  MAX_REGEX_LENGTH,
-  mayBeTypo,
   qualityOfScore,
   streetPrefixRequest,
 } from '../../src/features/autocomplete/autocompleteBodies.js';
+import {
+  fuzzyPhraseRegexp,
+  fuzzyPrefixRegexp,
+  MAX_REGEX_LENGTH,
+  mayBeTypo,
+} from '../../src/features/autocomplete/typoRegexp.js';
 
 const parse = (q: string, extra: { lat?: number; lon?: number } = {}) =>
   parseAutocompleteQuery({ q, size: 10, ...extra });

@@ -12,6 +12,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc, GeoPoint, StreetDoc } from '../../../core/elasticsearch/documents.js';
 import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteInput.js';
 import { FUZZY_MIN_LENGTH } from './autocompleteInput.js';
+import { fuzzyPhraseRegexp, fuzzyPrefixRegexp, MAX_REGEX_LENGTH } from './typoRegexp.js';
 import { boxKeys } from '../../../core/text/houseNumber.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -63,9 +64,6 @@ export const SHORT_PREFIX_LENGTH = 2;
 /** From this many letters typed as one word, it also matches a prefix of the whole name glued (`vandermo`). */
 export const GLUED_MIN_LENGTH = 5;
 
-const ESCAPE_RE = /[.?+*|{}[\]()"\\#@&<>~]/g;
-const escapeRegexp = (s: string) => s.replace(ESCAPE_RE, '\\$&');
-
 /** The street key as the primary name's or another language's (`rueneuve` is Nieuwstraat's French key). */
 function anyKey(kind: 'term' | 'prefix', key: string): Query {
   return {
@@ -95,33 +93,6 @@ function wordsClause(words: readonly string[]): Query {
   return inAnyLanguage(TEXT_FIELDS, (field) => ({ match_bool_prefix: { [field]: query } }));
 }
 
-/**
- * One typo in any word from FUZZY_MIN_LENGTH letters on, the first letter fixed: whole words through `fuzzy`, the
- * unfinished last word through a regular expression of its one-edit variants followed by anything (Lucene has no
- * fuzzy prefix query; the expression compiles to one automaton over the term dictionary).
- */
-export function fuzzyPrefixRegexp(word: string): string {
-  return `${fuzzyWordRegexp(word)}.*`;
-}
-
-/** The one-edit variants of a whole word, the first letter fixed (the word itself among them). */
-export function fuzzyWordRegexp(word: string): string {
-  const variants = new Set<string>();
-  const any = '[a-z0-9]';
-  for (let i = 1; i <= word.length; i++) {
-    const head = escapeRegexp(word.slice(0, i));
-    if (i < word.length) {
-      variants.add(`${head}${any}${escapeRegexp(word.slice(i + 1))}`); // a letter mistyped
-      variants.add(`${head}${escapeRegexp(word.slice(i + 1))}`); // a letter too many
-    }
-    variants.add(`${head}${any}${escapeRegexp(word.slice(i))}`); // a letter left out
-    if (i + 1 < word.length) {
-      variants.add(escapeRegexp(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))); // two swapped
-    }
-  }
-  return `(${[...variants].join('|')})`;
-}
-
 /** The words typed, one typo per word, in the street's name in any of its languages. */
 function fuzzyWordsClause(words: readonly string[]): Query {
   return inAnyLanguage(TEXT_FIELDS, (field) => fuzzyWordsOf(words, field));
@@ -144,15 +115,6 @@ function fuzzyWordsOf(words: readonly string[], field: StreetTextField): Query {
   };
 }
 
-/** Whether a fuzzy round may help: some word is long enough to carry a typo. */
-/** Elasticsearch's default `index.max_regex_length`: a longer expression is refused (found by the bench: 500s). */
-export const MAX_REGEX_LENGTH = 1000;
-
-/** Whether a typo round can help (a word long enough) and can be asked (its expression fits). */
-export function mayBeTypo(words: readonly string[]): boolean {
-  return words.some((w) => w.length >= FUZZY_MIN_LENGTH) && fuzzyPhraseRegexp(words) !== undefined;
-}
-
 const distanceSort = (focus: Focus): estypes.SortCombinations => ({
   _geo_distance: { location: focus, order: 'asc', unit: 'm' },
 });
@@ -169,14 +131,37 @@ function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinati
     ...(q.focus
       ? [{ _geo_distance: { points: q.focus, order: 'asc' as const, unit: 'm' as const, mode: 'min' as const } }]
       : []),
-    { address_count: 'desc' },
-    { street_key: 'asc' },
-    { city_key: 'asc' },
+    ...STREET_ORDER,
   ];
 }
 
+/**
+ * The parts of the bodies that are the same for every request, built once (a keystroke's body is only serialised;
+ * frozen so that no caller can change another request's): fewer objects per request for the scavenges to copy.
+ */
+const frozen = <T>(value: T): T => Object.freeze(value);
+const ADDRESS_FIELDS = frozen([...AUTOCOMPLETE_SOURCE]) as unknown as string[];
+const STREET_FIELDS = frozen([...STREET_SOURCE]) as unknown as string[];
+const STREET_FIELDS_WITH_POINTS = frozen([...STREET_SOURCE, 'points']) as unknown as string[];
+const CITY_FIELDS = frozen(['id', 'name', 'centroid']) as unknown as string[];
+const STREET_ORDER = frozen([
+  frozen({ address_count: 'desc' }),
+  frozen({ street_key: 'asc' }),
+  frozen({ city_key: 'asc' }),
+]) as unknown as estypes.SortCombinations[];
+const ADDRESS_ORDER = frozen([
+  frozen({ street_key: 'asc' }),
+  frozen({ city_key: 'asc' }),
+  frozen({ suffix_key: 'asc' }),
+  frozen({ id: 'asc' }),
+]) as unknown as estypes.SortCombinations[];
+const POSTCODE_ORDER = frozen({ postcode_key: 'asc' }) as estypes.SortCombinations;
+const CITY_LEVEL = frozen({ term: frozen({ level: 'city' }) }) as Query;
+const CITY_ORDER = frozen(['_score', frozen({ name_key: 'asc' })]) as unknown as estypes.SortCombinations[];
+const POSTCODE_COLLAPSE = frozen({ field: 'postcode_key' });
+
 function streetSource(q: StreetPrefixQuery): string[] {
-  return q.focus ? [...STREET_SOURCE, 'points'] : [...STREET_SOURCE];
+  return q.focus ? STREET_FIELDS_WITH_POINTS : STREET_FIELDS;
 }
 
 /**
@@ -213,29 +198,6 @@ function streetRequest(q: StreetPrefixQuery, bool: estypes.QueryDslBoolQuery, sc
 }
 
 /**
- * One typo per word from FUZZY_MIN_LENGTH letters on (first letter fixed), the words in the order typed: one
- * regular expression over the street_words tails (finished words whole, the last as a prefix).
- */
-export function fuzzyPhraseRegexp(words: readonly string[]): string | undefined {
-  const last = words.length - 1;
-  const build = (typosBeforeLast: boolean) =>
-    words
-      .map((word, i) => {
-        if (i === last) return word.length < FUZZY_MIN_LENGTH ? `${escapeRegexp(word)}.*` : fuzzyPrefixRegexp(word);
-        const fuzzy = typosBeforeLast && word.length >= FUZZY_MIN_LENGTH;
-        return fuzzy ? fuzzyWordRegexp(word) : escapeRegexp(word);
-      })
-      .join(' ');
-  // The expression grows with the square of a word's length: long input keeps the typo in its last word only,
-  // and input too long even for that gets no typo round (a refused expression would fail the request).
-  for (const typosBeforeLast of [true, false]) {
-    const regexp = build(typosBeforeLast);
-    if (regexp.length <= MAX_REGEX_LENGTH) return regexp;
-  }
-  return undefined;
-}
-
-/**
  * Streets one typo away (only asked when the exact request found too little), in any of their languages
  * (`rue nauve` finds Nieuwstraat / Rue Neuve as `nieuwstrat` does).
  */
@@ -251,14 +213,14 @@ export function cityPrefixRequest(text: string, size: number): estypes.SearchReq
   return {
     size,
     track_total_hits: false,
-    _source: ['id', 'name', 'centroid'],
+    _source: CITY_FIELDS,
     query: {
       bool: {
-        filter: [{ term: { level: 'city' } }, { prefix: { name_tokens: text } }],
+        filter: [CITY_LEVEL, { prefix: { name_tokens: text } }],
         should: [{ term: { name_key: text } }],
       },
     },
-    sort: ['_score', { name_key: 'asc' }],
+    sort: CITY_ORDER,
   };
 }
 
@@ -281,7 +243,7 @@ export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): esty
   return {
     size: q.size,
     track_total_hits: false,
-    _source: [...AUTOCOMPLETE_SOURCE],
+    _source: ADDRESS_FIELDS,
     query: {
       bool: {
         filter,
@@ -292,14 +254,7 @@ export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): esty
         ],
       },
     },
-    sort: [
-      '_score',
-      ...(q.focus ? [distanceSort(q.focus)] : []),
-      { street_key: 'asc' },
-      { city_key: 'asc' },
-      { suffix_key: 'asc' },
-      { id: 'asc' },
-    ],
+    sort: q.focus ? ['_score', distanceSort(q.focus), ...ADDRESS_ORDER] : ['_score', ...ADDRESS_ORDER],
   };
 }
 
@@ -308,9 +263,9 @@ export function postcodePrefixRequest(q: PostcodePrefixQuery): estypes.SearchReq
   return {
     size: q.size,
     track_total_hits: false,
-    _source: [...AUTOCOMPLETE_SOURCE],
+    _source: ADDRESS_FIELDS,
     query: { bool: { filter: [{ prefix: { postcode_key: q.prefix } }] } },
-    collapse: { field: 'postcode_key' },
-    sort: q.focus ? [distanceSort(q.focus), { postcode_key: 'asc' }] : [{ postcode_key: 'asc' }],
+    collapse: POSTCODE_COLLAPSE,
+    sort: q.focus ? [distanceSort(q.focus), POSTCODE_ORDER] : [POSTCODE_ORDER],
   };
 }

@@ -19,7 +19,6 @@ import {
   type AutocompleteHit,
   cityPrefixRequest,
   fuzzyStreetRequest,
-  mayBeTypo,
   postcodePrefixRequest,
   QUALITIES,
   type Quality,
@@ -27,6 +26,7 @@ import {
   type StreetHit,
   streetPrefixRequest,
 } from './autocompleteBodies.js';
+import { mayBeTypo } from './typoRegexp.js';
 import { sources } from '../../repository/paging.js';
 
 export interface Suggestion {

@@ -16,7 +16,7 @@ import {
 import type { PlaceResult } from '../search/placeRecords.js';
 import { type AddressNames, cityNamesOf, inLanguage } from '../address/addressLanguage.js';
 import type { CityNames } from '../search/knownCities.js';
-import { fuzzyPhraseRegexp, mayBeTypo } from './autocompleteBodies.js';
+import { fuzzyPhraseRegexp, mayBeTypo } from './typoRegexp.js';
 import type { Suggestion } from './autocompleteRepository.js';
 
 /** The language whose name has a word starting with the typed text (as languageOfKey: the first of several, none
