@@ -23,7 +23,9 @@ async function sendAnswer(ctx: Context, endpoint: Endpoint, input: Input, deps: 
 }
 
 function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
-  return async (ctx) => {
+  // Not async: an endpoint without conditional answers (the geocoding ones) is one promise, sendAnswer's; a
+  // failed validation is thrown here and becomes a rejection in Koa's dispatch all the same.
+  return (ctx) => {
     const acceptLanguage = endpoint.languages ? ctx.get('Accept-Language') || undefined : undefined;
     if (endpoint.languages) ctx.vary('Accept-Language');
     const input = readInput(endpoint, { params: ctx.params, query: ctx.query, body: ctx.request.body, acceptLanguage });
@@ -31,14 +33,32 @@ function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
     const mediaType = geojson ? geojsonMediaType(ctx) : JSON_TYPE;
     // The media type follows Accept (respondCached says so itself for conditional answers).
     if (geojson) ctx.vary('Accept');
-    if (!endpoint.reads) return sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined);
-    const generations = await deps.generations.of(endpoint.reads);
-    // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
-    const language = preferredLanguage(acceptLanguage) ?? '';
-    await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
-      sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
-    );
+    const { reads } = endpoint;
+    if (!reads) return sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined);
+    return sendConditional(ctx, endpoint, input, deps, { reads, acceptLanguage, mediaType, geojson });
   };
+}
+
+/** An answer that depends on the index generations it reads: 304 or the body cache's copy when they allow. */
+async function sendConditional(
+  ctx: Context,
+  endpoint: Endpoint,
+  input: Input,
+  deps: ServiceDeps,
+  variant: {
+    reads: NonNullable<Endpoint['reads']>;
+    acceptLanguage: string | undefined;
+    mediaType: string;
+    geojson: boolean;
+  },
+) {
+  const { reads, acceptLanguage, mediaType, geojson } = variant;
+  const generations = await deps.generations.of(reads);
+  // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
+  const language = preferredLanguage(acceptLanguage) ?? '';
+  await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
+    sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
+  );
 }
 
 /**
