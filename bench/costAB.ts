@@ -30,6 +30,7 @@ import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
 import { atRate as atRateOf, formatTable, type Scenario } from './support/loadDriver.js';
 import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
+import { layerShares } from './support/profileLayers.js';
 import { processCpuMs } from './support/processCpu.js';
 import { seededRandom } from './support/random.js';
 
@@ -218,9 +219,11 @@ async function main() {
       const exited = new Promise((resolve) => api.once('exit', resolve));
       api.kill('SIGTERM');
       await exited;
-      const { frames, owners } = selfTimes(newestProfile(dir));
+      const profile = newestProfile(dir);
+      const { frames, owners } = selfTimes(profile);
       console.log(`\n${label}: CPU profile (${dir}), top self time by frame\n${formatSelfTimes(frames, 30)}`);
       console.log(`\nby package or source folder\n${formatSelfTimes(owners, 20)}`);
+      console.log(`\nby layer (start-up left out)\n${formatSelfTimes(layerShares(profile), 20)}`);
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
