@@ -13,7 +13,8 @@
  * `dist/src/main.js` with plain node, as production does (build it first); `:direct` sends that target's searches
  * straight to Elasticsearch, past the relay (`--api relay=. --api direct=.:direct`: how much of a latency is
  * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
- * reads.
+ * reads. `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
+ * (bench/support/leanForward.ts): what Koa and the middleware cost, measured.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -29,6 +30,7 @@ import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
 import { atRate as atRateOf, formatTable, type Scenario } from './support/loadDriver.js';
 import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
+import { layerShares } from './support/profileLayers.js';
 import { processCpuMs } from './support/processCpu.js';
 import { seededRandom } from './support/random.js';
 
@@ -46,6 +48,8 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '42' },
     prefix: { type: 'string', default: 'bench-bulk-' },
     'no-relay': { type: 'boolean', default: false },
+    /** Forward only: also this checkout's handler on bare node:http (bench/support/leanForward.ts). */
+    lean: { type: 'boolean', default: false },
     /** Profile every API target (node --cpu-prof) into DIR/<label> and print its top self-time frames. */
     'cpu-prof': { type: 'string' },
   },
@@ -66,11 +70,16 @@ interface Target {
 }
 
 /** A child script of bench/support (the relay, the bare hop) on a free port, pointed at `upstream`. */
-async function startChild(script: string, upstream: string): Promise<{ url: string; process: ChildProcess }> {
+async function startChild(
+  script: string,
+  upstream: string,
+  env: NodeJS.ProcessEnv = {},
+  nodeOptions: string[] = [],
+): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', script], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), ELASTICSEARCH_URL: upstream },
+    env: { ...process.env, ...env, PORT: String(port), ELASTICSEARCH_URL: upstream },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -133,6 +142,16 @@ async function main() {
       targets.push(newTarget('bare hop', hop.process.pid!, scenario(hop.url, headers, chosen.hop)));
     }
     const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
+    const profileOptions = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
+    if (args.lean) {
+      if (args.scenario !== 'forward') throw new Error('--lean: forward only');
+      const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], 'lean');
+      const options = profileDir ? profileOptions(profileDir) : [];
+      const lean = await startChild('bench/support/leanForward.ts', upstream, { INDEX_PREFIX: prefix }, options);
+      children.push(lean.process);
+      if (profileDir) profiled.push({ label: 'lean', dir: profileDir, process: lean.process });
+      targets.push(newTarget('lean', lean.process.pid!, scenario(lean.url, apiHeaders, chosen.api)));
+    }
     for (const spec of args.api ?? ['now=.']) {
       const label = spec.slice(0, spec.indexOf('='));
       const [dir, ...modes] = spec.slice(label.length + 1).split(':') as [string, ...string[]];
@@ -144,10 +163,7 @@ async function main() {
         apiKey: API_KEY,
         root: resolve(dir),
         compiled: modes.includes('dist'),
-        nodeOptions: [
-          ...nodeFlags,
-          ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=250'] : []),
-        ],
+        nodeOptions: [...nodeFlags, ...(profileDir ? profileOptions(profileDir) : [])],
       });
       children.push(api.process);
       if (profileDir) profiled.push({ label, dir: profileDir, process: api.process });
@@ -203,9 +219,11 @@ async function main() {
       const exited = new Promise((resolve) => api.once('exit', resolve));
       api.kill('SIGTERM');
       await exited;
-      const { frames, owners } = selfTimes(newestProfile(dir));
+      const profile = newestProfile(dir);
+      const { frames, owners } = selfTimes(profile);
       console.log(`\n${label}: CPU profile (${dir}), top self time by frame\n${formatSelfTimes(frames, 30)}`);
       console.log(`\nby package or source folder\n${formatSelfTimes(owners, 20)}`);
+      console.log(`\nby layer (start-up left out)\n${formatSelfTimes(layerShares(profile), 20)}`);
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');

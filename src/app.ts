@@ -15,10 +15,9 @@ import { jsonBody } from './http/jsonBody.js';
 import { KeyStore } from './http/keyStore.js';
 import { Metrics } from './http/metrics.js';
 import { rateLimit, TokenBuckets } from './http/rateLimit.js';
-import { requestLog } from './http/requestLog.js';
-import { securityHeaders } from './http/securityHeaders.js';
+import { requestFrame } from './http/requestFrame.js';
 import { countSearch } from './http/workMeter.js';
-import { closeConnectionsWhenDraining, ServiceState } from './http/serviceState.js';
+import { ServiceState } from './http/serviceState.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { apiReferencePage } from './pages/docs.js';
 import { mapPage } from './pages/mapPage.js';
@@ -120,10 +119,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
 
   // First: a flood without a key is refused before any other middleware spends anything on it.
   if (anonymous) app.use(anonymous.gate(logger));
-  app.use(requestLog(logger));
-  app.use(closeConnectionsWhenDraining(state));
-  app.use(securityHeaders());
-  app.use(metrics.middleware());
+  // The request's id and log line, its metrics, security headers and the draining notice: one layer.
+  app.use(requestFrame(logger, metrics, state));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
   app.use(corsPolicy(config.corsOrigins));
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.

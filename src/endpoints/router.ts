@@ -14,16 +14,39 @@ export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 type Input = ReturnType<typeof readInput>;
 
-/** `geojsonType`: the media type of a GeoJSON answer (per Accept); unset, Koa's JSON default. */
-async function sendAnswer(ctx: Context, endpoint: Endpoint, input: Input, deps: ServiceDeps, geojsonType?: string) {
+/**
+ * `geojsonType`: the media type of a GeoJSON answer (per Accept); unset, Koa's JSON default. `serialised`: the
+ * answer leaves as its JSON text at once, as src/http/compression.ts would make it (Koa then sets the body, its
+ * type and length once rather than twice); conditional answers keep the object, which the body cache stores.
+ */
+async function sendAnswer(
+  ctx: Context,
+  endpoint: Endpoint,
+  input: Input,
+  deps: ServiceDeps,
+  geojsonType: string | undefined,
+  serialised = false,
+) {
   const answer = await answerOf(endpoint, input, deps);
   if (answer instanceof FeatureStream) return answer.send(ctx);
   if (geojsonType) ctx.type = geojsonType;
-  ctx.body = answer;
+  if (serialised && isPlainJson(answer)) {
+    // Koa's type for an object body ('json' is the same header as JSON_TYPE), set first so the text keeps it.
+    if (!geojsonType) ctx.type = JSON_TYPE;
+    ctx.body = JSON.stringify(answer);
+  } else ctx.body = answer;
+}
+
+/** A record or list, as the declarations' `record` make them (not a buffer, a stream, a string or nothing). */
+function isPlainJson(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  return Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
-  return async (ctx) => {
+  // Not async: an endpoint without conditional answers (the geocoding ones) is one promise, sendAnswer's; a
+  // failed validation is thrown here and becomes a rejection in Koa's dispatch all the same.
+  return (ctx) => {
     const acceptLanguage = endpoint.languages ? ctx.get('Accept-Language') || undefined : undefined;
     if (endpoint.languages) ctx.vary('Accept-Language');
     const input = readInput(endpoint, { params: ctx.params, query: ctx.query, body: ctx.request.body, acceptLanguage });
@@ -31,14 +54,32 @@ function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
     const mediaType = geojson ? geojsonMediaType(ctx) : JSON_TYPE;
     // The media type follows Accept (respondCached says so itself for conditional answers).
     if (geojson) ctx.vary('Accept');
-    if (!endpoint.reads) return sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined);
-    const generations = await deps.generations.of(endpoint.reads);
-    // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
-    const language = preferredLanguage(acceptLanguage) ?? '';
-    await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
-      sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
-    );
+    const { reads } = endpoint;
+    if (!reads) return sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined, true);
+    return sendConditional(ctx, endpoint, input, deps, { reads, acceptLanguage, mediaType, geojson });
   };
+}
+
+/** An answer that depends on the index generations it reads: 304 or the body cache's copy when they allow. */
+async function sendConditional(
+  ctx: Context,
+  endpoint: Endpoint,
+  input: Input,
+  deps: ServiceDeps,
+  variant: {
+    reads: NonNullable<Endpoint['reads']>;
+    acceptLanguage: string | undefined;
+    mediaType: string;
+    geojson: boolean;
+  },
+) {
+  const { reads, acceptLanguage, mediaType, geojson } = variant;
+  const generations = await deps.generations.of(reads);
+  // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
+  const language = preferredLanguage(acceptLanguage) ?? '';
+  await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
+    sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
+  );
 }
 
 /**

@@ -25,7 +25,8 @@ function fingerprintOfDigest(digest: Buffer): string {
  */
 export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, anonymous?: AnonymousLimit) {
   const unauthorized = () => new ApiError(401, 'unauthorized', 'A valid X-Api-Key header is required');
-  return async (ctx: Context, next: Next) => {
+  // Not async: nothing here waits, and a throw is a rejection to Koa's dispatch all the same (one promise less).
+  return (ctx: Context, next: Next) => {
     const fingerprint = acceptedFingerprint(keys, ctx.get('x-api-key'));
     // Open paths cost a key nothing (src/http/rateLimit.ts): the key only widens what /health shows.
     ctx.state.openPath = isOpen(ctx.path);

@@ -36,13 +36,17 @@ export function compression() {
     // Only what we negotiate and test; zstd needs Node 22.15+.
     zstd: false,
   });
+  const noMore = async () => {};
   return async (ctx: Context, next: Next) => {
-    let source: unknown;
-    await compressing(ctx, async () => {
-      await next();
-      serialiseOnce(ctx);
-      source = ctx.body;
-    });
+    // What koa-compress does before the rest of the chain; its part after it runs only for a body that may be
+    // compressed (most answers are under the threshold: one layer's promises less for each of them).
+    ctx.vary('Accept-Encoding');
+    await next();
+    serialiseOnce(ctx);
+    if (ctx.compress === false) return;
+    const source: unknown = ctx.body;
+    // Its Vary is already there, so the second one changes nothing.
+    await compressing(ctx, noMore);
     // koa-compress feeds the compressor with .pipe(), which does not pass a failure on: a streamed collection
     // failing after its first page would leave the compressed answer hanging open. Pass it on, so Koa's
     // pipeline to the socket fails and the connection is closed (see abortStartedResponse).

@@ -88,8 +88,7 @@ export function jsonBody(limitBytes: number, limitsByPath: Record<string, number
   const parse = parser(limitBytes);
   const parseByPath = new Map(Object.entries(limitsByPath).map(([path, limit]) => [path, parser(limit)]));
   const limitByPath = new Map(Object.entries(limitsByPath));
-  return async (ctx: Context, next: Next) => {
-    if (ctx.method !== 'POST') return next();
+  const read = async (ctx: Context, next: Next) => {
     if (!ctx.is('application/json')) {
       throw new ApiError(415, 'unsupported_media_type', 'Content-Type must be application/json');
     }
@@ -105,4 +104,6 @@ export function jsonBody(limitBytes: number, limitsByPath: Record<string, number
     ctx.request.body = parseStrictJson(length === 0 ? '' : await readText(ctx.req, length));
     return next();
   };
+  // Other methods carry no body to read: straight on, without a layer's promise.
+  return (ctx: Context, next: Next) => (ctx.method === 'POST' ? read(ctx, next) : next());
 }

@@ -9,7 +9,7 @@
  * METRICS_KEY is configured (nothing a client sends can help).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
 import { isDirectLoopback } from './clientAddress.js';
@@ -106,21 +106,19 @@ export class Metrics {
   /** A 200 already logged and counted that the client never received whole: the request counter cannot say so. */
   readonly countBrokenResponse = (ctx: Context): void => this.brokenResponses.inc({ route: routeLabel(ctx) });
 
-  /** Outermost but for the request log: sees the final status of every answer, error envelopes included. */
-  middleware() {
-    return async (ctx: Context, next: Next) => {
-      this.inFlight.inc();
-      const stop = this.latency.startTimer();
-      try {
-        await next();
-      } finally {
-        this.inFlight.dec();
-        const route = routeLabel(ctx);
-        stop({ route });
-        this.requests.inc({ route, method: ctx.method, status: String(ctx.status) });
-      }
-    };
-  }
+  /** A request arrives (src/http/requestFrame.ts: outermost but for the anonymous gate). */
+  readonly enter = (): void => this.inFlight.inc();
+
+  /**
+   * A request is answered, error envelopes included (its final status): counted by route, method and status, its
+   * latency from `started` (process.hrtime.bigint() at its arrival) observed by route.
+   */
+  readonly leave = (ctx: Context, started: bigint): void => {
+    this.inFlight.dec();
+    const route = routeLabel(ctx);
+    this.latency.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
+    this.requests.inc({ route, method: ctx.method, status: String(ctx.status) });
+  };
 
   /** GET /metrics, with its own access rule (it is among the paths the API-key check leaves open). */
   endpoint(metricsKeyDigest: string | undefined) {

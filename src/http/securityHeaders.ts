@@ -4,7 +4,7 @@
  * from here, and may not be framed; anything else (JSON, GeoJSON, text) is never a document, so its policy allows
  * nothing at all. `nosniff` keeps a browser from reading an answer as another type; no Referer leaves the pages.
  */
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 
 export const PAGE_POLICY = [
   "default-src 'self'",
@@ -30,14 +30,14 @@ export const NON_DOCUMENT_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-export function securityHeaders() {
-  return async (ctx: Context, next: Next) => {
-    try {
-      await next();
-    } finally {
-      // After the handler: only then is the answer's type known (an error envelope is JSON too).
-      ctx.set(NON_DOCUMENT_HEADERS);
-      if (ctx.response.is('html')) ctx.set('Content-Security-Policy', PAGE_POLICY);
-    }
-  };
+/** Once the answer is known (its type decides the policy: an error envelope is JSON too), before it is sent. */
+export function setSecurityHeaders(ctx: Context): void {
+  ctx.set(NON_DOCUMENT_HEADERS);
+  // `is('html')` parses the type each time; a type without "html" in it cannot be a page.
+  const type = ctx.response.get('Content-Type');
+  if (typeof type === 'string' && HTML.test(type) && ctx.response.is('html')) {
+    ctx.set('Content-Security-Policy', PAGE_POLICY);
+  }
 }
+
+const HTML = /html/i;

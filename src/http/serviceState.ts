@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 
 /**
  * Whether the process is draining (a SIGTERM arrived): readiness answers 503 from then on so a load balancer
@@ -20,12 +20,6 @@ export class ServiceState {
  * While draining, every answer asks the client to close its connection, so a keep-alive client opens its next
  * one elsewhere instead of sending it down a connection about to close (a reset request).
  */
-export function closeConnectionsWhenDraining(state: ServiceState) {
-  return async (ctx: Context, next: Next) => {
-    try {
-      await next();
-    } finally {
-      if (state.draining) ctx.set('Connection', 'close');
-    }
-  };
+export function askToCloseWhenDraining(ctx: Context, state: ServiceState): void {
+  if (state.draining) ctx.set('Connection', 'close');
 }

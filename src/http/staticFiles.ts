@@ -72,12 +72,13 @@ export function staticPages(pages: readonly StaticPage[]) {
       });
     }
   }
-  return async (ctx: Context, next: Next) => {
+  // Not async: a file is in memory once read, and the API's paths go straight on.
+  return (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (folders.has(ctx.path)) {
       ctx.status = 301;
       ctx.redirect(`${ctx.path}/`);
-      return;
+      return Promise.resolve();
     }
     const entry = served.get(ctx.path);
     if (!entry) return next();
@@ -85,6 +86,7 @@ export function staticPages(pages: readonly StaticPage[]) {
     ctx.type = entry.type;
     ctx.set('Cache-Control', entry.cacheControl);
     ctx.body = entry.body;
+    return Promise.resolve();
   };
 }
 

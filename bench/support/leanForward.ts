@@ -1,0 +1,63 @@
+/**
+ * An experiment, not a service: exact forward geocoding (`POST /geocode/forward`) on bare `node:http`, the same
+ * endpoint declaration, validation, repositories, batcher and guarded Elasticsearch client as the API, and
+ * nothing of the HTTP layer (no Koa, no request log, metrics, key check, CORS, compression, security headers or
+ * error envelope). `npm run bench:cost -- --lean` sets it beside the API and the bare hop: the API's CPU per
+ * request above it is what Koa and the middleware cost; its own above the bare hop is the handler's and the
+ * Elasticsearch client's.
+ *
+ * Run as a child process: PORT, ELASTICSEARCH_URL and INDEX_PREFIX from the environment.
+ */
+import { createServer } from 'node:http';
+import { loadConfig } from '../../src/config/service.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
+import { answerOf, readInput } from '../../src/endpoints/answer.js';
+import type { ServiceDeps } from '../../src/endpoints/deps.js';
+import { AddressRepository } from '../../src/features/address/addressRepository.js';
+import { forwardEndpoint } from '../../src/features/address/endpoints.js';
+import { CityNameRepository } from '../../src/features/search/cityNames.js';
+import { parseStrictJson } from '../../src/http/jsonBody.js';
+import { IndexGenerations } from '../../src/repository/generations.js';
+
+const config = loadConfig();
+const client = createElasticsearchClient({
+  url: process.env.ELASTICSEARCH_URL!,
+  requestTimeoutMs: config.esRequestTimeoutMs,
+  ...config.esGuard,
+});
+const searcher = new SearchBatcher(client, config.esBatchMax);
+const generations = new IndexGenerations(client, config.indexPrefix);
+const deps = {
+  addresses: new AddressRepository(client, searcher, config.indexPrefix),
+  cityNames: new CityNameRepository(client, generations, config.indexPrefix),
+} as unknown as ServiceDeps;
+
+createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const acceptLanguage = req.headers['accept-language'];
+    Promise.resolve()
+      .then(() => {
+        const body = parseStrictJson(Buffer.concat(chunks).toString('utf8'));
+        return answerOf(forwardEndpoint, readInput(forwardEndpoint, { body, acceptLanguage }), deps);
+      })
+      .then(
+        (answer) => {
+          const text = JSON.stringify(answer);
+          res.writeHead(200, {
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': Buffer.byteLength(text),
+          });
+          res.end(text);
+        },
+        (error: { status?: number }) => {
+          res.writeHead(error.status ?? 500).end();
+        },
+      );
+  });
+}).listen(Number(process.env.PORT), '127.0.0.1');
+
+// An orderly exit, so that `--cpu-prof` writes its profile (a plain SIGTERM would end the process without it).
+process.on('SIGTERM', () => process.exit(0));
