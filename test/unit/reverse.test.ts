@@ -16,7 +16,7 @@ import {
 import type { Searcher } from '../../src/elasticsearch/searchBatcher.js';
 import type { IndexGenerations } from '../../src/repository/generations.js';
 import { ReverseRepository } from '../../src/features/reverse/reverseRepository.js';
-import { STABLE_SORT } from '../../src/features/address/addressBodies.js';
+import { STABLE_SORT } from '../../src/features/address/addressOrder.js';
 import { ReverseQuery } from '../../src/schemas/requests.js';
 import {
   buildingCandidatesRequest,

@@ -12,7 +12,6 @@ import {
   type LookupHit,
   addressByIdRequest,
   buildingAddressesQuery,
-  byStableSort,
   exactForwardRequest,
   exactLookupRequest,
   exactStreetFilter,
@@ -22,12 +21,11 @@ import {
   fuzzyForwardRequest,
   fuzzyLookupRequest,
   fuzzyStreetProbeRequest,
-  LOOKUP_PAGE_SIZE,
   nearestNumberRequests,
-  STABLE_SORT,
   streetExistsRequest,
   streetKeyFilter,
 } from './addressBodies.js';
+import { byStableSort, LOOKUP_PAGE_SIZE, STABLE_SORT } from './addressOrder.js';
 import { byIdQuery } from '../hierarchy/areaBodies.js';
 import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from './matchQuality.js';
 import type { StreetQuery } from './streetRequest.js';

@@ -6,7 +6,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { viewportClause } from '../../geometry/viewport.js';
-import { STABLE_SORT } from '../address/addressBodies.js';
+import { STABLE_SORT } from '../address/addressOrder.js';
 
 export interface ReversePoint {
   lat: number;
