@@ -14,6 +14,7 @@ import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery 
 import { FUZZY_MIN_LENGTH } from './autocompleteInput.js';
 import { fuzzyPhraseRegexp, fuzzyPrefixRegexp, MAX_REGEX_LENGTH } from './typoRegexp.js';
 import { boxKeys } from '../../../core/text/houseNumber.js';
+import { constantPart } from '../../elasticsearch/constantPart.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -136,29 +137,28 @@ function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinati
 }
 
 /**
- * The parts of the bodies that are the same for every request, built once (a keystroke's body is only serialised;
- * frozen so that no caller can change another request's): fewer objects per request for the scavenges to copy.
+ * The parts of the bodies that are the same for every request, built once (constantPart: fewer objects per
+ * request for the scavenges to copy).
  */
-const frozen = <T>(value: T): T => Object.freeze(value);
-const ADDRESS_FIELDS = frozen([...AUTOCOMPLETE_SOURCE]) as unknown as string[];
-const STREET_FIELDS = frozen([...STREET_SOURCE]) as unknown as string[];
-const STREET_FIELDS_WITH_POINTS = frozen([...STREET_SOURCE, 'points']) as unknown as string[];
-const CITY_FIELDS = frozen(['id', 'name', 'centroid']) as unknown as string[];
-const STREET_ORDER = frozen([
-  frozen({ address_count: 'desc' }),
-  frozen({ street_key: 'asc' }),
-  frozen({ city_key: 'asc' }),
+const ADDRESS_FIELDS = constantPart([...AUTOCOMPLETE_SOURCE]) as unknown as string[];
+const STREET_FIELDS = constantPart([...STREET_SOURCE]) as unknown as string[];
+const STREET_FIELDS_WITH_POINTS = constantPart([...STREET_SOURCE, 'points']) as unknown as string[];
+const CITY_FIELDS = constantPart(['id', 'name', 'centroid']) as unknown as string[];
+const STREET_ORDER = constantPart([
+  { address_count: 'desc' },
+  { street_key: 'asc' },
+  { city_key: 'asc' },
 ]) as unknown as estypes.SortCombinations[];
-const ADDRESS_ORDER = frozen([
-  frozen({ street_key: 'asc' }),
-  frozen({ city_key: 'asc' }),
-  frozen({ suffix_key: 'asc' }),
-  frozen({ id: 'asc' }),
+const ADDRESS_ORDER = constantPart([
+  { street_key: 'asc' },
+  { city_key: 'asc' },
+  { suffix_key: 'asc' },
+  { id: 'asc' },
 ]) as unknown as estypes.SortCombinations[];
-const POSTCODE_ORDER = frozen({ postcode_key: 'asc' }) as estypes.SortCombinations;
-const CITY_LEVEL = frozen({ term: frozen({ level: 'city' }) }) as Query;
-const CITY_ORDER = frozen(['_score', frozen({ name_key: 'asc' })]) as unknown as estypes.SortCombinations[];
-const POSTCODE_COLLAPSE = frozen({ field: 'postcode_key' });
+const POSTCODE_ORDER = constantPart({ postcode_key: 'asc' }) as estypes.SortCombinations;
+const CITY_LEVEL = constantPart({ term: { level: 'city' } }) as Query;
+const CITY_ORDER = constantPart(['_score', { name_key: 'asc' }]) as unknown as estypes.SortCombinations[];
+const POSTCODE_COLLAPSE = constantPart({ field: 'postcode_key' });
 
 function streetSource(q: StreetPrefixQuery): string[] {
   return q.focus ? STREET_FIELDS_WITH_POINTS : STREET_FIELDS;

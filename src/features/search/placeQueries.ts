@@ -15,6 +15,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { GeoPoint, PlaceDoc, PlaceType } from '../../../core/elasticsearch/documents.js';
 import { normaliseText } from '../../../core/text/normalise.js';
 import { isPostcodeKey, placeNameKeys } from '../../../core/text/placeKeys.js';
+import { constantPart } from '../../elasticsearch/constantPart.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -145,7 +146,7 @@ export const PLACE_SOURCE = [
 export type PlaceHit = Pick<PlaceDoc, (typeof PLACE_SOURCE)[number]>;
 
 /** `_source` of every place query (one frozen array, not a copy per request). */
-const PLACE_SOURCE_FIELDS = Object.freeze([...PLACE_SOURCE]) as unknown as string[];
+const PLACE_SOURCE_FIELDS = constantPart([...PLACE_SOURCE]) as unknown as string[];
 
 const typoKeys = (keys: readonly string[]) => keys.filter((k) => k.length >= MIN_TYPO_LENGTH && !isPostcodeKey(k));
 
@@ -218,19 +219,10 @@ function filters(q: PlaceQuery): Query[] {
  * distribution ships: the local launcher's does not.) The same for every request, so built once: a place query
  * at half rate rebuilt these eight clauses per request, and the API's scavenges promote per-request objects.
  */
-const RANK_FUNCTIONS: readonly estypes.QueryDslFunctionScoreContainer[] = deepFreeze([
+const RANK_FUNCTIONS: readonly estypes.QueryDslFunctionScoreContainer[] = constantPart([
   { field_value_factor: { field: 'address_count', modifier: 'ln2p', missing: 0 } },
   ...Object.entries(TYPE_BOOSTS).map(([type, weight]) => ({ filter: { term: { type } }, weight })),
 ]);
-
-/** Shared by every request's body (only ever serialised): frozen so that no caller can change another's. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 function focusClauses(focus: GeoPoint | undefined): Query[] {
   if (!focus) return [];
