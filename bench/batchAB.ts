@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { parseApiSpec } from './support/apiSpec.js';
 import { startApiProcess } from './support/apiProcess.js';
 import { sampleAddresses, streetBodies } from './support/benchQueries.js';
 import { formatTable } from './support/loadDriver.js';
@@ -89,12 +90,12 @@ async function main() {
   const builds: Build[] = [];
   try {
     for (const spec of args.api ?? ['now=.']) {
-      const label = spec.slice(0, spec.indexOf('='));
+      const { label, dir } = parseApiSpec(spec);
       const api = await startApiProcess({
         elasticsearchUrl: esUrl,
         indexPrefix: args.prefix,
         apiKey: API_KEY,
-        root: resolve(spec.slice(label.length + 1)),
+        root: resolve(dir),
       });
       children.push(api.process);
       builds.push({

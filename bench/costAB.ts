@@ -26,6 +26,7 @@ import { aliasName } from '../core/elasticsearch/indexNames.js';
 import { freePort } from '../dev/elasticsearch/localNode.js';
 import { exactForwardRequest, exactLookupRequest } from '../src/features/address/addressBodies.js';
 import { parseStreetQuery } from '../src/features/address/streetRequest.js';
+import { parseApiSpec } from './support/apiSpec.js';
 import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
 import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
 import { atRate as atRateOf, formatTable, type Scenario } from './support/loadDriver.js';
@@ -153,8 +154,7 @@ async function main() {
       targets.push(newTarget('lean', lean.process.pid!, scenario(lean.url, apiHeaders, chosen.api)));
     }
     for (const spec of args.api ?? ['now=.']) {
-      const label = spec.slice(0, spec.indexOf('='));
-      const [dir, ...modes] = spec.slice(label.length + 1).split(':') as [string, ...string[]];
+      const { label, dir, modes } = parseApiSpec(spec);
       const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
       const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label);
       const api = await startApiProcess({

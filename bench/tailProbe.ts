@@ -18,6 +18,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { parseApiSpec } from './support/apiSpec.js';
 import { startApiProcess } from './support/apiProcess.js';
 import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
 import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from './support/openLoop.js';
@@ -198,13 +199,10 @@ async function main() {
   const addresses = await sampleAddresses(client, args.prefix, 2000, 42);
   await client.close();
   const requests = requestsFor(args.scenario, addresses);
-  const apis = args.api.map((a) => {
-    const [name = a, root = '.'] = a.includes('=') ? a.split('=') : [a, a];
-    return { name, root };
-  });
+  const apis = args.api.map(parseApiSpec);
   const rows: Row[] = [];
   for (let round = 0; round < Number(args.rounds); round++) {
-    for (const api of round % 2 ? [...apis].reverse() : apis) rows.push(await measure(api.name, api.root, requests));
+    for (const api of round % 2 ? [...apis].reverse() : apis) rows.push(await measure(api.label, api.dir, requests));
   }
   printTable(rows);
 }

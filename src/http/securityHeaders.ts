@@ -30,6 +30,8 @@ export const NON_DOCUMENT_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
+const HTML = /html/i;
+
 /** Once the answer is known (its type decides the policy: an error envelope is JSON too), before it is sent. */
 export function setSecurityHeaders(ctx: Context): void {
   ctx.set(NON_DOCUMENT_HEADERS);
@@ -39,5 +41,3 @@ export function setSecurityHeaders(ctx: Context): void {
     ctx.set('Content-Security-Policy', PAGE_POLICY);
   }
 }
-
-const HTML = /html/i;

@@ -59,7 +59,7 @@ export class Relay {
             return;
           }
           const slow = this.slow;
-          if (!slow || !slow.requests.test(chunk.subarray(0, 200).toString('latin1'))) return upstream.write(chunk);
+          if (!slow || !startsRequest(slow.requests, chunk)) return upstream.write(chunk);
           // HTTP/1.1 without pipelining: holding this connection's bytes holds exactly this request.
           client.pause();
           setTimeout(() => {
@@ -80,7 +80,7 @@ export class Relay {
   /** Whether the request starting in `chunk` is one to refuse (counted as refused if so). */
   private refuses(chunk: Buffer): boolean {
     const refuse = this.refuse;
-    if (!refuse || refuse.count <= 0 || !refuse.requests.test(chunk.subarray(0, 200).toString('latin1'))) return false;
+    if (!refuse || refuse.count <= 0 || !startsRequest(refuse.requests, chunk)) return false;
     refuse.count -= 1;
     return true;
   }
@@ -89,6 +89,11 @@ export class Relay {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server?.close(resolve));
   }
+}
+
+/** Whether the request line (and first headers) at the start of `chunk` match `pattern`. */
+function startsRequest(pattern: RegExp, chunk: Buffer): boolean {
+  return pattern.test(chunk.subarray(0, 200).toString('latin1'));
 }
 
 /** Whether `bytes` hold a whole HTTP/1.1 request: its head and a body of its Content-Length (or a chunked end). */
