@@ -14,7 +14,9 @@
  * straight to Elasticsearch, past the relay (`--api relay=. --api direct=.:direct`: how much of a latency is
  * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
  * reads. `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
- * (bench/support/leanForward.ts): what Koa and the middleware cost, measured.
+ * (bench/support/leanForward.ts): what Koa and the middleware cost, measured; and the same with raw undici in place
+ * of the Elasticsearch client (`lean undici`, bench/support/undiciSearcher.ts): what the client costs, and the
+ * floor of the handler's own work with neither.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -136,22 +138,33 @@ async function main() {
       headers,
       requests,
     });
+    const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
+    const profileOptions = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
     if (chosen.hop) {
-      const hop = await startChild('bench/support/passthroughServer.ts', upstream);
+      // Profiled too: the layer tables of the API and the hop side by side say which costs the hop has as well.
+      const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], 'bare-hop');
+      const options = profileDir ? profileOptions(profileDir) : [];
+      const hop = await startChild('bench/support/passthroughServer.ts', upstream, {}, options);
       children.push(hop.process);
+      if (profileDir) profiled.push({ label: 'bare hop', dir: profileDir, process: hop.process });
       const headers = { 'content-type': 'application/json' };
       targets.push(newTarget('bare hop', hop.process.pid!, scenario(hop.url, headers, chosen.hop)));
     }
-    const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
-    const profileOptions = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
     if (args.lean) {
       if (args.scenario !== 'forward') throw new Error('--lean: forward only');
-      const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], 'lean');
-      const options = profileDir ? profileOptions(profileDir) : [];
-      const lean = await startChild('bench/support/leanForward.ts', upstream, { INDEX_PREFIX: prefix }, options);
-      children.push(lean.process);
-      if (profileDir) profiled.push({ label: 'lean', dir: profileDir, process: lean.process });
-      targets.push(newTarget('lean', lean.process.pid!, scenario(lean.url, apiHeaders, chosen.api)));
+      // The handler on bare node:http with the API's client, and with raw undici in its place.
+      for (const [label, search] of [
+        ['lean', 'client'],
+        ['lean undici', 'undici'],
+      ] as const) {
+        const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label.replace(' ', '-'));
+        const options = profileDir ? profileOptions(profileDir) : [];
+        const env = { INDEX_PREFIX: prefix, LEAN_SEARCH: search };
+        const lean = await startChild('bench/support/leanForward.ts', upstream, env, options);
+        children.push(lean.process);
+        if (profileDir) profiled.push({ label, dir: profileDir, process: lean.process });
+        targets.push(newTarget(label, lean.process.pid!, scenario(lean.url, apiHeaders, chosen.api)));
+      }
     }
     for (const spec of args.api ?? ['now=.']) {
       const { label, dir, modes } = parseApiSpec(spec);
@@ -223,7 +236,9 @@ async function main() {
       const { frames, owners } = selfTimes(profile);
       console.log(`\n${label}: CPU profile (${dir}), top self time by frame\n${formatSelfTimes(frames, 30)}`);
       console.log(`\nby package or source folder\n${formatSelfTimes(owners, 20)}`);
-      console.log(`\nby layer (start-up left out)\n${formatSelfTimes(layerShares(profile), 20)}`);
+      const target = targets.find((t) => t.label === label);
+      const perRequest = target && target.requests > 0 ? target.cpuMs / target.requests : undefined;
+      console.log(`\nby layer (start-up left out)\n${formatSelfTimes(layerShares(profile), 20, perRequest)}`);
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');

@@ -73,9 +73,12 @@ export function newestProfile(dir: string): CpuProfile {
   return JSON.parse(readFileSync(join(dir, last), 'utf8')) as CpuProfile;
 }
 
-export function formatSelfTimes(rows: SelfTime[], limit: number): string {
+/** `msPerRequest`: the process's CPU per request, to show each row's share of it in ms as well (comparable across processes). */
+export function formatSelfTimes(rows: SelfTime[], limit: number, msPerRequest?: number): string {
+  const ms = (share: number) =>
+    msPerRequest === undefined ? '' : `${(share * msPerRequest).toFixed(3).padStart(7)} ms  `;
   return rows
     .slice(0, limit)
-    .map((row) => `${(row.share * 100).toFixed(1).padStart(5)} %  ${row.name}`)
+    .map((row) => `${(row.share * 100).toFixed(1).padStart(5)} %  ${ms(row.share)}${row.name}`)
     .join('\n');
 }

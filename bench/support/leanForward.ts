@@ -2,7 +2,7 @@
  * An experiment, not a service: exact forward geocoding (`POST /geocode/forward`) on bare `node:http`, the same
  * endpoint declaration, validation, repositories, batcher and guarded Elasticsearch client as the API, and
  * nothing of the HTTP layer (no Koa, no request log, metrics, key check, CORS, compression, security headers or
- * error envelope). `npm run bench:cost -- --lean` sets it beside the API and the bare hop: the API's CPU per
+ * error envelope); with LEAN_SEARCH=undici, its searches also go past the Elasticsearch client. `npm run bench:cost -- --lean` sets it beside the API and the bare hop: the API's CPU per
  * request above it is what Koa and the middleware cost; its own above the bare hop is the handler's and the
  * Elasticsearch client's.
  *
@@ -19,6 +19,7 @@ import { forwardEndpoint } from '../../src/features/address/endpoints.js';
 import { CityNameRepository } from '../../src/features/search/cityNames.js';
 import { parseStrictJson } from '../../src/http/jsonBody.js';
 import { IndexGenerations } from '../../src/repository/generations.js';
+import { UndiciSearcher } from './undiciSearcher.js';
 
 const config = loadConfig();
 const client = createElasticsearchClient({
@@ -26,7 +27,11 @@ const client = createElasticsearchClient({
   requestTimeoutMs: config.esRequestTimeoutMs,
   ...config.esGuard,
 });
-const searcher = new SearchBatcher(client, config.esBatchMax);
+// LEAN_SEARCH=undici: the searches go over raw undici instead (bench/support/undiciSearcher.ts), past the client.
+const searcher =
+  process.env.LEAN_SEARCH === 'undici'
+    ? new UndiciSearcher(process.env.ELASTICSEARCH_URL!)
+    : new SearchBatcher(client, config.esBatchMax);
 const generations = new IndexGenerations(client, config.indexPrefix);
 const deps = {
   addresses: new AddressRepository(client, searcher, config.indexPrefix),

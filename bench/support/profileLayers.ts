@@ -40,6 +40,8 @@ const LAYERS: [string, RegExp][] = [
   ['API key check (src/http/auth.ts)', /^src\/http\/auth/],
   ['the rest of src/http: frame, CORS, compression, errors, gate', /^src\/(http|app)/],
   ['bench:cost --lean: its node:http calls, the write of the answer', /^bench\/support\/leanForward/],
+  ['bare hop: its node:http and undici calls, the write of the answer', /^bench\/support\/passthroughServer/],
+  ['bench:cost lean undici: the JSON of its searches and answers', /^bench\/support\/undiciSearcher/],
 ];
 const NO_FRAME = 'node:http and net without an application frame above';
 
