@@ -98,6 +98,10 @@ export const EnvSchema = z.object({
   HEAVY_ANSWERS_QUEUED: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.queued),
   /** Pace of each heavy answer in bytes per second; 0: as fast as the client takes it. */
   HEAVY_ANSWER_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.bytesPerSecond),
+  /** A heavy answer's client that has not taken its next slice for this long gives its slot up; 0: never. */
+  HEAVY_ANSWER_STALL_MS: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.stallMs),
+  /** A heavy answer's client that has taken nothing for this long is cut; 0: never. */
+  HEAVY_ANSWER_SEND_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.sendTimeoutMs),
   BREAKER_FAILURES: positiveInt.default(DEFAULT_GUARD.breakerFailures),
   BREAKER_PROBE_MS: positiveInt.default(DEFAULT_GUARD.breakerProbeMs),
   BREAKER_STALL_MS: z.coerce.number().int().min(0).default(DEFAULT_BREAKER_STALL_MS),
@@ -253,6 +257,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       concurrent: env.HEAVY_ANSWERS_CONCURRENT,
       queued: env.HEAVY_ANSWERS_QUEUED,
       bytesPerSecond: env.HEAVY_ANSWER_BYTES_PER_SECOND,
+      stallMs: env.HEAVY_ANSWER_STALL_MS,
+      sendTimeoutMs: env.HEAVY_ANSWER_SEND_TIMEOUT_MS,
     },
     apiKeysFile: env.API_KEYS_FILE,
     envKeyDigests,

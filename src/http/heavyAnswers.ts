@@ -8,6 +8,12 @@
  * on loopback a 600 KB write completes at once, so a bound on concurrent answers alone bounds nothing.
  * More than `queued` waiting: 503 `overloaded` with Retry-After, as the Elasticsearch guard answers. The client
  * receives the same bytes and headers (Content-Length included).
+ *
+ * The slots bound the service's work, so a slot is held only while the service is what the answer waits for: a
+ * client that has not taken the slice handed to it for `stallMs` (its link or its reading is slower than the pace)
+ * gives its slot to the next answer and is written on outside the bound, at its own speed, which costs the service
+ * next to nothing; otherwise two slow or stalled clients would hold every boundary download behind them. One that
+ * takes nothing for `sendTimeoutMs` is cut (nginx's `send_timeout`): it holds a socket and nothing else is coming.
  */
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
@@ -22,6 +28,10 @@ export interface HeavyAnswerLimits {
   queued: number;
   /** Pace of one heavy answer; 0: unpaced. */
   bytesPerSecond: number;
+  /** A client that has not taken its next slice for this long gives its slot up (0: it never does). */
+  stallMs: number;
+  /** A client that has taken nothing for this long is cut (0: never). */
+  sendTimeoutMs: number;
 }
 
 /**
@@ -37,6 +47,10 @@ export const DEFAULT_HEAVY_ANSWERS: HeavyAnswerLimits = {
   concurrent: 2,
   queued: 256,
   bytesPerSecond: 8 * 1024 * 1024,
+  // A client taking a 64 KiB slice in more than 250 ms reads at under 256 KiB/s: its link, not the service, is
+  // what its answer waits for.
+  stallMs: 250,
+  sendTimeoutMs: 60_000,
 };
 
 export interface HeavyAnswerStats {
@@ -55,14 +69,21 @@ export const HEAVY_ANSWER_SLICE_BYTES = 64 * 1024;
  * at most `bytesPerSecond` (0: as fast as the client takes it): a slice is due when the bytes before it would have
  * taken that long at the rate, as a proxy's per-connection rate limit paces a download.
  */
-export function slicedBody(body: Buffer, bytesPerSecond: number, sliceBytes = HEAVY_ANSWER_SLICE_BYTES): Readable {
+export function slicedBody(
+  body: Buffer,
+  bytesPerSecond: number,
+  sliceBytes = HEAVY_ANSWER_SLICE_BYTES,
+  client?: ClientWatch,
+): Readable {
   let offset = 0;
   let started: number | undefined;
   return new Readable({
     highWaterMark: sliceBytes,
     read() {
+      client?.asked();
       const push = () => {
         if (offset >= body.length) {
+          client?.stop();
           this.push(null);
           return;
         }
@@ -70,6 +91,7 @@ export function slicedBody(body: Buffer, bytesPerSecond: number, sliceBytes = HE
         // subarray: a view, not a copy.
         this.push(body.subarray(offset, end));
         offset = end;
+        client?.handedOut();
       };
       started ??= performance.now();
       const wait = bytesPerSecond > 0 ? started + (offset / bytesPerSecond) * 1000 - performance.now() : 0;
@@ -102,9 +124,14 @@ export class HeavyAnswers {
     await this.enter();
     const release = once(() => this.leave());
     const res = ctx.res;
-    if (res.closed || res.destroyed) release();
-    else res.once('close', release);
-    ctx.body = slicedBody(body, this.limits.bytesPerSecond);
+    const client = new ClientWatch(this.limits, release, () => res.destroy());
+    const gone = () => {
+      client.stop();
+      release();
+    };
+    if (res.closed || res.destroyed) gone();
+    else res.once('close', gone);
+    ctx.body = slicedBody(body, this.limits.bytesPerSecond, HEAVY_ANSWER_SLICE_BYTES, client);
     ctx.length = body.length;
   }
 
@@ -122,6 +149,72 @@ export class HeavyAnswers {
     const next = this.waiting.shift();
     if (next) next();
     else this.writing--;
+  }
+}
+
+/**
+ * How long the client of one sliced answer has left the slice handed to it untaken, with one timer at a time:
+ * `onStall` once it has waited `stallMs`, `onTimeout` once it has waited `sendTimeoutMs`. Waiting for the pace is
+ * not the client's wait: the stream has been asked for its next slice then.
+ */
+export class ClientWatch {
+  /** When the slice now waiting for the client was handed out; undefined while the stream has been asked. */
+  private since: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stalled = false;
+  private stopped = false;
+
+  constructor(
+    private readonly limits: Pick<HeavyAnswerLimits, 'stallMs' | 'sendTimeoutMs'>,
+    private readonly onStall: () => void,
+    private readonly onTimeout: () => void,
+  ) {}
+
+  handedOut(): void {
+    if (this.stopped) return;
+    this.since = performance.now();
+    if (!this.timer) this.arm(this.nextLimit());
+  }
+
+  asked(): void {
+    this.since = undefined;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** The next bound to watch for (ms of waiting), or undefined when none is left. */
+  private nextLimit(): number | undefined {
+    const { stallMs, sendTimeoutMs } = this.limits;
+    if (!this.stalled && stallMs > 0) return stallMs;
+    return sendTimeoutMs > 0 ? sendTimeoutMs : undefined;
+  }
+
+  private arm(limit: number | undefined): void {
+    if (limit === undefined) return;
+    const waited = this.since === undefined ? 0 : performance.now() - this.since;
+    this.timer = setTimeout(() => this.check(), Math.max(1, limit - waited)).unref();
+  }
+
+  private check(): void {
+    this.timer = undefined;
+    // Asked since: nothing to watch until the next slice is handed out (which arms the timer again).
+    if (this.stopped || this.since === undefined) return;
+    const waited = performance.now() - this.since;
+    const { stallMs, sendTimeoutMs } = this.limits;
+    if (!this.stalled && stallMs > 0 && waited >= stallMs) {
+      this.stalled = true;
+      this.onStall();
+    }
+    if (sendTimeoutMs > 0 && waited >= sendTimeoutMs) {
+      this.stop();
+      this.onTimeout();
+      return;
+    }
+    this.arm(this.nextLimit());
   }
 }
 

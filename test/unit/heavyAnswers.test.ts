@@ -3,16 +3,30 @@
  * which waiting answers get a slot, the queue's bound, and the configuration that sets them.
  */
 import { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import type { Context } from 'koa';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/service.js';
 import { OverloadedError } from '../../src/domain/errors.js';
-import { HeavyAnswers, slicedBody } from '../../src/http/heavyAnswers.js';
+import { ClientWatch, HeavyAnswers, slicedBody } from '../../src/http/heavyAnswers.js';
+
+/** No stall or send timeout: the fake contexts below never read their answers. */
+const UNWATCHED = { stallMs: 0, sendTimeoutMs: 0 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Just what HeavyAnswers touches of a Koa context; `res` closes when the test says the answer is written. */
 function fakeContext(method = 'GET') {
-  const res = Object.assign(new EventEmitter(), { closed: false, destroyed: false });
+  const res: EventEmitter & { closed: boolean; destroyed: boolean; destroy(): void } = Object.assign(
+    new EventEmitter(),
+    {
+      closed: false,
+      destroyed: false,
+      destroy() {
+        res.destroyed = true;
+        res.emit('close');
+      },
+    },
+  );
   const ctx = { method, res, body: undefined as unknown, length: undefined as number | undefined };
   return { ctx, written: () => res.emit('close') };
 }
@@ -28,7 +42,7 @@ describe('heavy answers', () => {
   });
 
   it('passes light answers and HEADs through, and gives heavy ones a slot in the order they came', async () => {
-    const heavy = new HeavyAnswers({ minBytes: 10, concurrent: 1, queued: 5, bytesPerSecond: 0 });
+    const heavy = new HeavyAnswers({ ...UNWATCHED, minBytes: 10, concurrent: 1, queued: 5, bytesPerSecond: 0 });
     const light = fakeContext();
     await heavy.send(light.ctx as unknown as Context, Buffer.alloc(9));
     expect(Buffer.isBuffer(light.ctx.body)).toBe(true);
@@ -60,7 +74,7 @@ describe('heavy answers', () => {
   });
 
   it('refuses a heavy answer once the queue is full', async () => {
-    const heavy = new HeavyAnswers({ minBytes: 1, concurrent: 1, queued: 1, bytesPerSecond: 0 });
+    const heavy = new HeavyAnswers({ ...UNWATCHED, minBytes: 1, concurrent: 1, queued: 1, bytesPerSecond: 0 });
     await heavy.send(fakeContext().ctx as unknown as Context, Buffer.alloc(2));
     void heavy.send(fakeContext().ctx as unknown as Context, Buffer.alloc(2));
     await expect(heavy.send(fakeContext().ctx as unknown as Context, Buffer.alloc(2))).rejects.toBeInstanceOf(
@@ -74,6 +88,8 @@ describe('heavy answers', () => {
       concurrent: 2,
       queued: 256,
       bytesPerSecond: 8 * 1024 * 1024,
+      stallMs: 250,
+      sendTimeoutMs: 60_000,
     });
     expect(
       loadConfig({
@@ -81,8 +97,78 @@ describe('heavy answers', () => {
         HEAVY_ANSWERS_CONCURRENT: '0',
         HEAVY_ANSWERS_QUEUED: '3',
         HEAVY_ANSWER_BYTES_PER_SECOND: '0',
+        HEAVY_ANSWER_STALL_MS: '0',
+        HEAVY_ANSWER_SEND_TIMEOUT_MS: '5000',
       }).heavyAnswers,
-    ).toEqual({ minBytes: 1000, concurrent: 0, queued: 3, bytesPerSecond: 0 });
+    ).toEqual({ minBytes: 1000, concurrent: 0, queued: 3, bytesPerSecond: 0, stallMs: 0, sendTimeoutMs: 5000 });
+    expect(() => loadConfig({ HEAVY_ANSWER_STALL_MS: 'soon' })).toThrow(/HEAVY_ANSWER_STALL_MS/);
     expect(() => loadConfig({ HEAVY_ANSWERS_CONCURRENT: '-1' })).toThrow(/HEAVY_ANSWERS_CONCURRENT/);
+  });
+
+  it('tells a client that leaves its slice untaken apart from one that waits for the pace', async () => {
+    const events: string[] = [];
+    const watched = () =>
+      new ClientWatch(
+        { stallMs: 40, sendTimeoutMs: 120 },
+        () => events.push('stall'),
+        () => events.push('timeout'),
+      );
+    // A client that takes every slice at once, paced to a slice every 62 ms: it waits for the pace, never stalls.
+    const body = Buffer.alloc(2 * 1024);
+    expect((await read(slicedBody(body, 8 * 1024, 512, watched()))).equals(body)).toBe(true);
+    await sleep(150);
+    expect(events).toEqual([]);
+
+    // A client that takes the first slice and then nothing: its slot after 40 ms, cut after 120 ms.
+    const stream = slicedBody(Buffer.alloc(8 * 1024), 0, 1024, watched());
+    stream.once('data', () => stream.pause());
+    await sleep(80);
+    expect(events).toEqual(['stall']);
+    await sleep(100);
+    expect(events).toEqual(['stall', 'timeout']);
+    stream.destroy();
+  });
+
+  it('gives the slot of an answer its client stopped taking to the next one, and cuts that client later', async () => {
+    const heavy = new HeavyAnswers({
+      minBytes: 10,
+      concurrent: 1,
+      queued: 5,
+      bytesPerSecond: 0,
+      stallMs: 40,
+      sendTimeoutMs: 200,
+    });
+    const stalled = fakeContext();
+    const body = Buffer.alloc(1024 * 1024);
+    await heavy.send(stalled.ctx as unknown as Context, body);
+    // The answer's real stream into a client that takes its first slice and then nothing.
+    let taken = 0;
+    const client = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        if (taken > 0) return; // never calls back: the client stopped reading
+        taken += chunk.length;
+        done();
+      },
+    });
+    (stalled.ctx.body as Readable).pipe(client);
+
+    const next = fakeContext();
+    const started = performance.now();
+    const waiting = heavy.send(next.ctx as unknown as Context, Buffer.alloc(20));
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 1 });
+    await waiting;
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(35);
+    expect(waited).toBeLessThan(200);
+    expect(stalled.ctx.res.destroyed).toBe(false);
+    expect(taken).toBeLessThan(body.length);
+
+    // Still taking nothing: cut at the send timeout, which frees no second slot.
+    await sleep(250);
+    expect(stalled.ctx.res.destroyed).toBe(true);
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 0 });
+    next.written();
+    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0 });
   });
 });
