@@ -7,6 +7,7 @@ import { ConfigError } from '../core/config/rules.js';
 import { type Config, loadConfig } from './config/service.js';
 import { createElasticsearchClient } from './elasticsearch/client.js';
 import { createServiceLogger } from './logger.js';
+import { transportPatched } from './elasticsearch/transportPatch.js';
 import { drain, listen, onShutdownSignal } from './server.js';
 
 function configOrExit(): Config & { elasticsearchUrl: string } {
@@ -26,6 +27,12 @@ function configOrExit(): Config & { elasticsearchUrl: string } {
 const config = configOrExit();
 const logger = createServiceLogger(config.logLevel);
 if (config.apiKeyDigests.length === 0) logger.warn('no API keys configured: every request but /health gets 401');
+if (!transportPatched()) {
+  logger.warn(
+    '@elastic/transport is not patched (installed with --ignore-scripts?): answers still work, with long GC pauses ' +
+      'under load; run `npx patch-package` (patches/README.md)',
+  );
+}
 const client = createElasticsearchClient({
   url: config.elasticsearchUrl,
   requestTimeoutMs: config.esRequestTimeoutMs,
