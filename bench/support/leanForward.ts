@@ -2,11 +2,12 @@
  * An experiment, not a service: exact forward geocoding (`POST /geocode/forward`) on bare `node:http`, the same
  * endpoint declaration, validation, repositories, batcher and guarded Elasticsearch client as the API, and
  * nothing of the HTTP layer (no Koa, no request log, metrics, key check, CORS, compression, security headers or
- * error envelope); with LEAN_SEARCH=undici, its searches also go past the Elasticsearch client. `npm run bench:cost -- --lean` sets it beside the API and the bare hop: the API's CPU per
- * request above it is what Koa and the middleware cost; its own above the bare hop is the handler's and the
- * Elasticsearch client's.
+ * error envelope); with LEAN_SEARCH=undici, its searches also go past the Elasticsearch client. `npm run bench:cost
+ * -- --lean` sets both beside the API and the bare hop: the API's CPU per request above the first is what Koa and
+ * the middleware cost; the first's above the second is the Elasticsearch client's; the second's above the bare hop
+ * is the handler's own work.
  *
- * Run as a child process: PORT, ELASTICSEARCH_URL and INDEX_PREFIX from the environment.
+ * Run as a child process: PORT, ELASTICSEARCH_URL, INDEX_PREFIX and LEAN_SEARCH from the environment.
  */
 import { createServer } from 'node:http';
 import { loadConfig } from '../../src/config/service.js';

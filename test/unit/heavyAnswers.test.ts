@@ -109,22 +109,24 @@ describe('heavy answers', () => {
     const events: string[] = [];
     const watched = () =>
       new ClientWatch(
-        { stallMs: 40, sendTimeoutMs: 120 },
+        { stallMs: 100, sendTimeoutMs: 400 },
         () => events.push('stall'),
         () => events.push('timeout'),
       );
-    // A client that takes every slice at once, paced to a slice every 62 ms: it waits for the pace, never stalls.
+    // A client that takes every slice at once, paced to a slice every 125 ms: longer than the stall bound, but it
+    // waits for the pace, not the other way round, so it never stalls.
     const body = Buffer.alloc(2 * 1024);
-    expect((await read(slicedBody(body, 8 * 1024, 512, watched()))).equals(body)).toBe(true);
-    await sleep(150);
+    expect((await read(slicedBody(body, 4 * 1024, 512, watched()))).equals(body)).toBe(true);
+    await sleep(450);
     expect(events).toEqual([]);
 
-    // A client that takes the first slice and then nothing: its slot after 40 ms, cut after 120 ms.
+    // A client that takes the first slice and then nothing: its slot after 100 ms, cut after 400 ms (the checks
+    // sit midway between, so a slow machine's timers have 150 ms of slack).
     const stream = slicedBody(Buffer.alloc(8 * 1024), 0, 1024, watched());
     stream.once('data', () => stream.pause());
-    await sleep(80);
+    await sleep(250);
     expect(events).toEqual(['stall']);
-    await sleep(100);
+    await sleep(300);
     expect(events).toEqual(['stall', 'timeout']);
     stream.destroy();
   });
@@ -135,8 +137,8 @@ describe('heavy answers', () => {
       concurrent: 1,
       queued: 5,
       bytesPerSecond: 0,
-      stallMs: 40,
-      sendTimeoutMs: 200,
+      stallMs: 100,
+      sendTimeoutMs: 600,
     });
     const stalled = fakeContext();
     const body = Buffer.alloc(1024 * 1024);
@@ -159,13 +161,13 @@ describe('heavy answers', () => {
     expect(heavy.stats()).toEqual({ writing: 1, waiting: 1 });
     await waiting;
     const waited = performance.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(35);
-    expect(waited).toBeLessThan(200);
+    expect(waited).toBeGreaterThanOrEqual(95);
+    expect(waited).toBeLessThan(600);
     expect(stalled.ctx.res.destroyed).toBe(false);
     expect(taken).toBeLessThan(body.length);
 
     // Still taking nothing: cut at the send timeout, which frees no second slot.
-    await sleep(250);
+    await sleep(800);
     expect(stalled.ctx.res.destroyed).toBe(true);
     expect(heavy.stats()).toEqual({ writing: 1, waiting: 0 });
     next.written();
