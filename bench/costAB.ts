@@ -139,16 +139,22 @@ async function main() {
       requests,
     });
     const profiled: { label: string; dir: string; process: ChildProcess }[] = [];
-    const profileOptions = (dir: string) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
+    /** With --cpu-prof: the folder of `label`'s profile and the Node.js options that write it there. */
+    const profiling = (label: string) => {
+      const dir = args['cpu-prof'] && resolve(args['cpu-prof'], label.replaceAll(' ', '-'));
+      return { dir, options: dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] : [] };
+    };
+    /** A started target: measured, profiled when asked, stopped at the end. */
+    const addTarget = (label: string, child: ChildProcess, dir: string | undefined, load: Scenario) => {
+      children.push(child);
+      if (dir) profiled.push({ label, dir, process: child });
+      targets.push(newTarget(label, child.pid!, load));
+    };
     if (chosen.hop) {
       // Profiled too: the layer tables of the API and the hop side by side say which costs the hop has as well.
-      const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], 'bare-hop');
-      const options = profileDir ? profileOptions(profileDir) : [];
+      const { dir, options } = profiling('bare hop');
       const hop = await startChild('bench/support/passthroughServer.ts', upstream, {}, options);
-      children.push(hop.process);
-      if (profileDir) profiled.push({ label: 'bare hop', dir: profileDir, process: hop.process });
-      const headers = { 'content-type': 'application/json' };
-      targets.push(newTarget('bare hop', hop.process.pid!, scenario(hop.url, headers, chosen.hop)));
+      addTarget('bare hop', hop.process, dir, scenario(hop.url, { 'content-type': 'application/json' }, chosen.hop));
     }
     if (args.lean) {
       if (args.scenario !== 'forward') throw new Error('--lean: forward only');
@@ -157,30 +163,25 @@ async function main() {
         ['lean', 'client'],
         ['lean undici', 'undici'],
       ] as const) {
-        const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label.replace(' ', '-'));
-        const options = profileDir ? profileOptions(profileDir) : [];
+        const { dir, options } = profiling(label);
         const env = { INDEX_PREFIX: prefix, LEAN_SEARCH: search };
         const lean = await startChild('bench/support/leanForward.ts', upstream, env, options);
-        children.push(lean.process);
-        if (profileDir) profiled.push({ label, dir: profileDir, process: lean.process });
-        targets.push(newTarget(label, lean.process.pid!, scenario(lean.url, apiHeaders, chosen.api)));
+        addTarget(label, lean.process, dir, scenario(lean.url, apiHeaders, chosen.api));
       }
     }
     for (const spec of args.api ?? ['now=.']) {
       const { label, dir, modes } = parseApiSpec(spec);
       const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
-      const profileDir = args['cpu-prof'] && resolve(args['cpu-prof'], label);
+      const profile = profiling(label);
       const api = await startApiProcess({
         elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
         indexPrefix: prefix,
         apiKey: API_KEY,
         root: resolve(dir),
         compiled: modes.includes('dist'),
-        nodeOptions: [...nodeFlags, ...(profileDir ? profileOptions(profileDir) : [])],
+        nodeOptions: [...nodeFlags, ...profile.options],
       });
-      children.push(api.process);
-      if (profileDir) profiled.push({ label, dir: profileDir, process: api.process });
-      targets.push(newTarget(label, api.process.pid!, scenario(api.url, apiHeaders, chosen.api)));
+      addTarget(label, api.process, profile.dir, scenario(api.url, apiHeaders, chosen.api));
     }
 
     // Warm-up: each target's JIT, and the relay's memory of every search the scenario makes.

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** The function the patch adds to Transport.js (both the ES module and the CommonJS build). */
-const PATCH_MARK = 'function resultWarnings()';
+export const PATCH_MARK = 'function resultWarnings()';
 
 /** The folder of the transport the client itself loads (resolved from the client's own folder). */
 function installedTransport(): string {

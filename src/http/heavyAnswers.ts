@@ -173,7 +173,7 @@ export class ClientWatch {
   handedOut(): void {
     if (this.stopped) return;
     this.since = performance.now();
-    if (!this.timer) this.arm(this.nextLimit());
+    if (!this.timer) this.arm(this.nextLimit(), 0);
   }
 
   asked(): void {
@@ -193,9 +193,9 @@ export class ClientWatch {
     return sendTimeoutMs > 0 ? sendTimeoutMs : undefined;
   }
 
-  private arm(limit: number | undefined): void {
+  /** `waited`: how long the slice now out has waited for the client already. */
+  private arm(limit: number | undefined, waited: number): void {
     if (limit === undefined) return;
-    const waited = this.since === undefined ? 0 : performance.now() - this.since;
     this.timer = setTimeout(() => this.check(), Math.max(1, limit - waited)).unref();
   }
 
@@ -214,7 +214,7 @@ export class ClientWatch {
       this.onTimeout();
       return;
     }
-    this.arm(this.nextLimit());
+    this.arm(this.nextLimit(), waited);
   }
 }
 

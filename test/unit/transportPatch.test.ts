@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { transportPatched } from '../../src/elasticsearch/transportPatch.js';
+import { PATCH_MARK, transportPatched } from '../../src/elasticsearch/transportPatch.js';
 
 describe('transport patch check', () => {
   it('finds the patch npm ci applied', () => {
@@ -19,7 +19,7 @@ describe('transport patch check', () => {
         cpSync(join(installed, build, 'Transport.js'), join(copy, build, 'Transport.js'));
       expect(transportPatched(copy)).toBe(true);
       const esm = join(copy, 'esm', 'Transport.js');
-      writeFileSync(esm, readFileSync(esm, 'utf8').replace('function resultWarnings()', 'function unpatched()'));
+      writeFileSync(esm, readFileSync(esm, 'utf8').replace(PATCH_MARK, 'function unpatched()'));
       expect(transportPatched(copy)).toBe(false);
       expect(transportPatched(join(copy, 'missing'))).toBe(false);
     } finally {
