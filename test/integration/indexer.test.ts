@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client, estypes } from '@elastic/elasticsearch';
+import type { Client } from '@elastic/elasticsearch';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bulkLoad, type LoadItem } from '../../indexer/bulkLoader.js';
 import { aliasesExist, listGenerations, liveGeneration, swapAliases } from '../../indexer/generations.js';
@@ -17,6 +17,7 @@ import { createGenerationIndex, deleteIndexes, generationOf } from '../../indexe
 import { stableId, streetId as stableStreetId } from '../../indexer/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/errors.js';
 import { runIndexing } from '../../indexer/run.js';
+import { searchAllPages } from '../../src/repository/paging.js';
 import type { RunSummary } from '../../indexer/summary.js';
 import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
@@ -69,20 +70,15 @@ function allIndexesOf(p: string): Promise<string[]> {
 /** Every document id of `index`, in order (paged: the addresses outnumber one page). */
 async function ids(index: string): Promise<string[]> {
   const out: string[] = [];
-  let after: estypes.SortResults | undefined;
-  for (;;) {
-    const res = await client.search({
-      index,
-      size: 10_000,
-      _source: false,
-      sort: [{ id: 'asc' }],
-      ...(after ? { search_after: after } : {}),
-    });
-    const hits = res.hits.hits;
-    out.push(...hits.map((h) => h._id as string));
-    if (hits.length < 10_000) return out;
-    after = hits.at(-1)?.sort;
-  }
+  const pages = searchAllPages(client, {
+    index,
+    query: { match_all: {} },
+    sort: [{ id: 'asc' }],
+    source: false,
+    pageSize: 10_000,
+  });
+  for await (const hits of pages) out.push(...hits.map((h) => h._id as string));
+  return out;
 }
 
 async function countWhere(query: object, index = `${prefix}addresses`): Promise<number> {
