@@ -5,7 +5,7 @@ import type { Config } from './config/service.js';
 import { guardOf } from './elasticsearch/client.js';
 import { SearchBatcher } from './elasticsearch/searchBatcher.js';
 import { AnonymousLimit } from './http/anonymousLimit.js';
-import { apiKeyAuth } from './http/auth.js';
+import { acceptedKeyOf, apiKeyAuth } from './http/auth.js';
 import { BodyCache } from './http/bodyCache.js';
 import { HeavyAnswers } from './http/heavyAnswers.js';
 import { compression } from './http/compression.js';
@@ -118,7 +118,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     : undefined;
 
   // First: a flood without a key is refused before any other middleware spends anything on it.
-  if (anonymous) app.use(anonymous.gate(logger));
+  if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx) !== undefined));
   // The request's id and log line, its metrics, security headers and the draining notice: one layer.
   app.use(requestFrame(logger, metrics, state));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).

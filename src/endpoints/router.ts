@@ -77,8 +77,11 @@ async function sendConditional(
   const generations = await deps.generations.of(reads);
   // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
   const language = preferredLanguage(acceptLanguage) ?? '';
+  // The answer reads the generations its tag names, not whatever the aliases point at by then.
   await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
-    sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
+    deps.generations.pinned(reads, generations, () =>
+      sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
+    ),
   );
 }
 

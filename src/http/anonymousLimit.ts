@@ -10,8 +10,9 @@
  * HTTP parsing and a socket write per request, and a client that sends its next request as soon as it has an
  * answer (most do, on each of their connections) would keep it busy: the refusal is held for `holdMs`
  * (ANON_REFUSAL_HOLD_MS, never longer than its Retry-After) before it is sent, which bounds such a client to one
- * request per connection per hold, at the price of a timer. A request with a key header goes on to
- * authentication, which charges it here only when the key is not accepted.
+ * request per connection per hold, at the price of a timer. Only a request whose key is accepted passes the gate
+ * uncharged: a made-up `X-Api-Key` is charged and refused like no key at all (otherwise a flood would send one to
+ * skip the gate), and authentication then answers 401 to those the budget admits.
  */
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
@@ -68,10 +69,10 @@ export class AnonymousLimit {
   }
 
   /**
-   * The first middleware: a request without a key header is charged here, and refused with the pre-rendered 429
+   * The first middleware: a request without an accepted key is charged here, and refused with the pre-rendered 429
    * when its address has no budget left (see the module comment for what such an answer leaves out).
    */
-  gate(logger: Logger) {
+  gate(logger: Logger, keyAccepted: (ctx: Context) => boolean) {
     const refuse = async (ctx: Context, retryAfter: number) => {
       this.logRefusal(logger, ctx);
       const holdMs = Math.min(this.holdMs, retryAfter * 1000);
@@ -82,9 +83,10 @@ export class AnonymousLimit {
       ctx.type = 'application/json';
       ctx.body = REFUSAL_BODY;
     };
-    // Not async itself: a request with a key (nearly all the traffic) goes straight on, without a layer's promise.
+    // Not async itself: a request with an accepted key (nearly all the traffic) goes straight on, without a layer's
+    // promise.
     return (ctx: Context, next: Next) => {
-      if (ctx.get('x-api-key')) return next();
+      if (keyAccepted(ctx)) return next();
       const retryAfter = this.take(ctx);
       return retryAfter === undefined ? next() : refuse(ctx, retryAfter);
     };

@@ -27,7 +27,7 @@ export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, an
   const unauthorized = () => new ApiError(401, 'unauthorized', 'A valid X-Api-Key header is required');
   // Not async: nothing here waits, and a throw is a rejection to Koa's dispatch all the same (one promise less).
   return (ctx: Context, next: Next) => {
-    const fingerprint = acceptedFingerprint(keys, ctx.get('x-api-key'));
+    const fingerprint = acceptedKeyOf(keys, ctx);
     // Open paths cost a key nothing (src/http/rateLimit.ts): the key only widens what /health shows.
     ctx.state.openPath = isOpen(ctx.path);
     if (fingerprint) {
@@ -38,6 +38,16 @@ export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, an
     if (ctx.state.openPath) return next();
     throw unauthorized();
   };
+}
+
+/**
+ * The fingerprint of the request's key when it is accepted; undefined for none or a wrong one. Decided once per
+ * request (the anonymous gate asks first, authentication again): the digest is not computed twice.
+ */
+export function acceptedKeyOf(keys: KeyStore, ctx: Context): string | undefined {
+  const state = ctx.state as { acceptedKey?: string | null };
+  if (state.acceptedKey === undefined) state.acceptedKey = acceptedFingerprint(keys, ctx.get('x-api-key')) ?? null;
+  return state.acceptedKey ?? undefined;
 }
 
 /** The fingerprint of `key` when it is accepted; undefined for none or a wrong one. */

@@ -83,7 +83,9 @@ export class BodyCache {
    * Builds the answer for `key` with `build` and keeps it, unless the same answer is being built already: then
    * waits for that build and serves what it kept. Right after a reindex every map client misses at once, and
    * each building the world's countries (an Elasticsearch page of megabytes, parsed and serialised on the event
-   * loop) would stall geocoding for as many builds.
+   * loop) would stall geocoding for as many builds. The wait ends when the build has read Elasticsearch's answer, or
+   * as soon as the answer is known to be too big to keep, never on the first client's download. A built answer goes
+   * out under the heavy-answer limits as a kept one does.
    */
   async build(ctx: Context, key: string, build: () => Promise<void>): Promise<void> {
     const underway = this.building.get(key);
@@ -105,6 +107,17 @@ export class BodyCache {
       throw error;
     }
     this.keep(ctx, key, finish);
+    await this.sendBuilt(ctx);
+  }
+
+  /** The answer `build` set, through the heavy-answer limits (a kept answer goes through them in serve()). */
+  private async sendBuilt(ctx: Context): Promise<void> {
+    const body: unknown = ctx.body;
+    if (ctx.status !== 200 || body == null) return;
+    if (body instanceof Readable) return this.heavy.sendStream(ctx, body);
+    const type = ctx.response.get('Content-Type') as string;
+    await this.heavy.send(ctx, toBuffer(body));
+    ctx.type = type;
   }
 
   /**
@@ -121,9 +134,7 @@ export class BodyCache {
     if (body instanceof Readable) {
       ctx.body = this.copyOnTheWay(body, store, done);
     } else {
-      const identity = Buffer.isBuffer(body)
-        ? body
-        : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+      const identity = toBuffer(body);
       ctx.body = identity;
       store(identity);
       done();
@@ -131,26 +142,35 @@ export class BodyCache {
     ctx.type = type;
   }
 
+  /**
+   * A body small enough to keep is read from the source whole, whatever the client's pace (the chunks are held for
+   * the cache anyway): requests waiting for this build (build()) are then told when Elasticsearch is done, not when a
+   * slow first client is. A body that turns out too big to keep is let go at once: its copy is dropped and the
+   * waiters are told (they build their own), and from then on it streams at the client's pace.
+   */
   private copyOnTheWay(source: Readable, store: (body: Buffer) => void, done: () => void): Transform {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] | undefined = [];
     let bytes = 0;
     const tee = new Transform({
-      // A body small enough to keep is read from the source whole, whatever the client's pace (the chunks are held
-      // for the cache anyway): requests waiting for this build (build()) are then served when Elasticsearch is
-      // done, not when a slow first client is.
       readableHighWaterMark: this.maxEntryBytes,
-      transform: (chunk: Buffer, _encoding, done) => {
+      transform: (chunk: Buffer, _encoding, next) => {
         bytes += chunk.length;
-        if (bytes <= this.maxEntryBytes) chunks.push(chunk);
-        done(null, chunk);
+        if (chunks && bytes > this.maxEntryBytes) {
+          chunks = undefined;
+          done();
+        }
+        chunks?.push(chunk);
+        next(null, chunk);
       },
       flush: (flushed) => {
-        if (bytes <= this.maxEntryBytes) store(Buffer.concat(chunks));
+        if (chunks) store(Buffer.concat(chunks));
         flushed();
+        // Kept (or known not to be) once the source has ended: the waiters need not wait for this client's download.
+        done();
       },
     });
     // A failure mid-stream aborts the copy too (nothing is kept) and reaches Koa as the body's error; a client gone
-    // mid-stream (Koa destroys the body) ends it the same way.
+    // mid-stream (Koa destroys the body) ends it the same way. `done` may be called twice: it settles once.
     pipeline(source, tee, () => done());
     return tee;
   }
@@ -171,4 +191,8 @@ export class BodyCache {
     }
     return encoded;
   }
+}
+
+function toBuffer(body: unknown): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }

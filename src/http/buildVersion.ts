@@ -15,17 +15,21 @@ let computed: string | undefined;
 
 /** Computed once, on first use (a few hundred small files: milliseconds). */
 export function buildVersion(): string {
-  if (computed) return computed;
+  computed ??= sourceVersion(SOURCE_ROOT);
+  return computed;
+}
+
+/** The digest of every source file under `root`: its names and contents, in a fixed order. */
+export function sourceVersion(root: string): string {
   const hash = createHash('sha256');
-  const files = readdirSync(SOURCE_ROOT, { recursive: true, encoding: 'utf8' })
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((file) => SOURCE_FILE.test(file))
     .sort();
   for (const file of files)
     hash
       .update(file)
       .update('\0')
-      .update(readFileSync(join(SOURCE_ROOT, file)))
+      .update(readFileSync(join(root, file)))
       .update('\0');
-  computed = hash.digest('base64url').slice(0, 16);
-  return computed;
+  return hash.digest('base64url').slice(0, 16);
 }

@@ -7,7 +7,9 @@
  * would pace them. Without a pace, a client that asks again as soon as an answer is in takes every spare cycle:
  * on loopback a 600 KB write completes at once, so a bound on concurrent answers alone bounds nothing.
  * More than `queued` waiting: 503 `overloaded` with Retry-After, as the Elasticsearch guard answers. The client
- * receives the same bytes and headers (Content-Length included).
+ * receives the same bytes and headers (Content-Length included). This holds for every heavy answer: one served from
+ * the body cache (`send`) and one being built (`sendStream`: a first request, an answer too big to keep, any answer
+ * with the cache off), so varying a parameter (`simplify`, `bbox`, `name`) to miss the cache skips no limit.
  *
  * The slots bound the service's work, so a slot is held only while the service is what the answer waits for: a
  * client that has not taken the slice handed to it for `stallMs` (its link or its reading is slower than the pace)
@@ -15,9 +17,11 @@
  * next to nothing; otherwise two slow or stalled clients would hold every boundary download behind them. One that
  * takes nothing for `sendTimeoutMs` is cut (nginx's `send_timeout`): it holds a socket and nothing else is coming.
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { OverloadedError } from '../domain/errors.js';
+import { ClientWatch } from './clientWatch.js';
+import { HEAVY_ANSWER_SLICE_BYTES, iteratorSource, readAhead, type SliceSource, slicedBody } from './slicedBody.js';
 
 export interface HeavyAnswerLimits {
   /** An answer of at least this many bytes on the wire is heavy. */
@@ -58,49 +62,6 @@ export interface HeavyAnswerStats {
   waiting: number;
 }
 
-/**
- * 64 KiB: a loopback or LAN socket takes it in one write, small enough that a turn of the event loop spent on it
- * is a fraction of a millisecond.
- */
-export const HEAVY_ANSWER_SLICE_BYTES = 64 * 1024;
-
-/**
- * `body` as a stream that hands out one slice per event-loop turn (setImmediate lets pending I/O run first), and
- * at most `bytesPerSecond` (0: as fast as the client takes it): a slice is due when the bytes before it would have
- * taken that long at the rate, as a proxy's per-connection rate limit paces a download.
- */
-export function slicedBody(
-  body: Buffer,
-  bytesPerSecond: number,
-  sliceBytes = HEAVY_ANSWER_SLICE_BYTES,
-  client?: ClientWatch,
-): Readable {
-  let offset = 0;
-  let started: number | undefined;
-  return new Readable({
-    highWaterMark: sliceBytes,
-    read() {
-      client?.asked();
-      const push = () => {
-        if (offset >= body.length) {
-          client?.stop();
-          this.push(null);
-          return;
-        }
-        const end = Math.min(offset + sliceBytes, body.length);
-        // subarray: a view, not a copy.
-        this.push(body.subarray(offset, end));
-        offset = end;
-        client?.handedOut();
-      };
-      started ??= performance.now();
-      const wait = bytesPerSecond > 0 ? started + (offset / bytesPerSecond) * 1000 - performance.now() : 0;
-      if (wait >= 1) setTimeout(push, wait);
-      else setImmediate(push);
-    },
-  });
-}
-
 export class HeavyAnswers {
   private writing = 0;
   private readonly waiting: (() => void)[] = [];
@@ -122,6 +83,36 @@ export class HeavyAnswers {
       return;
     }
     await this.enter();
+    ctx.body = this.sliced(ctx, body);
+    ctx.length = body.length;
+  }
+
+  /**
+   * The same for an answer still being built (a stream: its size is known only once it ends). Before the status line
+   * it reads up to `minBytes` of it: a body that ends before that is light and leaves whole; a longer one is heavy,
+   * waits for a slot like any other (a full queue is still a clean 503) and is sliced and paced from there on. Its
+   * bytes are counted before compression, since the wire size of a body compressed on the fly is not known in advance.
+   */
+  async sendStream(ctx: Context, body: Readable): Promise<void> {
+    const { minBytes, concurrent } = this.limits;
+    if (concurrent === 0 || ctx.method === 'HEAD') return;
+    const rest = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    const { head, read, ended } = await readAhead(rest, minBytes);
+    if (ended) {
+      ctx.body = Buffer.concat(head, read);
+      return;
+    }
+    try {
+      await this.enter();
+    } catch (error) {
+      void rest.return?.().catch(() => {});
+      throw error;
+    }
+    ctx.body = this.sliced(ctx, iteratorSource(head, rest));
+  }
+
+  /** The answer as slices, holding a slot (taken by the caller) until it is written, the client stalls or leaves. */
+  private sliced(ctx: Context, body: Buffer | SliceSource): Readable {
     const release = once(() => this.leave());
     const res = ctx.res;
     const client = new ClientWatch(this.limits, release, () => res.destroy());
@@ -131,8 +122,7 @@ export class HeavyAnswers {
     };
     if (res.closed || res.destroyed) gone();
     else res.once('close', gone);
-    ctx.body = slicedBody(body, this.limits.bytesPerSecond, HEAVY_ANSWER_SLICE_BYTES, client);
-    ctx.length = body.length;
+    return slicedBody(body, this.limits.bytesPerSecond, HEAVY_ANSWER_SLICE_BYTES, client);
   }
 
   private enter(): Promise<void> {
@@ -149,72 +139,6 @@ export class HeavyAnswers {
     const next = this.waiting.shift();
     if (next) next();
     else this.writing--;
-  }
-}
-
-/**
- * How long the client of one sliced answer has left the slice handed to it untaken, with one timer at a time:
- * `onStall` once it has waited `stallMs`, `onTimeout` once it has waited `sendTimeoutMs`. Waiting for the pace is
- * not the client's wait: the stream has been asked for its next slice then.
- */
-export class ClientWatch {
-  /** When the slice now waiting for the client was handed out; undefined while the stream has been asked. */
-  private since: number | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private stalled = false;
-  private stopped = false;
-
-  constructor(
-    private readonly limits: Pick<HeavyAnswerLimits, 'stallMs' | 'sendTimeoutMs'>,
-    private readonly onStall: () => void,
-    private readonly onTimeout: () => void,
-  ) {}
-
-  handedOut(): void {
-    if (this.stopped) return;
-    this.since = performance.now();
-    if (!this.timer) this.arm(this.nextLimit(), 0);
-  }
-
-  asked(): void {
-    this.since = undefined;
-  }
-
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  /** The next bound to watch for (ms of waiting), or undefined when none is left. */
-  private nextLimit(): number | undefined {
-    const { stallMs, sendTimeoutMs } = this.limits;
-    if (!this.stalled && stallMs > 0) return stallMs;
-    return sendTimeoutMs > 0 ? sendTimeoutMs : undefined;
-  }
-
-  /** `waited`: how long the slice now out has waited for the client already. */
-  private arm(limit: number | undefined, waited: number): void {
-    if (limit === undefined) return;
-    this.timer = setTimeout(() => this.check(), Math.max(1, limit - waited)).unref();
-  }
-
-  private check(): void {
-    this.timer = undefined;
-    // Asked since: nothing to watch until the next slice is handed out (which arms the timer again).
-    if (this.stopped || this.since === undefined) return;
-    const waited = performance.now() - this.since;
-    const { stallMs, sendTimeoutMs } = this.limits;
-    if (!this.stalled && stallMs > 0 && waited >= stallMs) {
-      this.stalled = true;
-      this.onStall();
-    }
-    if (sendTimeoutMs > 0 && waited >= sendTimeoutMs) {
-      this.stop();
-      this.onTimeout();
-      return;
-    }
-    this.arm(this.nextLimit(), waited);
   }
 }
 

@@ -9,6 +9,7 @@
  * request waits on that round trip (it used to hold every request of one moment each second); only the first
  * request after an idle second waits, as before.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client } from '@elastic/elasticsearch';
 import { BackendUnavailableError } from '../domain/errors.js';
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
@@ -16,6 +17,17 @@ import { elasticsearchCall } from '../elasticsearch/failures.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 
 export const GENERATION_TTL_MS = 1000;
+
+/** Alias -> the concrete index(es) an answer's reads must go to (see IndexGenerations.pinned). */
+const pinnedReads = new AsyncLocalStorage<ReadonlyMap<string, string>>();
+
+/**
+ * The index a read of `alias` goes to: the generation pinned for the answer being built (IndexGenerations.pinned),
+ * else the alias itself. The repositories of conditional answers name every index through it.
+ */
+export function indexFor(alias: string): string {
+  return pinnedReads.getStore()?.get(alias) ?? alias;
+}
 
 interface CachedGeneration {
   generation: Promise<string>;
@@ -40,6 +52,20 @@ export class IndexGenerations {
   /** The live index names behind the given aliases, in the given order. */
   of(kinds: readonly IndexKind[]): Promise<string[]> {
     return Promise.all(kinds.map((kind) => this.live(kind)));
+  }
+
+  /**
+   * Runs `read` with every read of these kinds (through indexFor) sent to the given generations rather than to the
+   * aliases: an answer tagged with a generation (an ETag, a body-cache key) is built from exactly that generation,
+   * even when the alias moved since the generation was looked up (the lookup is cached for up to `ttlMs`).
+   */
+  pinned<T>(kinds: readonly IndexKind[], generations: readonly string[], read: () => T): T {
+    const pins = new Map<string, string>();
+    kinds.forEach((kind, i) => {
+      const generation = generations[i];
+      if (generation) pins.set(aliasName(this.indexPrefix, kind), concreteIndexes(generation));
+    });
+    return pinnedReads.run(pins, read);
   }
 
   /**

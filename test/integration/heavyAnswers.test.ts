@@ -17,6 +17,21 @@ async function roundTrips(api: TestApi): Promise<number> {
   return Number(/^geocoder_elasticsearch_round_trips_total (\d+)/m.exec(text)?.[1]);
 }
 
+/**
+ * The status of a GET, without reading its body (a heavy answer's status line goes out once it has a slot). The
+ * answer is abandoned at once, which frees its slot again.
+ */
+function statusOf(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { 'x-api-key': TEST_API_KEY, ...headers } }, (res) => {
+      resolve(res.statusCode!);
+      res.destroy();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 let paced: TestApi;
 let unbounded: TestApi;
 
@@ -38,7 +53,8 @@ describe('heavy answers', () => {
   it('sends a bounded, paced answer byte for byte as an unbounded one, in every encoding', async () => {
     for (const encoding of ['br', 'gzip', '']) {
       const headers: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
-      // The first request builds the body, the second is served from the cache (the bounded, sliced path).
+      // The first request builds the body (bounded while it streams), the second is served from the cache (bounded,
+      // sliced): the same bytes and headers as an unbounded server's either way.
       for (let i = 0; i < 2; i++) {
         const [a, b] = await Promise.all([
           rawGet(`${paced.url}/countries/geojson`, headers),
@@ -66,13 +82,14 @@ describe('heavy answers', () => {
     });
     try {
       const path = `${api.url}/countries/geojson`;
-      expect((await rawGet(path, { 'accept-encoding': 'br' })).status).toBe(200);
-      // A slow download of the cached answer holds the only slot from its status line until the client leaves.
-      const holder = request(path, { headers: { 'x-api-key': TEST_API_KEY, 'accept-encoding': 'br' } });
+      // A slow download of the answer being built holds the only slot from its status line until the client leaves
+      // (uncompressed, so the status line leaves with the first bytes rather than with brotli's first block).
+      const holder = request(path, { headers: { 'x-api-key': TEST_API_KEY } });
       const started = new Promise<void>((resolve) => holder.on('response', () => resolve()));
       holder.on('error', () => {});
       holder.end();
       await started;
+      // The same answer, kept by then (the build reads Elasticsearch whole, whatever its client's pace): refused.
       const refused = await rawGet(path, { 'accept-encoding': 'br' });
       expect(refused.status).toBe(503);
       expect(refused.headers['retry-after']).toBe('1');
@@ -82,12 +99,48 @@ describe('heavy answers', () => {
       expect((await rawGet(`${api.url}/countries?country_code=nld`, {})).status).toBe(200);
       // The client leaving frees the slot.
       holder.destroy();
-      let after = await rawGet(path, { 'accept-encoding': 'gzip' });
-      for (let i = 0; i < 50 && after.status === 503; i++) {
+      let after = await statusOf(path, { 'accept-encoding': 'gzip' });
+      for (let i = 0; i < 50 && after === 503; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        after = await rawGet(path, { 'accept-encoding': 'gzip' });
+        after = await statusOf(path, { 'accept-encoding': 'gzip' });
       }
-      expect(after.status).toBe(200);
+      expect(after).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('bounds answers being built as it bounds kept ones: a parameter that misses the cache skips no limit', async () => {
+    const api = await startTestApi({
+      indexPrefix: inject('samplePrefix'),
+      // Nothing kept: every answer is a first build. One slot, no queue, a pace that keeps the first one going.
+      env: {
+        BODY_CACHE_BYTES: '0',
+        HEAVY_ANSWER_BYTES: '1024',
+        HEAVY_ANSWERS_CONCURRENT: '1',
+        HEAVY_ANSWERS_QUEUED: '0',
+        HEAVY_ANSWER_BYTES_PER_SECOND: '65536',
+      },
+    });
+    try {
+      const holder = request(`${api.url}/countries/geojson?simplify=1000`, { headers: { 'x-api-key': TEST_API_KEY } });
+      const started = new Promise<void>((resolve) => holder.on('response', () => resolve()));
+      holder.on('error', () => {});
+      holder.end();
+      await started;
+      // Another simplification is another answer, built anew: it waits for the same slot, and the queue is full.
+      const refused = await rawGet(`${api.url}/countries/geojson?simplify=1001`, { 'accept-encoding': 'gzip' });
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.body.toString()).error.code).toBe('overloaded');
+      // Light answers are not held.
+      expect((await rawGet(`${api.url}/countries?country_code=nld`, {})).status).toBe(200);
+      holder.destroy();
+      let after = await statusOf(`${api.url}/countries/geojson?simplify=1002`, {});
+      for (let i = 0; i < 50 && after === 503; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = await statusOf(`${api.url}/countries/geojson?simplify=1002`, {});
+      }
+      expect(after).toBe(200);
     } finally {
       await api.close();
     }

@@ -5,10 +5,12 @@
 import { EventEmitter } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import type { Context } from 'koa';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { loadConfig } from '../../src/config/service.js';
 import { OverloadedError } from '../../src/domain/errors.js';
-import { ClientWatch, HeavyAnswers, slicedBody } from '../../src/http/heavyAnswers.js';
+import { ClientWatch } from '../../src/http/clientWatch.js';
+import { HeavyAnswers } from '../../src/http/heavyAnswers.js';
+import { slicedBody } from '../../src/http/slicedBody.js';
 
 /** No stall or send timeout: the fake contexts below never read their answers. */
 const UNWATCHED = { stallMs: 0, sendTimeoutMs: 0 };
@@ -32,6 +34,20 @@ function fakeContext(method = 'GET') {
 }
 
 const read = async (stream: Readable) => Buffer.concat(await stream.toArray());
+
+/** Real turns of the event loop (slices are handed out on setImmediate, which the fake clock leaves real). */
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** The fake clock forward by `ms`, a millisecond at a time, letting the streams' real turns run in between. */
+async function advance(ms: number): Promise<void> {
+  for (let i = 0; i < ms; i++) {
+    await settle();
+    await vi.advanceTimersByTimeAsync(1);
+  }
+  await settle();
+}
 
 describe('heavy answers', () => {
   it('sends a sliced answer as the same bytes, paced or not', async () => {
@@ -82,6 +98,35 @@ describe('heavy answers', () => {
     );
   });
 
+  it('holds an answer still being built to the same bound: light ones leave whole, heavy ones wait for a slot', async () => {
+    const heavy = new HeavyAnswers({ ...UNWATCHED, minBytes: 100, concurrent: 1, queued: 0, bytesPerSecond: 0 });
+    const chunks = (n: number) => Readable.from(Array.from({ length: n }, (_, i) => Buffer.alloc(40, i)));
+    const light = fakeContext();
+    await heavy.sendStream(light.ctx as unknown as Context, chunks(2));
+    // Read whole before the status line: a buffer, no slot taken.
+    expect(light.ctx.body).toEqual(Buffer.concat([Buffer.alloc(40, 0), Buffer.alloc(40, 1)]));
+    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0 });
+
+    const first = fakeContext();
+    await heavy.sendStream(first.ctx as unknown as Context, chunks(10));
+    expect(first.ctx.body).toBeInstanceOf(Readable);
+    expect(heavy.stats().writing).toBe(1);
+    // The one slot is taken and nothing may wait: the next heavy build is refused before its status line...
+    const source = chunks(10);
+    await expect(heavy.sendStream(fakeContext().ctx as unknown as Context, source)).rejects.toBeInstanceOf(
+      OverloadedError,
+    );
+    // ...and its source is let go (an Elasticsearch paging would be closed).
+    await sleep(0);
+    expect(source.destroyed).toBe(true);
+    // The first answer's bytes are all there, in the chunks they were built in.
+    const bytes = await read(first.ctx.body as Readable);
+    expect(bytes.length).toBe(400);
+    expect(bytes.subarray(360).equals(Buffer.alloc(40, 9))).toBe(true);
+    first.written();
+    expect(heavy.stats().writing).toBe(0);
+  });
+
   it('is configured from the environment, bounded by default', () => {
     expect(loadConfig({}).heavyAnswers).toEqual({
       minBytes: 256 * 1024,
@@ -115,23 +160,38 @@ describe('heavy answers', () => {
       );
     // A client that takes every slice at once, paced to a slice every 125 ms: longer than the stall bound, but it
     // waits for the pace, not the other way round, so it never stalls.
-    const body = Buffer.alloc(2 * 1024);
-    expect((await read(slicedBody(body, 4 * 1024, 512, watched()))).equals(body)).toBe(true);
-    await sleep(450);
-    expect(events).toEqual([]);
+    // The clock is the test's (timers and performance.now): a loaded machine's late timers cannot change the story.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const body = Buffer.alloc(2 * 1024);
+      const paced = read(slicedBody(body, 4 * 1024, 512, watched()));
+      await advance(1000);
+      expect((await paced).equals(body)).toBe(true);
+      await advance(450);
+      expect(events).toEqual([]);
 
-    // A client that takes the first slice and then nothing: its slot after 100 ms, cut after 400 ms (the checks
-    // sit midway between, so a slow machine's timers have 150 ms of slack).
-    const stream = slicedBody(Buffer.alloc(8 * 1024), 0, 1024, watched());
-    stream.once('data', () => stream.pause());
-    await sleep(250);
-    expect(events).toEqual(['stall']);
-    await sleep(300);
-    expect(events).toEqual(['stall', 'timeout']);
-    stream.destroy();
+      // A client that takes the first slice and then nothing: its slot after 100 ms, cut after 400 ms.
+      const stream = slicedBody(Buffer.alloc(8 * 1024), 0, 1024, watched());
+      stream.once('data', () => stream.pause());
+      await advance(99);
+      expect(events).toEqual([]);
+      await advance(2);
+      expect(events).toEqual(['stall']);
+      await advance(297);
+      expect(events).toEqual(['stall']);
+      await advance(2);
+      expect(events).toEqual(['stall', 'timeout']);
+      stream.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives the slot of an answer its client stopped taking to the next one, and cuts that client later', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const heavy = new HeavyAnswers({
       minBytes: 10,
       concurrent: 1,
@@ -156,18 +216,21 @@ describe('heavy answers', () => {
     (stalled.ctx.body as Readable).pipe(client);
 
     const next = fakeContext();
-    const started = performance.now();
-    const waiting = heavy.send(next.ctx as unknown as Context, Buffer.alloc(20));
+    let served = false;
+    void heavy.send(next.ctx as unknown as Context, Buffer.alloc(20)).then(() => (served = true));
     expect(heavy.stats()).toEqual({ writing: 1, waiting: 1 });
-    await waiting;
-    const waited = performance.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(95);
-    expect(waited).toBeLessThan(600);
+    // The stall bound (100 ms of the test's clock) and not before: the slot passes to the waiting answer.
+    await advance(95);
+    expect(served).toBe(false);
+    await advance(10);
+    expect(served).toBe(true);
     expect(stalled.ctx.res.destroyed).toBe(false);
     expect(taken).toBeLessThan(body.length);
 
-    // Still taking nothing: cut at the send timeout, which frees no second slot.
-    await sleep(800);
+    // Still taking nothing: cut at the send timeout (600 ms), which frees no second slot.
+    await advance(400);
+    expect(stalled.ctx.res.destroyed).toBe(false);
+    await advance(200);
     expect(stalled.ctx.res.destroyed).toBe(true);
     expect(heavy.stats()).toEqual({ writing: 1, waiting: 0 });
     next.written();

@@ -31,6 +31,7 @@ import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from 
 import type { StreetQuery } from './streetRequest.js';
 import { hasStreetKey } from './addressFields.js';
 import { existsAndFirstPage, searchAllPages, sources } from '../../repository/paging.js';
+import { indexFor } from '../../repository/generations.js';
 
 /** A forward answer with its grade: everything the response needs. */
 export interface ForwardAnswer extends MatchGrade {
@@ -60,7 +61,7 @@ export class AddressRepository {
   }
 
   async get(id: string): Promise<AddressDoc> {
-    const res = await this.searcher.search<AddressDoc>(this.addresses, addressByIdRequest(id));
+    const res = await this.searcher.search<AddressDoc>(indexFor(this.addresses), addressByIdRequest(id));
     const doc = res.hits.hits[0]?._source;
     if (!doc) throw new NotFoundError('address');
     return doc;

@@ -27,7 +27,7 @@ import {
   pagesOfDocs,
   searchAllPages,
 } from '../../repository/paging.js';
-import { GenerationCache, type IndexGenerations } from '../../repository/generations.js';
+import { GenerationCache, type IndexGenerations, indexFor } from '../../repository/generations.js';
 
 export class AreaRepository {
   private readonly areas: string;
@@ -46,7 +46,7 @@ export class AreaRepository {
 
   private areaPages(level: AreaLevel, filter: AreaFilter, withGeometry: boolean, parent?: ParentRef): PageOptions {
     return {
-      index: this.areas,
+      index: indexFor(this.areas),
       query: areaQuery(level, filter, parent),
       sort: AREA_SORT,
       source: areaSource(withGeometry),
@@ -60,7 +60,7 @@ export class AreaRepository {
   }
 
   async get(level: AreaLevel, id: string, withGeometry: boolean): Promise<AreaDoc> {
-    const res = await this.searcher.search<AreaDoc>(this.areas, {
+    const res = await this.searcher.search<AreaDoc>(indexFor(this.areas), {
       query: byIdQuery(id, level),
       size: 1,
       _source: areaSource(withGeometry),
@@ -110,7 +110,7 @@ export class AreaRepository {
     withGeometry: boolean,
   ): Promise<DocPages<BuildingDoc>> {
     const options: PageOptions = {
-      index: this.buildings,
+      index: indexFor(this.buildings),
       query: suburbBuildingsQuery(suburbId, viewport),
       sort: BUILDING_SORT,
       source: areaSource(withGeometry),
@@ -120,7 +120,7 @@ export class AreaRepository {
   }
 
   private async childPages<T>(parentQuery: ParentQuery, parentLevel: AreaLevel, options: PageOptions) {
-    const [exists, first] = await existsAndFirstPage<T>(this.searcher, this.areas, parentQuery, options);
+    const [exists, first] = await existsAndFirstPage<T>(this.searcher, indexFor(this.areas), parentQuery, options);
     if (!exists) throw new NotFoundError(parentLevel);
     return pagesOfDocs(searchAllPages<T>(this.client, options, first));
   }
