@@ -6,7 +6,7 @@
  *
  * VARIANTS (JSON): `[{"name":"64 per request","per":64,"inflight":2,"body":"source"}]`: searches per `_msearch`,
  * requests in flight, and a change to the body (`as-is` or `source`: `_source: true`, no filtering).
- * This is how the batch's `_msearch` size was chosen (README, "Batch geocoding: what bounds it").
+ * This is how the batch's `_msearch` size was chosen (docs/performance.md, "Batch geocoding: what bounds it").
  */
 import { loadavg } from 'node:os';
 import type { estypes } from '@elastic/elasticsearch';

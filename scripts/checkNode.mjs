@@ -1,24 +1,21 @@
 // Run before `npm start`, `npm test` and the other entry points (npm's pre-scripts): on an older Node.js the
 // project fails here with what to do, instead of with a stack trace from some dependency. Plain syntax on purpose,
 // so that even a very old Node can parse this file.
-import { readFileSync } from 'node:fs';
+import { wanted, isTooOld, shellHint } from './projectNode.mjs';
 
-const wanted = readFileSync(new URL('../.node-version', import.meta.url), 'utf8').trim();
-const major = Number(process.versions.node.split('.')[0]);
-const wantedMajor = Number(wanted.split('.')[0]);
-if (major < wantedMajor) {
+if (isTooOld(process.versions.node)) {
   process.stderr.write(
     'This project runs on Node.js ' +
-      wantedMajor +
-      ' LTS (' +
       wanted +
-      '); this is Node.js ' +
+      '; this is Node.js ' +
       process.versions.node +
       '.\n' +
-      'Put Node.js ' +
+      'Run `npm install` again (it links Node.js ' +
       wanted +
-      ' first on PATH (installed once from the npm registry) with:\n' +
-      '  eval "$(bash scripts/node24.sh)"\n',
+      ' from the npm registry for the npm scripts), or put it first on PATH in this shell with:\n' +
+      '  ' +
+      shellHint +
+      '\n',
   );
   process.exit(1);
 }

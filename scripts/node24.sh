@@ -2,10 +2,15 @@
 # Puts the project's Node.js (the version in .node-version, a 24 LTS) first on PATH, installing it once from the npm
 # registry (the official binary packaged as node-linux-<arch>) into a cache shared by every checkout on the machine.
 # Prints the export line, so a shell takes it with:   eval "$(bash scripts/node24.sh)"
+# With --bin it prints the folder of that node instead (npm install's postinstall links it: scripts/linkNode.mjs).
 # Only the npm registry is needed: no nvm, no download site.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 version="$(tr -d ' \n' < "$root/.node-version")"
+if [ "$(uname -s)" != Linux ]; then
+  echo "scripts/node24.sh: the npm registry's node-linux packages are for Linux; install Node.js $version yourself" >&2
+  exit 1
+fi
 case "$(uname -m)" in
   x86_64) arch=x64 ;;
   aarch64 | arm64) arch=arm64 ;;
@@ -21,4 +26,8 @@ if ! "$bin/node" --version >/dev/null 2>&1; then
   # Written last and checked above: an interrupted install is retried, not half-used.
   "$bin/node" --version >/dev/null
 fi
-echo "export PATH=\"$bin:\$PATH\""
+if [ "${1:-}" = --bin ]; then
+  echo "$bin"
+else
+  echo "export PATH=\"$bin:\$PATH\""
+fi

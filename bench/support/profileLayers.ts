@@ -2,8 +2,8 @@
  * The API's CPU by layer, from a V8 `.cpuprofile`: each busy sample is charged to the innermost frame on its stack
  * that belongs to a package or a repository source folder, so a socket write or a JSON.parse (native frames) goes
  * to whoever called it; samples with no such frame are node:http's and net's own (parsing, socket reads). Module
- * loading at start-up is left out of the shares. Pure: a profile in, rows out (the README's "what each layer
- * costs" tables).
+ * loading at start-up is left out of the shares. Pure: a profile in, rows out (the "what each layer
+ * costs" tables of docs/performance.md and docs/bench-log/).
  */
 import type { CpuProfile, SelfTime } from './cpuProfile.js';
 

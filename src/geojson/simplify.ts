@@ -9,7 +9,7 @@
  * Rings that collapse (fewer than 4 positions) are dropped: a hole that vanishes, or a polygon of a
  * MultiPolygon (an islet). Should every polygon collapse, a finer tolerance is tried (see simplifyGeometry):
  * a feature never disappears from a collection because of simplification. Douglas-Peucker can still make a ring
- * cross itself or a hole cross its shell on very jagged input; this is not repaired (see README).
+ * cross itself or a hole cross its shell on very jagged input; this is not repaired (see docs/api.md, Hierarchy).
  */
 import { simplify } from '@turf/simplify';
 import type { Geometry, LineString, Position } from 'geojson';

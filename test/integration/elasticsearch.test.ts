@@ -91,7 +91,7 @@ describe('boundary storage (geometry in _source, centroid geo_point, envelope)',
   });
 
   // patches/@elastic+transport: with a getter written in the result's literal, each request's query, body and answer
-  // outlived the API's young-generation collections and were promoted (README, "Allocation and scavenges").
+  // outlived the API's young-generation collections and were promoted (docs/bench-log/2026-11-24-0700-allocation-and-scavenges.md).
   it('answers through the patched transport: one shared warnings getter, no closure per request', async () => {
     const results = await Promise.all([1, 2].map(() => client.cluster.health({}, { meta: true })));
     const getters = results.map((result) => Object.getOwnPropertyDescriptor(result, 'warnings')?.get);

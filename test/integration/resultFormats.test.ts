@@ -73,7 +73,7 @@ describe('format=geojson', () => {
   });
 
   it('GET /search: the names in the language asked, in both formats', async () => {
-    // An address: /search's place results keep their primary name whatever `lang` says (README).
+    // An address: /search's place results keep their primary name whatever `lang` says (docs/belgium-and-languages.md).
     const { json, collection } = await both(`/search?q=${encodeURIComponent('Elizastraat 117 Elsene')}&lang=fr`);
     expect(json[0]).toMatchObject({ type: 'address', streetname: 'Rue Élise', city: 'Ixelles' });
     expectFeaturesOf(json, collection);

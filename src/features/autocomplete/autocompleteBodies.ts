@@ -1,8 +1,8 @@
 /**
  * Elasticsearch bodies of GET /autocomplete. Pure.
  *
- * Streets come from the streets index (one document per street and city, built by the indexer: see README,
- * Design, "Autocomplete"): one `prefix` query on `street_words` (every tail of the street's normalised words, so
+ * Streets come from the streets index (one document per street and city, built by the indexer: see docs/design.md,
+ * "Autocomplete: a street-level index"): one `prefix` query on `street_words` (every tail of the street's normalised words, so
  * the typed words match a prefix of the name or of any later word), ranked in the same request by match quality
  * (constant scores: the name is what was typed, the name starts with it, a later word starts with it), then by
  * distance to the focus (the nearest of the street's sampled address points), then by the street's size.
