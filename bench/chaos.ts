@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --soak 30] [--rate 200] [--nodes 3] [--heap 512m] [--only 2,7] [--flood-seconds 20]
+ * `npm run chaos [-- --soak 30] [--rate 200] [--nodes 3] [--heap 512m] [--only 2,7] [--flood-seconds 20] [--flood-key K]
  *   [--manifest datasets/sample.json] [--short]`
  *
  * Reliability at cluster scale, measured (not asserted): a three-node local cluster (dev/elasticsearch/localNode.ts,
@@ -66,6 +66,8 @@ const { values: args } = parseArgs({
     short: { type: 'boolean', default: false },
     /** Seconds of each open-loop and mixed-load row of phase 7 (the closed-loop maxima take 10). */
     'flood-seconds': { type: 'string', default: '20' },
+    /** Phase 7's flood sends this made-up `X-Api-Key` (a flood must not skip the anonymous gate with one). */
+    'flood-key': { type: 'string' },
     /** Comma-separated phase numbers to run (the baseline always runs), e.g. `--only 2,3`. */
     only: { type: 'string' },
     /** Writes a CPU profile of the API (node --cpu-prof) into this folder; the API is stopped with SIGTERM. */
@@ -166,7 +168,15 @@ function cpuShare(processes: Record<string, () => number | undefined>): () => st
 function flood(url: string, connections: number, seconds: number) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/support/flood.ts', url, String(connections), String(seconds)],
+    [
+      '--import',
+      'tsx',
+      'bench/support/flood.ts',
+      url,
+      String(connections),
+      String(seconds),
+      ...(args['flood-key'] ? [args['flood-key']] : []),
+    ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.add(child);
