@@ -20,7 +20,7 @@ import pino from 'pino';
 import { startElasticsearch } from '../dev/elasticsearch/provider.js';
 import { aliasesExist } from '../indexer/generations.js';
 import { runIndexing } from '../indexer/run.js';
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/wiring/app.js';
 import { DEFAULT_ES_BATCH_MAX, loadConfig, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { ENTRY_EVALUATIONS } from './eval/entry/registry.js';

@@ -70,7 +70,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { aliasesExist } from '../indexer/generations.js';
 import { runIndexing } from '../indexer/run.js';
-import { createApp } from '../src/app.js';
+import { createApp } from '../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../src/config/service.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { aliasName } from '../core/elasticsearch/indexNames.js';

@@ -13,13 +13,8 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
 import { type Lane, SearchBatcher, type Searcher } from '../src/elasticsearch/searchBatcher.js';
-import { AddressRepository } from '../src/features/address/addressRepository.js';
-import { AreaRepository } from '../src/features/hierarchy/areaRepository.js';
-import { IndexGenerations } from '../src/repository/generations.js';
-import { CityNameRepository } from '../src/features/search/cityNames.js';
-import { FreeTextSearch } from '../src/features/search/freeTextSearch.js';
-import { PlaceRepository } from '../src/features/search/placeRepository.js';
-import { SearchBox } from '../src/features/search/searchBox.js';
+import { createServiceLogger } from '../src/logger.js';
+import { buildSearchServices } from '../src/wiring/services.js';
 import { freeTextPaths, placePaths, sampleAddresses } from './support/benchQueries.js';
 
 const { values: args } = parseArgs({
@@ -56,13 +51,8 @@ async function main() {
         return res;
       },
     };
-    const generations = new IndexGenerations(client, prefix);
-    const addresses = new AddressRepository(client, searcher, prefix);
-    const areas = new AreaRepository(client, searcher, prefix, generations);
-    const box = new SearchBox(
-      new FreeTextSearch(addresses, areas, new CityNameRepository(client, generations, prefix)),
-      new PlaceRepository(searcher, prefix),
-    );
+    const logger = createServiceLogger('silent');
+    const box = buildSearchServices({ client, indexPrefix: prefix, searcher, logger }).searchBox;
     const drawn = await sampleAddresses(client, prefix, Number(args.queries), Number(args.seed));
     const paths = args.scenario === 'places' ? placePaths(drawn) : freeTextPaths(drawn);
     const texts = paths.map((path) => new URLSearchParams(path.slice(path.indexOf('?'))).get('q') ?? '');

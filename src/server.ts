@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
-import { createApp } from './app.js';
+import { createApp } from './wiring/app.js';
 import type { Config } from './config/service.js';
 import { ServiceState } from './http/serviceState.js';
 

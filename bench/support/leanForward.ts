@@ -14,12 +14,10 @@ import { loadConfig } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
 import { answerOf, readInput } from '../../src/endpoints/answer.js';
-import type { ServiceDeps } from '../../src/endpoints/deps.js';
-import { AddressRepository } from '../../src/features/address/addressRepository.js';
 import { forwardEndpoint } from '../../src/features/address/endpoints.js';
-import { CityNameRepository } from '../../src/features/search/cityNames.js';
 import { parseStrictJson } from '../../src/http/jsonBody.js';
-import { IndexGenerations } from '../../src/repository/generations.js';
+import { buildSearchServices } from '../../src/wiring/services.js';
+import { createServiceLogger } from '../../src/logger.js';
 import { UndiciSearcher } from './undiciSearcher.js';
 
 const config = loadConfig();
@@ -33,11 +31,13 @@ const searcher =
   process.env.LEAN_SEARCH === 'undici'
     ? new UndiciSearcher(process.env.ELASTICSEARCH_URL!)
     : new SearchBatcher(client, config.esBatchMax);
-const generations = new IndexGenerations(client, config.indexPrefix);
-const deps = {
-  addresses: new AddressRepository(client, searcher, config.indexPrefix),
-  cityNames: new CityNameRepository(client, generations, config.indexPrefix),
-} as unknown as ServiceDeps;
+// Built as the API builds it (only the forward endpoint's services are used).
+const deps = buildSearchServices({
+  client,
+  indexPrefix: config.indexPrefix,
+  searcher,
+  logger: createServiceLogger('silent'),
+});
 
 createServer((req, res) => {
   const chunks: Buffer[] = [];

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_GUARD } from '../elasticsearch/client.js';
-import { DEFAULT_HEAVY_ANSWERS, type HeavyAnswerLimits } from '../http/heavyAnswers.js';
+import { DEFAULT_HEAVY_ANSWERS, type HeavyAnswerLimits } from './heavyAnswerLimits.js';
 import {
   booleanFlag,
   ConfigError,

@@ -1,14 +1,15 @@
 /**
  * One declaration per endpoint: what the API reference says about it (method, path, schemas, summary, errors)
- * and the handler that answers it. From the list in ./index.ts the router (./router.ts), request validation and
- * response shaping (./answer.ts), error mapping and the OpenAPI document (src/openapi/document.ts) are derived,
- * so an endpoint is changed in its declaration (and its feature folder) only.
+ * and the handler that answers it. From the list in src/wiring/endpoints.ts the router (./router.ts), request
+ * validation and response shaping (./answer.ts), error mapping and the OpenAPI document (src/openapi/document.ts)
+ * are derived, so an endpoint is changed in its declaration (and its feature folder) only. A handler receives the
+ * services its feature declares (`D`), not the whole service: src/wiring/services.ts builds one object that is all
+ * of them.
  */
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { IdParam } from '../schemas/requests.js';
-import type { ServiceDeps } from './deps.js';
 
 export const TAGS = [
   { name: 'Geocoding', description: 'From what people type to addresses and coordinates, and back.' },
@@ -94,12 +95,16 @@ export interface Input<P, Q, B> {
   acceptLanguage: string | undefined;
 }
 
-/** A declaration as written in a feature folder; `endpoint()` checks it and erases its types for the list. */
+/**
+ * A declaration as written in a feature folder; `endpointsOf<D>()` checks it and erases its types for the list. `D`:
+ * the services its handler uses.
+ */
 export interface EndpointDeclaration<
   P extends z.ZodObject | undefined,
   Q extends z.ZodObject | undefined,
   B extends z.ZodType | undefined,
   R,
+  D,
 > extends Omit<OperationSpec, 'pathParams' | 'query' | 'body'> {
   pathParams?: P;
   query?: Q;
@@ -108,7 +113,7 @@ export interface EndpointDeclaration<
    * The domain result for the parsed input. `undefined` means nothing matched: a 404 `no_match` with the
    * `noMatch` message (set `noMatch` with `notFound`).
    */
-  handle?: (input: Input<P, Q, B>, deps: ServiceDeps) => Promise<R | undefined>;
+  handle?: (input: Input<P, Q, B>, services: D) => Promise<R | undefined>;
   /** The answer's body from the domain result (the response schema's record); unset: the result itself. */
   record?: (result: R) => unknown;
   /** The message of the 404 `no_match` answered when `handle` finds nothing. */
@@ -116,24 +121,34 @@ export interface EndpointDeclaration<
   /** The body may be up to BATCH_BODY_LIMIT_BYTES instead of BODY_LIMIT_BYTES. */
   largeBody?: boolean;
   /** Instead of `handle`: a Koa handler of its own (the service endpoints: status codes and text answers). */
-  serve?: (deps: ServiceDeps) => Middleware;
+  serve?: (services: D) => Middleware;
 }
 
-export type Endpoint = EndpointDeclaration<
+/**
+ * A declaration with its schemas' types erased, answered with services `D`. A list of endpoints of several
+ * features is an `Endpoint<S>[]` for an `S` that is every feature's services at once.
+ */
+export type Endpoint<D = never> = EndpointDeclaration<
   z.ZodObject | undefined,
   z.ZodObject | undefined,
   z.ZodType | undefined,
-  unknown
+  unknown,
+  D
 >;
 
-/** Types the handler's input from the declaration's schemas; the list holds them erased. */
-export function endpoint<
-  P extends z.ZodObject | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  R = unknown,
->(declaration: EndpointDeclaration<P, Q, B, R>): Endpoint {
-  return declaration as unknown as Endpoint;
+/**
+ * The declaring function of a feature whose handlers use services `D`: it types each handler's input from the
+ * declaration's schemas and its services from `D`; the list holds them erased.
+ */
+export function endpointsOf<D>() {
+  return <
+    P extends z.ZodObject | undefined = undefined,
+    Q extends z.ZodObject | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    R = unknown,
+  >(
+    declaration: EndpointDeclaration<P, Q, B, R, D>,
+  ): Endpoint<D> => declaration as unknown as Endpoint<D>;
 }
 
 /** The `{id}` path parameter, with what it identifies. */

@@ -5,7 +5,8 @@ import { respondCached } from '../http/conditional.js';
 import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
 import { preferredLanguage } from '../language/answerLanguage.js';
 import { answerOf, asksGeojson, readInput } from './answer.js';
-import type { ServiceDeps } from './deps.js';
+import type { BodyCache } from '../http/bodyCache.js';
+import type { IndexGenerations } from '../repository/generations.js';
 import type { Endpoint } from './endpoint.js';
 import { FeatureStream } from './featureStream.js';
 
@@ -14,20 +15,27 @@ export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 type Input = ReturnType<typeof readInput>;
 
+/** What conditional answers (declarations with `reads`) are made with: the live generations and the kept bodies. */
+export interface ConditionalAnswers {
+  generations: IndexGenerations;
+  /** Rendered boundary and hierarchy answers (src/http/bodyCache.ts). */
+  bodies: BodyCache;
+}
+
 /**
  * `geojsonType`: the media type of a GeoJSON answer (per Accept); unset, Koa's JSON default. `serialised`: the
  * answer leaves as its JSON text at once, as src/http/compression.ts would make it (Koa then sets the body, its
  * type and length once rather than twice); conditional answers keep the object, which the body cache stores.
  */
-async function sendAnswer(
+async function sendAnswer<D>(
   ctx: Context,
-  endpoint: Endpoint,
+  endpoint: Endpoint<D>,
   input: Input,
-  deps: ServiceDeps,
+  services: D,
   geojsonType: string | undefined,
   serialised = false,
 ) {
-  const answer = await answerOf(endpoint, input, deps);
+  const answer = await answerOf(endpoint, input, services);
   if (answer instanceof FeatureStream) return answer.send(ctx);
   if (geojsonType) ctx.type = geojsonType;
   if (serialised && isPlainJson(answer)) {
@@ -43,7 +51,7 @@ function isPlainJson(value: unknown): value is object {
   return Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
 }
 
-function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
+function handlerOf<D>(endpoint: Endpoint<D>, services: D, conditional: ConditionalAnswers): Middleware {
   // Not async: an endpoint without conditional answers (the geocoding ones) is one promise, sendAnswer's; a
   // failed validation is thrown here and becomes a rejection in Koa's dispatch all the same.
   return (ctx) => {
@@ -55,17 +63,19 @@ function handlerOf(endpoint: Endpoint, deps: ServiceDeps): Middleware {
     // The media type follows Accept (respondCached says so itself for conditional answers).
     if (geojson) ctx.vary('Accept');
     const { reads } = endpoint;
-    if (!reads) return sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined, true);
-    return sendConditional(ctx, endpoint, input, deps, { reads, acceptLanguage, mediaType, geojson });
+    if (!reads) return sendAnswer(ctx, endpoint, input, services, geojson ? mediaType : undefined, true);
+    const variant = { reads, acceptLanguage, mediaType, geojson };
+    return sendConditional(ctx, endpoint, input, services, conditional, variant);
   };
 }
 
 /** An answer that depends on the index generations it reads: 304 or the body cache's copy when they allow. */
-async function sendConditional(
+async function sendConditional<D>(
   ctx: Context,
-  endpoint: Endpoint,
+  endpoint: Endpoint<D>,
   input: Input,
-  deps: ServiceDeps,
+  services: D,
+  { generations: live, bodies }: ConditionalAnswers,
   variant: {
     reads: NonNullable<Endpoint['reads']>;
     acceptLanguage: string | undefined;
@@ -74,14 +84,12 @@ async function sendConditional(
   },
 ) {
   const { reads, acceptLanguage, mediaType, geojson } = variant;
-  const generations = await deps.generations.of(reads);
+  const generations = await live.of(reads);
   // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
   const language = preferredLanguage(acceptLanguage) ?? '';
   // The answer reads the generations its tag names, not whatever the aliases point at by then.
-  await respondCached(ctx, { generations, mediaType, language, bodies: deps.bodies }, () =>
-    deps.generations.pinned(reads, generations, () =>
-      sendAnswer(ctx, endpoint, input, deps, geojson ? mediaType : undefined),
-    ),
+  await respondCached(ctx, { generations, mediaType, language, bodies }, () =>
+    live.pinned(reads, generations, () => sendAnswer(ctx, endpoint, input, services, geojson ? mediaType : undefined)),
   );
 }
 
@@ -92,12 +100,16 @@ async function sendConditional(
  * request, which cost as much as the API-key check. Anything else (ids in the path, other spellings, unknown paths,
  * other methods) goes through @koa/router, which sets the same `_matchedRoute` and `params`.
  */
-export function endpointRouter(endpoints: readonly Endpoint[], deps: ServiceDeps): Middleware {
+export function endpointRouter<D>(
+  endpoints: readonly Endpoint<D>[],
+  services: D,
+  conditional: ConditionalAnswers,
+): Middleware {
   const router = new Router();
   const exact = new Map<string, Middleware>();
   for (const endpoint of endpoints) {
     const path = routerPath(endpoint.path);
-    const handler = endpoint.serve ? endpoint.serve(deps) : handlerOf(endpoint, deps);
+    const handler = endpoint.serve ? endpoint.serve(services) : handlerOf(endpoint, services, conditional);
     router[endpoint.method](path, handler);
     if (path.includes(':')) continue;
     const method = endpoint.method.toUpperCase();

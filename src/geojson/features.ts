@@ -2,8 +2,7 @@
  * GeoJSON shaping: documents in, RFC 7946 features out. Pure, so the shapes are unit-tested without a cluster.
  */
 import type { Feature, Geometry, Point } from 'geojson';
-import type { AddressDoc, AreaDoc, BuildingDoc, GeoPoint } from '../../core/elasticsearch/documents.js';
-import { addressRecord } from '../features/address/addressRecords.js';
+import type { AreaDoc, BuildingDoc, GeoPoint } from '../../core/elasticsearch/documents.js';
 import { simplifyShape } from './simplify.js';
 
 export type GeometryMode = 'shape' | 'centroid';
@@ -55,15 +54,6 @@ export function buildingFeature(doc: BuildingDoc, mode: GeometryMode): Feature<G
       municipality_id: doc.municipality_id,
       centroid: [doc.centroid.lon, doc.centroid.lat],
     },
-  };
-}
-
-export function addressFeature(doc: AddressDoc): Feature<Point> {
-  return {
-    type: 'Feature',
-    id: doc.id,
-    geometry: pointOf(doc.location),
-    properties: { ...addressRecord(doc), longitude: doc.location.lon, latitude: doc.location.lat },
   };
 }
 

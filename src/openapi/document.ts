@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the API, generated from the zod schemas the handlers parse and answer with
- * (zod-openapi) and the endpoint declarations (src/endpoints/index.ts). Pure: builds an object; GET /openapi.json serves it.
+ * (zod-openapi) and the endpoint declarations it is given (src/wiring/apiDocument.ts gives it the service's). Pure: builds an object; GET /openapi.json serves it.
  */
 import { z } from 'zod';
 import {
@@ -20,7 +20,6 @@ import { GEOJSON, JSON_TYPE } from '../http/mediaType.js';
 import * as responses from '../schemas/responses.js';
 import { renderRequestInputs } from './inputOverrides.js';
 import { type OperationSpec, TAGS } from '../endpoints/endpoint.js';
-import { ENDPOINTS } from '../endpoints/index.js';
 
 /** The version of this description: raise it with every change a client would notice. */
 export const API_DESCRIPTION_VERSION = '1.0.0';
@@ -202,9 +201,12 @@ const DEFAULT_LIMITS: DocumentedLimits = {
 };
 
 /** Without limits: those of a deployment with the default configuration. */
-export function buildOpenApiDocument(limits: DocumentedLimits = DEFAULT_LIMITS): oas31.OpenAPIObject {
+export function buildOpenApiDocument(
+  endpoints: readonly OperationSpec[],
+  limits: DocumentedLimits = DEFAULT_LIMITS,
+): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of ENDPOINTS) (paths[op.path] ??= {})[op.method] = operationOf(op);
+  for (const op of endpoints) (paths[op.path] ??= {})[op.method] = operationOf(op);
   return createDocument(
     {
       openapi: '3.1.0',

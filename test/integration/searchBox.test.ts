@@ -5,13 +5,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
-import { AddressRepository } from '../../src/features/address/addressRepository.js';
-import { AreaRepository } from '../../src/features/hierarchy/areaRepository.js';
-import { CityNameRepository } from '../../src/features/search/cityNames.js';
-import { FreeTextSearch } from '../../src/features/search/freeTextSearch.js';
-import { PlaceRepository } from '../../src/features/search/placeRepository.js';
-import { SearchBox } from '../../src/features/search/searchBox.js';
-import { IndexGenerations } from '../../src/repository/generations.js';
+import { createServiceLogger } from '../../src/logger.js';
+import { buildSearchServices } from '../../src/wiring/services.js';
 import { SearchResponse } from '../../src/schemas/responses.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
@@ -43,14 +38,8 @@ async function searchBoxNotingSearches() {
       return batcher.search(index, body, lane);
     },
   };
-  const prefix = inject('samplePrefix');
-  const generations = new IndexGenerations(client, prefix);
-  const freeText = new FreeTextSearch(
-    new AddressRepository(client, searcher, prefix),
-    new AreaRepository(client, searcher, prefix, generations),
-    new CityNameRepository(client, generations, prefix),
-  );
-  const box = new SearchBox(freeText, new PlaceRepository(searcher, prefix));
+  const logger = createServiceLogger('silent');
+  const box = buildSearchServices({ client, indexPrefix: inject('samplePrefix'), searcher, logger }).searchBox;
   const search = async (q: string) => {
     searches.length = 0;
     return { results: await box.search({ q, size: 10 }), searches: [...searches] };

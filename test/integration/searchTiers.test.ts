@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';

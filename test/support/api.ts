@@ -4,7 +4,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type Koa from 'koa';
 import pino from 'pino';
 import { inject } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/wiring/app.js';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/server.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';

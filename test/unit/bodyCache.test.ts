@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BodyCache } from '../../src/http/bodyCache.js';
-import { DEFAULT_HEAVY_ANSWERS, HeavyAnswers } from '../../src/http/heavyAnswers.js';
+import { DEFAULT_HEAVY_ANSWERS } from '../../src/config/heavyAnswerLimits.js';
+import { HeavyAnswers } from '../../src/http/heavyAnswers.js';
 
 const MiB = 1024 * 1024;
 let server: Server | undefined;

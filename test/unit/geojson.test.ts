@@ -1,7 +1,8 @@
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
-import { addressFeature, featureCollection } from '../../src/geojson/features.js';
+import { featureCollection } from '../../src/geojson/features.js';
+import { addressFeature } from '../../src/features/address/addressRecords.js';
 import { streamFeatureCollection } from '../../src/geojson/streamCollection.js';
 
 const address: AddressDoc = {

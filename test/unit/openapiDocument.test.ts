@@ -1,6 +1,6 @@
 /** The generated OpenAPI document's rendering of request parameters (src/openapi/), without a server. */
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { apiDocument as buildOpenApiDocument } from '../../src/wiring/apiDocument.js';
 import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE } from '../../src/schemas/requests.js';
 
 const doc = buildOpenApiDocument() as any;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { apiDocument as buildOpenApiDocument } from '../../src/wiring/apiDocument.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

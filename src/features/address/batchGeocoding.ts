@@ -6,10 +6,9 @@ import { InvalidQueryError } from '../../domain/errors.js';
 import { errorBody, toApiError, unreadableField } from '../../http/errors.js';
 import { answerOf, readInput } from '../../endpoints/answer.js';
 import type { Endpoint } from '../../endpoints/endpoint.js';
-import type { ServiceDeps } from '../../endpoints/deps.js';
 
 /**
- * Searches per `_msearch` of a batch (the batch's own batcher, app.ts), against ES_BATCH_MAX (16) for single
+ * Searches per `_msearch` of a batch (the batch's own batcher, src/wiring/app.ts), against ES_BATCH_MAX (16) for single
  * requests. Measured on one node with exact forward bodies: Elasticsearch spends 17 % less CPU per search in
  * `_msearch` requests of 64 than of 16 (0.233 against 0.281 ms at load 17; 100 saves no more), and the API
  * sends and parses a quarter as many requests. A fast single request never waits behind these: they are
@@ -51,11 +50,11 @@ export type BatchItemAnswer = { status: number; result: unknown } | ({ status: n
  * the backend could not answer (5xx) fails the whole batch. Items equal after validation (the same fields, the
  * same values: what decides the answer) are answered once and the answer shared.
  */
-export async function answerBatch(
-  item: Endpoint,
+export async function answerBatch<D>(
+  item: Endpoint<D>,
   items: readonly unknown[],
   acceptLanguage: string | undefined,
-  deps: ServiceDeps,
+  services: D,
 ): Promise<BatchItemAnswer[]> {
   const answers = new Map<string, Promise<unknown>>();
   return mapConcurrent(items, BATCH_CONCURRENCY, async (body, i): Promise<BatchItemAnswer> => {
@@ -65,7 +64,7 @@ export async function answerBatch(
       const key = JSON.stringify(input.body);
       let answer = answers.get(key);
       if (!answer) {
-        answer = answerOf(item, input, deps);
+        answer = answerOf(item, input, services);
         answers.set(key, answer);
       }
       return { status: 200, result: await answer };

@@ -1,7 +1,7 @@
 /** The address endpoints: street lookup, forward geocoding (one and a batch), and address records by id. */
-import { addressFeature, featureCollection } from '../../geojson/features.js';
-import { endpoint, idOf } from '../../endpoints/endpoint.js';
-import type { ServiceDeps } from '../../endpoints/deps.js';
+import { featureCollection } from '../../geojson/features.js';
+import { endpointsOf, idOf } from '../../endpoints/endpoint.js';
+import type { AddressRepository } from './addressRepository.js';
 import { AddressQuery, BatchBody, MAX_BATCH_ITEMS, StreetQueryBody } from '../../schemas/requests.js';
 import type { CityNameRepository } from '../search/cityNames.js';
 import { addressesInLanguage, addressLocaliser } from './addressLanguage.js';
@@ -14,9 +14,20 @@ import {
   ForwardResult,
   LookupResponse,
 } from '../../schemas/responses.js';
-import { addressRecord, forwardRecord, lookupRecord } from './addressRecords.js';
+import { addressFeature, addressRecord, forwardRecord, lookupRecord } from './addressRecords.js';
 import { parseStreetQuery } from './streetRequest.js';
 import { answerBatch } from './batchGeocoding.js';
+
+/** The services the address endpoints use (src/wiring/services.ts builds them). */
+export interface AddressServices {
+  addresses: AddressRepository;
+  /** The same addresses for POST /geocode/batch, over its own batcher: larger `_msearch` requests (batchGeocoding.ts). */
+  batchAddresses: AddressRepository;
+  /** The known city names in every language: a city asked in French, and the city shown in the answer's language. */
+  cityNames: CityNameRepository;
+}
+
+const endpoint = endpointsOf<AddressServices>();
 
 /**
  * The body read into a street query, its city read in any language (`Bruxelles` filters on the indexed
@@ -38,8 +49,9 @@ async function chosenLanguage(choice: Omit<LanguageChoice, 'matched'>, cityNames
 }
 
 /** One address by id, in the chosen language. */
-async function addressById(id: string, choice: Omit<LanguageChoice, 'matched'>, deps: ServiceDeps) {
-  const [doc, inLanguage] = await Promise.all([deps.addresses.get(id), chosenLanguage(choice, deps.cityNames)]);
+async function addressById(id: string, choice: Omit<LanguageChoice, 'matched'>, services: AddressServices) {
+  const { addresses, cityNames } = services;
+  const [doc, inLanguage] = await Promise.all([addresses.get(id), chosenLanguage(choice, cityNames)]);
   return inLanguage(doc);
 }
 

@@ -1,5 +1,5 @@
 /** GET /autocomplete: suggestions for what has been typed so far. */
-import { endpoint } from '../../endpoints/endpoint.js';
+import { endpointsOf } from '../../endpoints/endpoint.js';
 import { AutocompleteQueryParams } from '../../schemas/requests.js';
 import { AutocompleteFeatureCollection, AutocompleteResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
@@ -10,8 +10,19 @@ import { focusOf } from '../../geometry/focus.js';
 import { placeInLanguage, suggestionInLanguage } from './suggestionLanguage.js';
 import type { Suggestion } from './autocompleteRepository.js';
 import { answerLanguage } from '../../language/answerLanguage.js';
+import type { AutocompleteRepository } from './autocompleteRepository.js';
+import type { PlaceRepository } from '../search/placeRepository.js';
+import type { CityNameRepository } from '../search/cityNames.js';
 
-export const autocompleteEndpoint = endpoint({
+/** The services GET /autocomplete uses (src/wiring/services.ts builds them). */
+export interface AutocompleteServices {
+  autocomplete: AutocompleteRepository;
+  /** The places index: suggestions offer its places. */
+  places: PlaceRepository;
+  cityNames: CityNameRepository;
+}
+
+export const autocompleteEndpoint = endpointsOf<AutocompleteServices>()({
   method: 'get',
   path: '/autocomplete',
   tag: 'Geocoding',

@@ -6,7 +6,8 @@
 import { areaLocaliser } from './areaLanguage.js';
 import type { z } from 'zod';
 import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
-import { endpoint, idOf, type Endpoint } from '../../endpoints/endpoint.js';
+import { endpointsOf, idOf, type Endpoint } from '../../endpoints/endpoint.js';
+import type { AreaRepository } from './areaRepository.js';
 import { FeatureStream } from '../../endpoints/featureStream.js';
 import { areaFeature, buildingFeature, featureCollection } from '../../geojson/features.js';
 import {
@@ -27,6 +28,13 @@ import {
   ProvinceList,
 } from '../../schemas/responses.js';
 import { cityRecord, countryRecord, municipalityRecord, provinceRecord } from './areaRecords.js';
+
+/** The services the hierarchy's endpoints use (src/wiring/services.ts builds them). */
+export interface HierarchyServices {
+  areas: AreaRepository;
+}
+
+const endpoint = endpointsOf<HierarchyServices>();
 
 async function collect<T, R>(pages: AsyncIterable<T[]>, map: (doc: T) => R): Promise<R[]> {
   const out: R[] = [];
@@ -50,7 +58,7 @@ const SHAPES =
 /** `provinces` -> `province`, `municipalities` -> `municipality`. */
 const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/s$/, '');
 
-const oneBoundary = (level: AreaLevel, levels: string): Endpoint =>
+const oneBoundary = (level: AreaLevel, levels: string): Endpoint<HierarchyServices> =>
   endpoint({
     method: 'get',
     path: `/${levels}/{id}/geojson`,
@@ -74,7 +82,12 @@ const oneBoundary = (level: AreaLevel, levels: string): Endpoint =>
     },
   });
 
-const childBoundaries = (parent: AreaLevel, parents: string, child: AreaLevel, children: string): Endpoint =>
+const childBoundaries = (
+  parent: AreaLevel,
+  parents: string,
+  child: AreaLevel,
+  children: string,
+): Endpoint<HierarchyServices> =>
   endpoint({
     method: 'get',
     path: `/${parents}/{id}/${children}/geojson`,
@@ -110,7 +123,7 @@ const childList = <R>(
   children: string,
   schema: z.ZodType,
   record: (doc: AreaDoc) => R,
-): Endpoint =>
+): Endpoint<HierarchyServices> =>
   endpoint({
     method: 'get',
     path: `/${parents}/{id}/${children}`,
@@ -132,7 +145,7 @@ const childList = <R>(
     },
   });
 
-export const HIERARCHY_ENDPOINTS: readonly Endpoint[] = [
+export const HIERARCHY_ENDPOINTS: readonly Endpoint<HierarchyServices>[] = [
   endpoint({
     method: 'get',
     path: '/countries',

@@ -1,14 +1,22 @@
 /** GET /reverse: the addresses nearest a point and the areas that contain it. */
 import type { z } from 'zod';
-import { endpoint } from '../../endpoints/endpoint.js';
+import { endpointsOf } from '../../endpoints/endpoint.js';
 import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, ReverseQuery } from '../../schemas/requests.js';
 import { ReverseFeatureCollection, ReverseResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { reverseRecord } from './reverseRecord.js';
 import { reverseInLanguage } from './reverseLanguage.js';
 import { answerLanguage } from '../../language/answerLanguage.js';
+import type { ReverseRepository } from './reverseRepository.js';
+import type { CityNameRepository } from '../search/cityNames.js';
 
-export const reverseEndpoint = endpoint({
+/** The services GET /reverse uses (src/wiring/services.ts builds them). */
+export interface ReverseServices {
+  reverse: ReverseRepository;
+  cityNames: CityNameRepository;
+}
+
+export const reverseEndpoint = endpointsOf<ReverseServices>()({
   method: 'get',
   path: '/reverse',
   tag: 'Geocoding',

@@ -1,11 +1,18 @@
 /** GET /search: the one search box, addresses and places best first. */
-import { endpoint } from '../../endpoints/endpoint.js';
+import { endpointsOf } from '../../endpoints/endpoint.js';
 import { MAX_SEARCH_SIZE, SearchQueryParams } from '../../schemas/requests.js';
 import { SearchFeatureCollection, SearchResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { focusOf } from '../../geometry/focus.js';
+import type { SearchBox } from './searchBox.js';
 
-export const searchEndpoint = endpoint({
+/** The services GET /search uses (src/wiring/services.ts builds them). */
+export interface SearchServices {
+  /** Addresses and places, best first. */
+  searchBox: SearchBox;
+}
+
+export const searchEndpoint = endpointsOf<SearchServices>()({
   method: 'get',
   path: '/search',
   tag: 'Geocoding',

@@ -1,9 +1,21 @@
 /** The service's own endpoints, open without an API key: health, metrics and the API description. */
-import { endpoint } from '../../endpoints/endpoint.js';
+import { endpointsOf } from '../../endpoints/endpoint.js';
 import { METRICS_PATH } from '../../http/metrics.js';
 import { JSON_TYPE } from '../../http/mediaType.js';
 import { Health, Liveness, MetricsText, OpenApiDocument, Readiness } from '../../schemas/responses.js';
-import { serveHealth, serveLiveness, serveReadiness } from './health.js';
+import type { Metrics } from '../../http/metrics.js';
+import { type HealthServices, serveHealth, serveLiveness, serveReadiness } from './health.js';
+
+/** The services the service's own endpoints use (src/wiring/services.ts builds them). */
+export interface ServiceEndpointServices extends HealthServices {
+  metrics: Metrics;
+  /** METRICS_KEY's digest: GET /metrics from anywhere but loopback (src/http/metrics.ts). */
+  metricsKeyDigest: string | undefined;
+  /** The OpenAPI document, rendered once at start-up (the schemas do not change while the process runs). */
+  apiDocument: string;
+}
+
+const endpoint = endpointsOf<ServiceEndpointServices>();
 
 export const healthEndpoint = endpoint({
   method: 'get',

@@ -1,12 +1,27 @@
 import type { Context, Middleware } from 'koa';
-import type { ServiceDeps } from '../../endpoints/deps.js';
+import type { Logger } from 'pino';
+import type { GuardStats } from '../../elasticsearch/circuitBreaker.js';
+import type { BodyCache } from '../../http/bodyCache.js';
+import type { ServiceState } from '../../http/serviceState.js';
 import { isDirectLoopback } from '../../http/clientAddress.js';
-import { type BackendHealth, type IndexState, NO_INDEXES } from '../../repository/health.js';
+import { type BackendHealth, type HealthRepository, type IndexState, NO_INDEXES } from '../../repository/health.js';
 
 type Readiness = 'ok' | 'not_loaded' | 'unavailable' | 'draining';
 
+/** What the health endpoints read (src/wiring/services.ts builds them). */
+export interface HealthServices {
+  health: HealthRepository;
+  /** Draining after SIGTERM: readiness answers 503. */
+  state: ServiceState;
+  logger: Logger;
+  /** Rendered boundary and hierarchy answers, shown to keyed callers. */
+  bodies: BodyCache;
+  /** The circuit breaker and load bound around Elasticsearch, for /health (undefined: the client has none). */
+  guard: () => GuardStats | undefined;
+}
+
 /** Whether the service can serve, from the shared recent check (src/repository/health.ts); undefined: no answer. */
-async function readiness({ health, state, logger }: ServiceDeps): Promise<[Readiness, BackendHealth | undefined]> {
+async function readiness({ health, state, logger }: HealthServices): Promise<[Readiness, BackendHealth | undefined]> {
   if (state.draining) return ['draining', undefined];
   try {
     const backend = await health.recent();
@@ -34,7 +49,7 @@ export const serveLiveness = (): Middleware => (ctx) => {
 
 /** For a load balancer: the status of /health without the details, from the shared recent check. */
 export const serveReadiness =
-  (deps: ServiceDeps): Middleware =>
+  (deps: HealthServices): Middleware =>
   async (ctx) => {
     const [status] = await readiness(deps);
     ctx.status = status === 'ok' ? 200 : 503;
@@ -46,7 +61,7 @@ export const serveReadiness =
  * answers but an index is missing (the API could only answer 503), "unavailable" while it does not answer,
  * "draining" from SIGTERM on. Adds the details (the version and index names only for keyed or loopback callers).
  */
-export function serveHealth(deps: ServiceDeps): Middleware {
+export function serveHealth(deps: HealthServices): Middleware {
   const { bodies, guard } = deps;
   const guardState = () => {
     const stats = guard();

@@ -21,9 +21,10 @@ import {
   openApiEndpoint,
   readinessEndpoint,
 } from '../features/service/endpoints.js';
-import type { Endpoint } from './endpoint.js';
+import type { Endpoint } from '../endpoints/endpoint.js';
+import type { Services } from './services.js';
 
-export const ENDPOINTS: readonly Endpoint[] = [
+export const ENDPOINTS: readonly Endpoint<Services>[] = [
   lookupEndpoint,
   forwardEndpoint,
   batchEndpoint,

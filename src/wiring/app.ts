@@ -1,41 +1,32 @@
 import type { Client } from '@elastic/elasticsearch';
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import type { Config } from './config/service.js';
-import { guardOf } from './elasticsearch/client.js';
-import { SearchBatcher } from './elasticsearch/searchBatcher.js';
-import { AnonymousLimit } from './http/anonymousLimit.js';
-import { acceptedKeyOf, apiKeyAuth } from './http/auth.js';
-import { BodyCache } from './http/bodyCache.js';
-import { HeavyAnswers } from './http/heavyAnswers.js';
-import { compression } from './http/compression.js';
-import { corsPolicy } from './http/cors.js';
-import { abortStartedResponse, errorEnvelope } from './http/errors.js';
-import { jsonBody } from './http/jsonBody.js';
-import { KeyStore } from './http/keyStore.js';
-import { Metrics } from './http/metrics.js';
-import { rateLimit, TokenBuckets } from './http/rateLimit.js';
-import { requestFrame } from './http/requestFrame.js';
-import { countSearch } from './http/workMeter.js';
-import { ServiceState } from './http/serviceState.js';
-import { buildOpenApiDocument } from './openapi/document.js';
-import { apiReferencePage } from './pages/docs.js';
-import { mapPage } from './pages/mapPage.js';
-import { isOpenPagePath, staticPages } from './http/staticFiles.js';
-import type { ServiceDeps } from './endpoints/deps.js';
-import { ENDPOINTS } from './endpoints/index.js';
-import { endpointRouter } from './endpoints/router.js';
-import { AddressRepository } from './features/address/addressRepository.js';
-import { BATCH_MSEARCH_SEARCHES } from './features/address/batchGeocoding.js';
-import { AreaRepository } from './features/hierarchy/areaRepository.js';
-import { CityNameRepository } from './features/search/cityNames.js';
-import { FreeTextSearch } from './features/search/freeTextSearch.js';
-import { PlaceRepository } from './features/search/placeRepository.js';
-import { SearchBox } from './features/search/searchBox.js';
-import { AutocompleteRepository } from './features/autocomplete/autocompleteRepository.js';
-import { IndexGenerations } from './repository/generations.js';
-import { HealthRepository } from './repository/health.js';
-import { ReverseRepository } from './features/reverse/reverseRepository.js';
+import type { Config } from '../config/service.js';
+import { guardOf } from '../elasticsearch/client.js';
+import { SearchBatcher } from '../elasticsearch/searchBatcher.js';
+import { AnonymousLimit } from '../http/anonymousLimit.js';
+import { acceptedKeyOf, apiKeyAuth } from '../http/auth.js';
+import { BodyCache } from '../http/bodyCache.js';
+import { HeavyAnswers } from '../http/heavyAnswers.js';
+import { compression } from '../http/compression.js';
+import { corsPolicy } from '../http/cors.js';
+import { abortStartedResponse, errorEnvelope } from '../http/errors.js';
+import { jsonBody } from '../http/jsonBody.js';
+import { KeyStore } from '../http/keyStore.js';
+import { Metrics } from '../http/metrics.js';
+import { rateLimit, TokenBuckets } from '../http/rateLimit.js';
+import { requestFrame } from '../http/requestFrame.js';
+import { countSearch } from '../http/workMeter.js';
+import { ServiceState } from '../http/serviceState.js';
+import { apiReferencePage } from '../pages/docs.js';
+import { mapPage } from '../pages/mapPage.js';
+import { isOpenPagePath, staticPages } from '../http/staticFiles.js';
+import { endpointRouter } from '../endpoints/router.js';
+import { apiDocument } from './apiDocument.js';
+import { ENDPOINTS } from './endpoints.js';
+import { buildSearchServices, type Services } from './services.js';
+import { BATCH_MSEARCH_SEARCHES } from '../features/address/batchGeocoding.js';
+import { HealthRepository } from '../repository/health.js';
 
 export interface AppOptions {
   config: Config;
@@ -75,32 +66,21 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
   ).watch();
   const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
-  const addresses = new AddressRepository(client, searcher, config.indexPrefix);
   // Batch items' searches coalesce apart from single requests' (a fast search never waits behind a batch's).
   const batchSearcher = new SearchBatcher(client, BATCH_MSEARCH_SEARCHES, metrics.observeBatch, countSearch);
-  const generations = new IndexGenerations(client, config.indexPrefix);
-  const areas = new AreaRepository(client, searcher, config.indexPrefix, generations);
-  const cityNames = new CityNameRepository(client, generations, config.indexPrefix);
-  const places = new PlaceRepository(searcher, config.indexPrefix);
-  const deps: ServiceDeps = {
-    addresses,
-    batchAddresses: new AddressRepository(client, batchSearcher, config.indexPrefix),
-    areas,
-    searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
-    places,
-    cityNames,
-    autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
+  const search = buildSearchServices({ client, indexPrefix: config.indexPrefix, searcher, batchSearcher, logger });
+  const bodies = new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers));
+  const services: Services = {
+    ...search,
     health: new HealthRepository(client, config.indexPrefix),
-    generations,
-    bodies: new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers)),
-    reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
+    bodies,
     guard: () => guard?.stats(),
     logger,
     state,
     metrics,
     metricsKeyDigest: config.metricsKeyDigest,
     // Rendered once: the schemas do not change while the process runs.
-    apiDocument: JSON.stringify(buildOpenApiDocument(config)),
+    apiDocument: JSON.stringify(apiDocument(config)),
   };
   // The pages load before a user has typed a key (the map page asks for it).
   const pages = [apiReferencePage(), mapPage()];
@@ -131,6 +111,6 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));
-  app.use(endpointRouter(ENDPOINTS, deps));
+  app.use(endpointRouter(ENDPOINTS, services, { generations: search.generations, bodies }));
   return app;
 }

@@ -1,0 +1,64 @@
+/**
+ * Every service the endpoints use, and the one place the search stack is built: the API (./app.ts), the benches and
+ * the tests that need the searches without HTTP all build it with buildSearchServices.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import type { Logger } from 'pino';
+import type { Searcher } from '../elasticsearch/searchBatcher.js';
+import { AddressRepository } from '../features/address/addressRepository.js';
+import type { AddressServices } from '../features/address/endpoints.js';
+import type { AutocompleteServices } from '../features/autocomplete/endpoint.js';
+import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
+import { AreaRepository } from '../features/hierarchy/areaRepository.js';
+import type { HierarchyServices } from '../features/hierarchy/endpoints.js';
+import type { ReverseServices } from '../features/reverse/endpoint.js';
+import { ReverseRepository } from '../features/reverse/reverseRepository.js';
+import { CityNameRepository } from '../features/search/cityNames.js';
+import type { SearchServices } from '../features/search/endpoint.js';
+import { FreeTextSearch } from '../features/search/freeTextSearch.js';
+import { PlaceRepository } from '../features/search/placeRepository.js';
+import { SearchBox } from '../features/search/searchBox.js';
+import type { ServiceEndpointServices } from '../features/service/endpoints.js';
+import { IndexGenerations } from '../repository/generations.js';
+
+/** What every endpoint of ./endpoints.ts uses: each feature declares its part. */
+export interface Services
+  extends
+    AddressServices,
+    AutocompleteServices,
+    HierarchyServices,
+    ReverseServices,
+    SearchServices,
+    ServiceEndpointServices {}
+
+export interface SearchStackOptions {
+  client: Client;
+  indexPrefix: string;
+  /** How single requests' searches reach Elasticsearch (the API's coalesces them into `_msearch` requests). */
+  searcher: Searcher;
+  /** The batch endpoint's own (larger `_msearch` requests); the same as `searcher` when unset. */
+  batchSearcher?: Searcher;
+  logger: Logger;
+}
+
+export type SearchStack = ReturnType<typeof buildSearchServices>;
+
+/** The repositories and searches over the indexes, without HTTP: all the features' services but the service's own. */
+export function buildSearchServices({ client, indexPrefix, searcher, batchSearcher, logger }: SearchStackOptions) {
+  const generations = new IndexGenerations(client, indexPrefix);
+  const addresses = new AddressRepository(client, searcher, indexPrefix);
+  const areas = new AreaRepository(client, searcher, indexPrefix, generations);
+  const cityNames = new CityNameRepository(client, generations, indexPrefix);
+  const places = new PlaceRepository(searcher, indexPrefix);
+  return {
+    generations,
+    addresses,
+    batchAddresses: batchSearcher ? new AddressRepository(client, batchSearcher, indexPrefix) : addresses,
+    areas,
+    cityNames,
+    places,
+    searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
+    autocomplete: new AutocompleteRepository(searcher, indexPrefix),
+    reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
+  };
+}
