@@ -1,9 +1,9 @@
 /** Source row → AddressDoc without its parents (pure). */
 import type { Geometry } from 'geojson';
-import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import type { AddressDoc, SourceIds } from '../../core/elasticsearch/documents.js';
 import { coordinateInRange, parseCoordinate } from '../geometry/checks.js';
 import { addressKey, sourceKey, stableId } from '../ids.js';
-import type { AddressSource } from '../manifestSources.js';
+import type { AddressSource, FieldSpec } from '../manifestSources.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import {
   formatSuffix,
@@ -36,6 +36,17 @@ function locate(
   if (lon === undefined || lat === undefined) return reject('missing_coordinate', 'lon or lat is empty');
   if (!coordinateInRange(lon, lat)) return reject('coordinate_out_of_range', `lon ${lon}, lat ${lat}`);
   return { ok: true, value: { lon, lat } };
+}
+
+/** The source's own ids the manifest (or the official format) maps; undefined when none has a value. */
+export function readSourceIds(props: Properties, specs: AddressSource['fields']['sourceIds']): SourceIds | undefined {
+  if (!specs) return undefined;
+  let ids: SourceIds | undefined;
+  for (const [name, spec] of Object.entries(specs) as [keyof SourceIds, FieldSpec][]) {
+    const value = readField(props, spec);
+    if (value) (ids ??= {})[name] = value;
+  }
+  return ids;
 }
 
 export function addressFromRecord(
@@ -76,11 +87,13 @@ export function addressFromRecord(
     cityKey: city_key,
   });
 
+  const sourceIds = readSourceIds(props, fields.sourceIds);
   return {
     ok: true,
     value: {
       id: stableId('addresses', key),
       source_key: sourceKey('addresses', key),
+      ...(sourceIds ? { source_ids: sourceIds } : {}),
       streetname,
       street_key,
       street_text: normaliseStreet(streetname),
