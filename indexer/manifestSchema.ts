@@ -12,7 +12,7 @@ import {
   BuildingSourceSchema,
   DerivedCitySourceSchema,
 } from './manifestSources.js';
-import { isOfficialFormat, OFFICIAL_LEVELS, withOfficialFields } from './officialSources.js';
+import { isOfficialFormat, OFFICIAL_LEVELS, STATUS_FORMATS, withOfficialFields } from './officialSources.js';
 
 const areaList = z.array(AreaSourceSchema);
 
@@ -55,7 +55,11 @@ export const ManifestSchema = z
               message: `${source.format} feeds ${where} only`,
             });
           }
-          for (const key of ['delimiter', 'encoding', 'multilineFields'] as const) {
+          if (source.statuses && !STATUS_FORMATS.includes(source.format)) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: `${source.format} has no statuses` });
+          }
+          const csvKeys = source.format === 'bag-gpkg' ? ['delimiter', 'encoding', 'multilineFields'] : ['delimiter'];
+          for (const key of csvKeys as ('delimiter' | 'encoding' | 'multilineFields')[]) {
             if (source[key] !== undefined) {
               ctx.addIssue({ code: 'custom', path: [...path, key], message: `not for ${source.format} sources` });
             }
@@ -84,7 +88,7 @@ export const ManifestSchema = z
           if ((f.lon === undefined) !== (f.lat === undefined)) {
             ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map both lon and lat, or neither' });
           }
-          if (f.lon === undefined && source.format === 'csv') {
+          if (f.lon === undefined && (source.format === 'csv' || source.format === 'best-csv')) {
             ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'CSV addresses need lon and lat' });
           }
         }

@@ -10,6 +10,8 @@ import type { Manifest } from './manifestSchema.js';
 import type { FieldSpec, FileSource } from './manifestSources.js';
 import { readCsvHeader, readCsvTable } from './sources/csv.js';
 import { bagProblems } from './sources/bag/readBag.js';
+import { bestProblems } from './sources/best/readBest.js';
+import { openAddressesProblems } from './sources/openaddresses/readOpenAddresses.js';
 import { fieldProperties } from './transform/fields.js';
 
 /** The columns a source reads: its fields, its filters and its parent code (mapped sources: official ones check their own layout). */

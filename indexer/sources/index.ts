@@ -2,6 +2,8 @@ import type { FileSource } from '../manifestSources.js';
 import { readCsv } from './csv.js';
 import { readGeoJson, readGeoJsonSeq } from './geojson.js';
 import { readBagAddresses, readBagCities } from './bag/readBag.js';
+import { readBest } from './best/readBest.js';
+import { readOpenAddresses } from './openaddresses/readOpenAddresses.js';
 import type { LevelName } from '../levels.js';
 import type { ReadProgress, ReadStats, SourceItem } from './types.js';
 
@@ -26,5 +28,9 @@ export function readSource(
       const bag = { progress, stats, keep: source.statuses?.keep };
       return level === 'cities' ? readBagCities(source.file, bag) : readBagAddresses(source.file, bag);
     }
+    case 'best-csv':
+      return readBest(source.file, { ...options, keep: source.statuses?.keep });
+    case 'openaddresses':
+      return readOpenAddresses(source.file, options);
   }
 }

@@ -16,6 +16,8 @@ import {
   suffixKey,
 } from '../text.js';
 import { type Properties, readField } from './fields.js';
+import { otherNames } from '../names.js';
+import type { StreetNameEntry } from '../streetNames.js';
 
 function locate(
   props: Properties,
@@ -47,6 +49,32 @@ export function readSourceIds(props: Properties, specs: AddressSource['fields'][
     if (value) (ids ??= {})[name] = value;
   }
   return ids;
+}
+
+/**
+ * The street's names per language read from the record itself (`streetNamesByLanguage`): the shown name's language
+ * first, the others as searchable other names. Undefined when the record names the street in one language only.
+ */
+export function recordStreetNames(
+  props: Properties,
+  fields: AddressSource['fields'],
+  streetname: string,
+  street_key: string,
+): StreetNameEntry | undefined {
+  if (!fields.streetNamesByLanguage) return undefined;
+  const language = readField(props, fields.streetLanguage);
+  const names: Record<string, string> = language ? { [language]: streetname } : {};
+  for (const [lang, spec] of Object.entries(fields.streetNamesByLanguage)) {
+    const name = readField(props, spec);
+    if (name && !names[lang]) names[lang] = name;
+  }
+  const others = otherNames(street_key, Object.values(names), streetKey);
+  if (!others.length) return undefined;
+  return {
+    street_names: names,
+    other_street_keys: others.map(streetKey),
+    other_street_text: others.map(normaliseStreet),
+  };
 }
 
 export function addressFromRecord(
@@ -88,6 +116,7 @@ export function addressFromRecord(
   });
 
   const sourceIds = readSourceIds(props, fields.sourceIds);
+  const names = recordStreetNames(props, fields, streetname, street_key);
   return {
     ok: true,
     value: {
@@ -114,6 +143,13 @@ export function addressFromRecord(
       city_id: '',
       suburb_id: '',
       building_id: '',
+      ...(names
+        ? {
+            street_names: names.street_names,
+            other_street_keys: names.other_street_keys,
+            other_street_text: names.other_street_text,
+          }
+        : {}),
     },
   };
 }

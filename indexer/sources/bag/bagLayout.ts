@@ -57,16 +57,6 @@ export const ADDRESS_STATUSES_KEPT = [
 /** Woonplaatsen read by default: designated ones (`Woonplaats ingetrokken` is skipped). */
 export const CITY_STATUSES_KEPT = ['Woonplaats aangewezen'] as const;
 
-/** Statuses compare trimmed and case-insensitively: a file's capitalisation is not a reason to drop it. */
-export function statusKey(status: string): string {
-  return status.trim().toLowerCase();
-}
-
-export function statusFilter(kept: readonly string[]): (status: string) => boolean {
-  const keys = new Set(kept.map(statusKey));
-  return (status) => keys.has(statusKey(status));
-}
-
 /**
  * A BAG identifier as text: SQLite may hand back an INTEGER (a file that stored ids as numbers lost their leading
  * zeros), so digits-only values are padded back to the BAG's width (16 for objects, 4 for woonplaatsen).

@@ -16,9 +16,9 @@ import {
   CITY_STATUSES_KEPT,
   CITY_TABLE,
   RD_NEW,
-  statusFilter,
   text,
 } from './bagLayout.js';
+import { countStatus, statusFilter } from '../statuses.js';
 import { geometryToWgs84, rdToWgs84 } from './rdNew.js';
 
 export interface BagReadOptions extends ReadOptions {
@@ -68,15 +68,6 @@ function addressPoint(geometry: Geometry | null): Geometry | null {
   return geometryToWgs84(geometry);
 }
 
-function countStatus(options: ReadOptions, kept: boolean, status: string): void {
-  const stats = options.stats;
-  if (!stats) return;
-  const statuses = (stats.statuses ??= { kept: {}, skipped: {} });
-  const bucket = kept ? statuses.kept : statuses.skipped;
-  const name = status || '(empty)';
-  bucket[name] = (bucket[name] ?? 0) + 1;
-}
-
 export async function* readBagAddresses(path: string, options: BagReadOptions = {}): AsyncGenerator<SourceItem> {
   const gpkg = openChecked(path, 'addresses');
   const keep = statusFilter(options.keep ?? ADDRESS_STATUSES_KEPT);
@@ -92,7 +83,7 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
         progress.bytesRead++;
         const status = text(row.status);
         const kept = keep(status);
-        countStatus(options, kept, status);
+        countStatus(options.stats, kept, status);
         const props: Record<string, unknown> = {
           bag_table: t.table,
           status,
@@ -132,7 +123,7 @@ export async function* readBagCities(path: string, options: BagReadOptions = {})
       progress.bytesRead++;
       const status = text(row.status);
       const kept = keep(status);
-      countStatus(options, kept, status);
+      countStatus(options.stats, kept, status);
       const props = { identificatie: bagId(row.identificatie, 4), woonplaats: text(row.woonplaats), status };
       if (!kept) {
         yield { position, props, skip: true };

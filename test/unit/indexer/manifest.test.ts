@@ -137,4 +137,24 @@ describe('official formats', () => {
       'levels.countries.0.statuses: only for official formats',
     );
   });
+
+  it('best-csv and openaddresses: addresses only, BeST joined to its municipality by NIS code', () => {
+    const raw = JSON.parse(readFileSync('datasets/best.example.json', 'utf8'));
+    const bestSource = parseManifest(raw, resolve('datasets')).levels.addresses?.[0];
+    expect(bestSource).toMatchObject({
+      format: 'best-csv',
+      fields: { sourceIds: { best_address: 'address_id' }, addition: 'box_number' },
+      parent: { by: 'code', level: 'municipalities', field: 'municipality_id', parentField: 'local_identifier' },
+    });
+    const oa = { file: 'x.csv', format: 'openaddresses' };
+    expect(parseManifest({ levels: { addresses: [oa] } }, base).levels.addresses?.[0]?.fields).toMatchObject({
+      sourceId: { first: ['hash', 'id'] },
+    });
+    expect(errorOf({ levels: { addresses: [{ ...oa, statuses: { keep: ['x'] } }] } }).issues).toContain(
+      'levels.addresses.0.statuses: openaddresses has no statuses',
+    );
+    expect(errorOf({ levels: { cities: [{ ...oa, fields: { key: 'a', name: 'b' } }] } }).issues).toContain(
+      'levels.cities.0.format: openaddresses feeds addresses only',
+    );
+  });
 });
