@@ -30,10 +30,17 @@ export const ADDRESS_TABLES: readonly (TableNeeds & { table: AddressTable })[] =
   { table: 'ligplaats', columns: ADDRESS_COLUMNS, epsg: RD_NEW },
 ];
 
-/** `woonplaats`: the BAG's own places, named in column `woonplaats`, coded by `identificatie` (4 digits). */
+/**
+ * Where a woonplaats's name is: `woonplaats` in PDOK's bag-light; the BAG's own attribute name `naam` and the
+ * address tables' `woonplaats_naam` are accepted too (the first one present is read).
+ */
+export const CITY_NAME_COLUMNS = ['woonplaats', 'naam', 'woonplaats_naam'] as const;
+
+/** `woonplaats`: the BAG's own places, coded by `identificatie` (4 digits). */
 export const CITY_TABLE: TableNeeds = {
   table: 'woonplaats',
-  columns: ['identificatie', 'woonplaats', 'status'],
+  columns: ['identificatie', 'status'],
+  anyOf: [CITY_NAME_COLUMNS],
   epsg: RD_NEW,
 };
 

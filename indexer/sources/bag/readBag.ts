@@ -13,6 +13,7 @@ import {
   ADDRESS_STATUSES_KEPT,
   ADDRESS_TABLES,
   bagId,
+  CITY_NAME_COLUMNS,
   CITY_STATUSES_KEPT,
   CITY_TABLE,
   RD_NEW,
@@ -72,7 +73,7 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
   const gpkg = openChecked(path, 'addresses');
   const keep = statusFilter(options.keep ?? ADDRESS_STATUSES_KEPT);
   try {
-    const tables = ADDRESS_TABLES.map((t) => ({ ...t, ...gpkg.table(t.table) }));
+    const tables = ADDRESS_TABLES.map((t) => ({ ...gpkg.table(t.table), ...t }));
     const progress = { bytesRead: 0, totalBytes: tables.reduce((n, t) => n + t.rowEstimate, 0) };
     options.progress?.(progress);
     if (options.stats) options.stats.encoding = 'UTF-8';
@@ -113,7 +114,9 @@ export async function* readBagCities(path: string, options: BagReadOptions = {})
   const gpkg = openChecked(path, 'cities');
   const keep = statusFilter(options.keep ?? CITY_STATUSES_KEPT);
   try {
-    const t = { ...CITY_TABLE, ...gpkg.table(CITY_TABLE.table) };
+    const table = gpkg.table(CITY_TABLE.table);
+    const nameColumn = CITY_NAME_COLUMNS.find((c) => table.columns.has(c)) as string;
+    const t = { ...CITY_TABLE, ...table, columns: [...CITY_TABLE.columns, nameColumn] };
     const progress = { bytesRead: 0, totalBytes: t.rowEstimate };
     options.progress?.(progress);
     if (options.stats) options.stats.encoding = 'UTF-8';
@@ -124,7 +127,7 @@ export async function* readBagCities(path: string, options: BagReadOptions = {})
       const status = text(row.status);
       const kept = keep(status);
       countStatus(options.stats, kept, status);
-      const props = { identificatie: bagId(row.identificatie, 4), woonplaats: text(row.woonplaats), status };
+      const props = { identificatie: bagId(row.identificatie, 4), woonplaats: text(row[nameColumn]), status };
       if (!kept) {
         yield { position, props, skip: true };
         continue;

@@ -115,10 +115,21 @@ class WkbReader {
   }
 }
 
+/** Fast path for the commonest blob (every verblijfsobject): a 2D point, read without the general reader. */
+function plainPoint(blob: Uint8Array, offset: number): Geometry | undefined {
+  if (blob.length !== offset + 21) return undefined;
+  const view = new DataView(blob.buffer, blob.byteOffset + offset, 21);
+  const little = view.getUint8(0) === 1;
+  if (view.getUint32(1, little) !== 1) return undefined;
+  return { type: 'Point', coordinates: [view.getFloat64(5, little), view.getFloat64(13, little)] };
+}
+
 /** The blob's geometry in its own SRS, or null for an empty geometry (flag set, or a NULL column value). */
 export function parseGeometryBlob(blob: Uint8Array | null | undefined): { srsId: number; geometry: Geometry | null } {
   if (!blob) return { srsId: 0, geometry: null };
   const header = readBlobHeader(blob);
   if (header.empty) return { srsId: header.srsId, geometry: null };
+  const point = plainPoint(blob, header.wkbOffset);
+  if (point) return { srsId: header.srsId, geometry: point };
   return { srsId: header.srsId, geometry: new WkbReader(blob, header.wkbOffset).geometry() };
 }

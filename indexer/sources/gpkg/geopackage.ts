@@ -11,12 +11,16 @@ import { SourceFileError } from '../types.js';
 export interface TableNeeds {
   table: string;
   columns: readonly string[];
+  /** Groups of which at least one column must exist (a column a release may name differently). */
+  anyOf?: readonly (readonly string[])[];
   /** EPSG code of the geometry column's SRS. */
   epsg: number;
 }
 
 export interface GeoPackageTable {
   geometryColumn: string;
+  /** Every column the table has. */
+  columns: ReadonlySet<string>;
   /** Rows expected: the table's largest rowid (a feature table's fid), found without a scan; for progress only. */
   rowEstimate: number;
 }
@@ -125,6 +129,9 @@ export class GeoPackage {
       }
       const columns = new Set(this.all(`PRAGMA table_info(${quoted(need.table)})`).map((r) => String(r.name)));
       const missing = need.columns.filter((c) => !columns.has(c));
+      for (const group of need.anyOf ?? []) {
+        if (!group.some((c) => columns.has(c))) missing.push(`one of ${group.join(' / ')}`);
+      }
       if (missing.length) {
         problems.push(
           `${where}: column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing; its columns: ${[...columns].join(', ')}`,
@@ -138,7 +145,8 @@ export class GeoPackage {
   table(name: string): GeoPackageTable {
     const row = this.all(`SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?`, name)[0];
     const max = this.all(`SELECT max(rowid) AS n FROM ${quoted(name)}`)[0];
-    return { geometryColumn: String(row?.column_name ?? 'geom'), rowEstimate: Number(max?.n ?? 0) };
+    const columns = new Set(this.all(`PRAGMA table_info(${quoted(name)})`).map((r) => String(r.name)));
+    return { geometryColumn: String(row?.column_name ?? 'geom'), columns, rowEstimate: Number(max?.n ?? 0) };
   }
 
   /**

@@ -151,6 +151,18 @@ describe('a GeoPackage that is not a BAG GeoPackage', () => {
     expect(problems[1]).toContain(`${file}, table ligplaats: missing; the file's tables:`);
   });
 
+  it('reads a woonplaats name column called naam; names the table when it has none', async () => {
+    const renamed = copyOf((db) => db.exec('ALTER TABLE woonplaats RENAME COLUMN woonplaats TO naam'));
+    const names = (await all(readBagCities(renamed))).filter((i) => !i.skip).map((i) => i.props.woonplaats);
+    expect(names.sort()).toEqual(['Delfgauw', 'Delft']);
+    const dropped = copyOf((db) => db.exec('ALTER TABLE woonplaats DROP COLUMN woonplaats'));
+    expect(bagProblems(dropped, 'cities')).toEqual([
+      expect.stringContaining(
+        `${dropped}, table woonplaats: column one of woonplaats / naam / woonplaats_naam missing`,
+      ),
+    ]);
+  });
+
   it('names another SRS', () => {
     const file = copyOf((db) =>
       db.exec(`UPDATE gpkg_geometry_columns SET srs_id = 4326 WHERE table_name = 'woonplaats'`),
