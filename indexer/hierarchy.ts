@@ -143,6 +143,23 @@ export class Hierarchy {
     return parents;
   }
 
+  /**
+   * An address joined by a code (BeST's municipality NIS code): that parent and its chain, then every slot still
+   * open (city, suburb, building; the chain too when the code is not found) by point-in-polygon.
+   */
+  resolveByCodeThenSpatially(
+    level: LevelName,
+    code: { level: AreaLevelName; field: ParentField; value: string },
+    lon: number,
+    lat: number,
+  ): Parents {
+    const parents = emptyAllParents();
+    const found = this.findByCode(code.level, code.field, code.value);
+    if (found) this.inherit(parents, found);
+    this.fillSpatially(level, lon, lat, parents);
+    return parents;
+  }
+
   /** By a code: the parent and its chain, nothing else (a code join is an explicit choice). */
   resolveByCode(parentLevel: AreaLevelName, field: ParentField, value: string): Resolution {
     const parents = emptyAllParents();

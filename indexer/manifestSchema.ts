@@ -12,6 +12,7 @@ import {
   BuildingSourceSchema,
   DerivedCitySourceSchema,
 } from './manifestSources.js';
+import { isOfficialFormat, OFFICIAL_LEVELS, STATUS_FORMATS, withOfficialFields } from './officialSources.js';
 
 const areaList = z.array(AreaSourceSchema);
 
@@ -23,10 +24,12 @@ export const ManifestSchema = z
       countries: areaList.optional(),
       provinces: areaList.optional(),
       municipalities: areaList.optional(),
-      cities: z.array(z.union([AreaSourceSchema, DerivedCitySourceSchema])).optional(),
+      cities: z
+        .array(z.union([z.preprocess(withOfficialFields('cities'), AreaSourceSchema), DerivedCitySourceSchema]))
+        .optional(),
       suburbs: areaList.optional(),
       buildings: z.array(BuildingSourceSchema).optional(),
-      addresses: z.array(AddressSourceSchema).optional(),
+      addresses: z.array(z.preprocess(withOfficialFields('addresses'), AddressSourceSchema)).optional(),
     }),
   })
   .superRefine((manifest, ctx) => {
@@ -42,6 +45,27 @@ export const ManifestSchema = z
             ctx.addIssue({ code: 'custom', path, message: 'derived cities need an addresses source' });
           }
           return;
+        }
+        if (isOfficialFormat(source.format)) {
+          if (!OFFICIAL_LEVELS[source.format].includes(level)) {
+            const where = OFFICIAL_LEVELS[source.format].join(' and ');
+            ctx.addIssue({
+              code: 'custom',
+              path: [...path, 'format'],
+              message: `${source.format} feeds ${where} only`,
+            });
+          }
+          if (source.statuses && !STATUS_FORMATS.includes(source.format)) {
+            ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: `${source.format} has no statuses` });
+          }
+          const csvKeys = source.format === 'bag-gpkg' ? ['delimiter', 'encoding', 'multilineFields'] : ['delimiter'];
+          for (const key of csvKeys as ('delimiter' | 'encoding' | 'multilineFields')[]) {
+            if (source[key] !== undefined) {
+              ctx.addIssue({ code: 'custom', path: [...path, key], message: `not for ${source.format} sources` });
+            }
+          }
+        } else if (source.statuses) {
+          ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: 'only for official formats' });
         }
         if (level === 'countries' && source.parent) {
           ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'countries have no parent' });
@@ -64,7 +88,7 @@ export const ManifestSchema = z
           if ((f.lon === undefined) !== (f.lat === undefined)) {
             ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map both lon and lat, or neither' });
           }
-          if (f.lon === undefined && source.format === 'csv') {
+          if (f.lon === undefined && (source.format === 'csv' || source.format === 'best-csv')) {
             ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'CSV addresses need lon and lat' });
           }
         }

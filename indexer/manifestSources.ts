@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AREA_LEVELS } from './levels.js';
+import { SOURCE_ID_NAMES } from '../core/elasticsearch/documents.js';
 import { encodingKnown } from './sources/decode.js';
 
 /**
@@ -112,7 +113,15 @@ const BuildingFieldsSchema = z.strictObject({
 const AddressFieldsSchema = z.strictObject({
   /** Traced into rejects only; an address's id comes from its normalised full address. */
   sourceId: FieldSpecSchema.optional(),
+  /** The source's own ids kept on the document (`source_ids`, shown by GET /addresses/{id}): name -> field. */
+  sourceIds: z.partialRecord(z.enum(SOURCE_ID_NAMES), FieldSpecSchema).optional(),
   street: FieldSpecSchema,
+  /**
+   * The street's name per language in the record itself (BeST: `streetname_nl/fr/de`), with `streetLanguage` the
+   * language of `street`: every name is searchable and shown by `lang` (as a `streetNames` table does).
+   */
+  streetNamesByLanguage: z.record(LanguageCodeSchema, FieldSpecSchema).optional(),
+  streetLanguage: FieldSpecSchema.optional(),
   /** With letter/addition mapped: the bare number. Without: the raw form (`139A-1`), parsed. */
   number: FieldSpecSchema,
   letter: FieldSpecSchema.optional(),
@@ -124,9 +133,17 @@ const AddressFieldsSchema = z.strictObject({
   lat: FieldSpecSchema.optional(),
 });
 
+/**
+ * `geojson`, `geojsonseq` and `csv` are read with the manifest's `fields`; the official formats
+ * (indexer/officialSources.ts) know their own layout and fill `fields` themselves.
+ */
+export const SOURCE_FORMATS = ['geojson', 'geojsonseq', 'csv', 'bag-gpkg', 'best-csv', 'openaddresses'] as const;
+
 const FileSourceBase = {
   file: z.string().min(1),
-  format: z.enum(['geojson', 'geojsonseq', 'csv']),
+  format: z.enum(SOURCE_FORMATS),
+  /** Official formats with statuses (bag-gpkg, best-csv): the statuses to read instead of the format's defaults. */
+  statuses: z.strictObject({ keep: z.array(z.string().min(1)).min(1) }).optional(),
   /** CSV only. */
   delimiter: z.string().length(1).optional(),
   /** Default UTF-8, checked: invalid bytes stop the run naming the line and byte. */

@@ -9,9 +9,12 @@ import { ManifestError } from './manifest.js';
 import type { Manifest } from './manifestSchema.js';
 import type { FieldSpec, FileSource } from './manifestSources.js';
 import { readCsvHeader, readCsvTable } from './sources/csv.js';
+import { bagProblems } from './sources/bag/readBag.js';
+import { bestProblems } from './sources/best/readBest.js';
+import { openAddressesProblems } from './sources/openaddresses/readOpenAddresses.js';
 import { fieldProperties } from './transform/fields.js';
 
-/** The columns a source reads: its fields, its filters and its parent code. */
+/** The columns a source reads: its fields, its filters and its parent code (mapped sources: official ones check their own layout). */
 export function sourceColumns(source: FileSource): string[] {
   const specs: FieldSpec[] = Object.values(source.fields).filter((f): f is FieldSpec => f !== undefined);
   if (source.parent?.by === 'code') specs.push(source.parent.field);
@@ -34,6 +37,8 @@ export async function sourceProblems(manifest: Manifest): Promise<string[]> {
   for (const level of LEVELS) {
     for (const source of manifest.levels[level] ?? []) {
       if (source.format === 'derived') continue;
+      if (source.format === 'bag-gpkg')
+        problems.push(...bagProblems(source.file, level === 'cities' ? 'cities' : 'addresses'));
       if (source.format === 'csv') {
         const header = await readCsvHeader(source.file, source).catch((e: unknown) => void note(e));
         const problem = header && missingColumns(source.file, sourceColumns(source), header);

@@ -152,7 +152,7 @@ export class RunContext {
     const { summary, origin } = this.addSource(level, file);
     const s = this.levels[level];
     const stats: ReadStats = { encoding: '' };
-    for await (const item of readSource(source, (p) => this.setup.progress.begin(level, file, p), stats)) {
+    for await (const item of readSource(source, (p) => this.setup.progress.begin(level, file, p), stats, level)) {
       this.checkAbort();
       const outcome = classifyItem(item, source);
       if (outcome.kind === 'skipped') {
@@ -182,6 +182,7 @@ export class RunContext {
     }
     summary.encoding = stats.encoding;
     if (stats.lines !== undefined) summary.lines = stats.lines;
+    if (stats.statuses) summary.statuses = stats.statuses;
   }
 
   /**

@@ -16,6 +16,7 @@ export type ItemOutcome =
  * must see 200. Checked before the filters, which would judge a swallowed record by garbage.
  */
 export function classifyItem(item: SourceItem, source: Pick<FileSource, 'filter' | 'multilineFields'>): ItemOutcome {
+  if (item.skip) return { kind: 'skipped' };
   const weight = item.lines ?? 1;
   if (item.error) return { kind: 'rejected', rejection: { reason: 'malformed_record', detail: item.error }, weight };
   if (item.lines && !source.multilineFields) {

@@ -6,6 +6,7 @@ import type { IndexKind } from '../core/elasticsearch/documents.js';
 import { LEVELS, type LevelName, type ParentLevelName } from './levels.js';
 import type { GeometryRepairs } from './geometry/repair.js';
 import type { RejectReason } from './rejectReasons.js';
+import type { StatusCounts } from './sources/types.js';
 
 export interface SourceSummary {
   file: string;
@@ -21,6 +22,8 @@ export interface SourceSummary {
   encoding?: string;
   /** Lines beyond the first of records rejected for spanning several lines (a quote never closed, say). */
   swallowedLines?: number;
+  /** Formats that filter by status (BAG, BeST): records per status, kept and skipped. */
+  statuses?: StatusCounts;
 }
 
 export interface LevelSummary {

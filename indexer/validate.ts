@@ -12,7 +12,7 @@ import type { AddressSource, AreaSource, BuildingSource, FileSource } from './ma
 import { sourceProblems } from './preflight.js';
 import type { Outcome, RejectReason } from './rejectReasons.js';
 import { readCsvTable } from './sources/csv.js';
-import { type ReadStats, readSource, type SourceItem } from './sources/index.js';
+import { type ReadStats, readSource, type SourceItem, type StatusCounts } from './sources/index.js';
 import { classifyItem } from './sourceItems.js';
 import { addressFromRecord } from './transform/address.js';
 import { areaFromFeature } from './transform/area.js';
@@ -41,6 +41,8 @@ export interface SourceReport {
   lookupMisses?: { count: number; samples: string[] };
   /** The file could not be read to its end: what stopped it. */
   error?: string;
+  /** Formats that filter by status (BAG, BeST): records per status, kept and skipped. */
+  statuses?: StatusCounts;
 }
 
 export interface ValidationReport {
@@ -88,7 +90,7 @@ async function validateSource(level: LevelName, source: FileSource): Promise<Sou
   const lookup = await lookupOf(source).catch(() => undefined);
   if (lookup) report.lookupMisses = { count: 0, samples: [] };
   try {
-    for await (const item of readSource(source, undefined, stats)) {
+    for await (const item of readSource(source, undefined, stats, level)) {
       const outcome = classifyItem(item, source);
       if (outcome.kind === 'skipped') {
         report.skipped++;
@@ -116,6 +118,7 @@ async function validateSource(level: LevelName, source: FileSource): Promise<Sou
   }
   report.encoding = stats.encoding;
   if (stats.lines !== undefined) report.lines = stats.lines;
+  if (stats.statuses) report.statuses = stats.statuses;
   return report;
 }
 

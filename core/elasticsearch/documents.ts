@@ -74,9 +74,29 @@ export interface BuildingDoc extends ParentIds {
   geometry: Geometry;
 }
 
+/**
+ * The identifiers an official source gives an address, so a client can join an answer back to it: the BAG's
+ * nummeraanduiding (the address), its object (verblijfsobject, standplaats or ligplaats) and the pand the
+ * verblijfsobject lies in; BeST Address's address id; OpenAddresses' ID and HASH. mappings/addresses.json lists them.
+ */
+export const SOURCE_ID_NAMES = [
+  'bag_nummeraanduiding',
+  'bag_verblijfsobject',
+  'bag_standplaats',
+  'bag_ligplaats',
+  'bag_pand',
+  'best_address',
+  'openaddresses_id',
+  'openaddresses_hash',
+] as const;
+export type SourceIdName = (typeof SOURCE_ID_NAMES)[number];
+export type SourceIds = Partial<Record<SourceIdName, string>>;
+
 export interface AddressDoc extends ParentIds {
   id: string;
   source_key: string;
+  /** The source's own identifiers of the address, where it has them (official sources). */
+  source_ids?: SourceIds;
   /** Canonical street name as the source spells it, returned to clients. */
   streetname: string;
   /** streetKey(streetname): exact normalised match. */

@@ -8,7 +8,8 @@ import type { LoadItem } from '../bulkLoader.js';
 import { type CityRemap, DerivedCities } from '../derivedCities.js';
 import { ancestorLevels } from '../levels.js';
 import { mergePriority } from '../mergePriority.js';
-import { emptyAllParents } from '../records.js';
+import { emptyAllParents, type Parents } from '../records.js';
+import { type Properties, readField } from '../transform/fields.js';
 import { arrayItems, type RunContext } from '../runContext.js';
 import { addressFromRecord } from '../transform/address.js';
 import { countRepairs } from '../summary.js';
@@ -33,6 +34,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   async function* items(): AsyncGenerator<LoadItem<AddressDoc>> {
     for (const source of sources) {
       const streetNames = await readStreetNames(source);
+      const parentsOf = await addressParents(ctx, source);
       for await (const { item, summary, origin } of ctx.records('addresses', source)) {
         const outcome = addressFromRecord(item.props, item.geometry, source.fields);
         if (!outcome.ok) {
@@ -48,7 +50,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
             summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
           }
         }
-        const parents = ctx.hierarchy.resolveSpatialParents('addresses', doc.location.lon, doc.location.lat);
+        const parents = parentsOf(item.props, doc.location.lon, doc.location.lat);
         derived?.assign(doc.city, doc.location, parents);
         ctx.countUnassigned('addresses', ctx.hierarchy.unassigned(levels, parents));
         doc.country_id = parents.country_id;
@@ -73,6 +75,25 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
   ctx.placeAccumulator.applyRemap(remap);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
+}
+
+/**
+ * How the source's addresses find their parents: by point-in-polygon, or (`parent.by: "code"`, BeST's NIS code) by
+ * the code first and every slot the code leaves open by point-in-polygon.
+ */
+async function addressParents(
+  ctx: RunContext,
+  source: AddressSource,
+): Promise<(props: Properties, lon: number, lat: number) => Parents> {
+  const spec = source.parent;
+  if (spec?.by !== 'code') return (_, lon, lat) => ctx.hierarchy.resolveSpatialParents('addresses', lon, lat);
+  const lookup = spec.lookup ? await ctx.lookups.get(spec.lookup) : undefined;
+  const level = spec.level ?? 'municipalities';
+  return (props, lon, lat) => {
+    const raw = readField(props, spec.field);
+    const value = lookup ? (lookup.get(raw) ?? '') : raw;
+    return ctx.hierarchy.resolveByCodeThenSpatially('addresses', { level, field: spec.parentField, value }, lon, lat);
+  };
 }
 
 /** The source's street-names table, read whole (thousands of rows), or undefined when it has none. */

@@ -1,15 +1,20 @@
 import type { FileSource } from '../manifestSources.js';
 import { readCsv } from './csv.js';
 import { readGeoJson, readGeoJsonSeq } from './geojson.js';
+import { readBagAddresses, readBagCities } from './bag/readBag.js';
+import { readBest } from './best/readBest.js';
+import { readOpenAddresses } from './openaddresses/readOpenAddresses.js';
+import type { LevelName } from '../levels.js';
 import type { ReadProgress, ReadStats, SourceItem } from './types.js';
 
-export type { ReadProgress, ReadStats, SourceItem } from './types.js';
+export type { ReadProgress, ReadStats, SourceItem, StatusCounts } from './types.js';
 export { SourceFileError } from './types.js';
 
 export function readSource(
   source: FileSource,
   progress?: (p: ReadProgress) => void,
   stats?: ReadStats,
+  level?: LevelName,
 ): AsyncGenerator<SourceItem> {
   const options = { encoding: source.encoding, progress, stats };
   switch (source.format) {
@@ -19,5 +24,13 @@ export function readSource(
       return readGeoJson(source.file, options);
     case 'geojsonseq':
       return readGeoJsonSeq(source.file, options);
+    case 'bag-gpkg': {
+      const bag = { progress, stats, keep: source.statuses?.keep };
+      return level === 'cities' ? readBagCities(source.file, bag) : readBagAddresses(source.file, bag);
+    }
+    case 'best-csv':
+      return readBest(source.file, { ...options, keep: source.statuses?.keep });
+    case 'openaddresses':
+      return readOpenAddresses(source.file, options);
   }
 }

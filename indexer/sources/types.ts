@@ -15,6 +15,8 @@ export interface SourceItem {
    * spanning lines, or a quote never closed that swallowed the lines after it.
    */
   lines?: number;
+  /** Read but not for loading: a status the source's format skips (BAG, BeST). Counted as skipped. */
+  skip?: boolean;
 }
 
 /** Bytes consumed of the file on disk (compressed, for .gz): the only size known up front. */
@@ -28,6 +30,13 @@ export interface ReadStats {
   /** Physical lines of the (decoded) text; undefined for a GeoJSON FeatureCollection, where lines mean nothing. */
   lines?: number;
   encoding: string;
+  /** Formats that filter by status (BAG, BeST): the records per status kept and skipped. */
+  statuses?: StatusCounts;
+}
+
+export interface StatusCounts {
+  kept: Record<string, number>;
+  skipped: Record<string, number>;
 }
 
 /** How to read one source file. */

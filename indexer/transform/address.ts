@@ -1,9 +1,9 @@
 /** Source row → AddressDoc without its parents (pure). */
 import type { Geometry } from 'geojson';
-import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import type { AddressDoc, SourceIds } from '../../core/elasticsearch/documents.js';
 import { coordinateInRange, parseCoordinate } from '../geometry/checks.js';
 import { addressKey, sourceKey, stableId } from '../ids.js';
-import type { AddressSource } from '../manifestSources.js';
+import type { AddressSource, FieldSpec } from '../manifestSources.js';
 import { type Outcome, reject } from '../rejectReasons.js';
 import {
   formatSuffix,
@@ -16,6 +16,8 @@ import {
   suffixKey,
 } from '../text.js';
 import { type Properties, readField } from './fields.js';
+import { otherNames } from '../names.js';
+import type { StreetNameEntry } from '../streetNames.js';
 
 function locate(
   props: Properties,
@@ -36,6 +38,43 @@ function locate(
   if (lon === undefined || lat === undefined) return reject('missing_coordinate', 'lon or lat is empty');
   if (!coordinateInRange(lon, lat)) return reject('coordinate_out_of_range', `lon ${lon}, lat ${lat}`);
   return { ok: true, value: { lon, lat } };
+}
+
+/** The source's own ids the manifest (or the official format) maps; undefined when none has a value. */
+export function readSourceIds(props: Properties, specs: AddressSource['fields']['sourceIds']): SourceIds | undefined {
+  if (!specs) return undefined;
+  let ids: SourceIds | undefined;
+  for (const [name, spec] of Object.entries(specs) as [keyof SourceIds, FieldSpec][]) {
+    const value = readField(props, spec);
+    if (value) (ids ??= {})[name] = value;
+  }
+  return ids;
+}
+
+/**
+ * The street's names per language read from the record itself (`streetNamesByLanguage`): the shown name's language
+ * first, the others as searchable other names. Undefined when the record names the street in one language only.
+ */
+export function recordStreetNames(
+  props: Properties,
+  fields: AddressSource['fields'],
+  streetname: string,
+  street_key: string,
+): StreetNameEntry | undefined {
+  if (!fields.streetNamesByLanguage) return undefined;
+  const language = readField(props, fields.streetLanguage);
+  const names: Record<string, string> = language ? { [language]: streetname } : {};
+  for (const [lang, spec] of Object.entries(fields.streetNamesByLanguage)) {
+    const name = readField(props, spec);
+    if (name && !names[lang]) names[lang] = name;
+  }
+  const others = otherNames(street_key, Object.values(names), streetKey);
+  if (!others.length) return undefined;
+  return {
+    street_names: names,
+    other_street_keys: others.map(streetKey),
+    other_street_text: others.map(normaliseStreet),
+  };
 }
 
 export function addressFromRecord(
@@ -76,11 +115,14 @@ export function addressFromRecord(
     cityKey: city_key,
   });
 
+  const sourceIds = readSourceIds(props, fields.sourceIds);
+  const names = recordStreetNames(props, fields, streetname, street_key);
   return {
     ok: true,
     value: {
       id: stableId('addresses', key),
       source_key: sourceKey('addresses', key),
+      ...(sourceIds ? { source_ids: sourceIds } : {}),
       streetname,
       street_key,
       street_text: normaliseStreet(streetname),
@@ -101,6 +143,13 @@ export function addressFromRecord(
       city_id: '',
       suburb_id: '',
       building_id: '',
+      ...(names
+        ? {
+            street_names: names.street_names,
+            other_street_keys: names.other_street_keys,
+            other_street_text: names.other_street_text,
+          }
+        : {}),
     },
   };
 }

@@ -29,6 +29,8 @@ export const FORWARD_SOURCE = [
   'street_key',
   'suffix_key',
   'postcode_key',
+  // The official source's identifiers (BAG, BeST, OpenAddresses), where it had them.
+  'source_ids',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type ForwardHit = Pick<AddressDoc, (typeof FORWARD_SOURCE)[number]>;
 

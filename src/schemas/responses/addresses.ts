@@ -1,11 +1,12 @@
 /** Address records: GET /addresses/{id}, the street lookup, forward geocoding and its batch. */
 import { z } from 'zod';
 import { ErrorResponse } from './errors.js';
-import { AddressNames, Coordinates } from './fields.js';
+import { AddressNames, Coordinates, SourceIds } from './fields.js';
 
 /**
- * Every documented field is always present; strings stay strings ("" when the value is absent). `names` is the
- * one optional field: only where the street or the city is named in several languages.
+ * Every documented field is always present; strings stay strings ("" when the value is absent). `names` and
+ * `source_ids` are the optional fields: only where the street or the city is named in several languages, and where
+ * an official source gave the address its identifiers.
  */
 export const Address = z.object({
   id: z.string(),
@@ -17,6 +18,7 @@ export const Address = z.object({
   postcode: z.string(),
   city: z.string(),
   names: AddressNames,
+  source_ids: SourceIds,
 });
 export const AddressList = z.array(Address);
 

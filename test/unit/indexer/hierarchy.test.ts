@@ -214,3 +214,33 @@ describe('DerivedCities', () => {
     expect(derived.size).toBe(0);
   });
 });
+
+describe('resolveByCodeThenSpatially (addresses joined by a code, BeST NIS)', () => {
+  it('takes the coded parent and its chain even where the point lies outside it, the rest by point-in-polygon', () => {
+    const h = world();
+    const gm = h.findByCode('municipalities', 'local_identifier', 'GM0503');
+    // A point at 4.5, 4.5 is outside the municipality (0..4) but inside the province: the code wins.
+    const outside = h.resolveByCodeThenSpatially(
+      'addresses',
+      { level: 'municipalities', field: 'local_identifier', value: 'GM0503' },
+      4.5,
+      4.5,
+    );
+    expect(outside).toMatchObject({ municipality_id: gm?.id, province_id: gm?.parents.province_id, city_id: '' });
+    const inside = h.resolveByCodeThenSpatially(
+      'addresses',
+      { level: 'municipalities', field: 'local_identifier', value: 'GM0503' },
+      1.5,
+      1.5,
+    );
+    expect(inside.city_id).toBe(h.findByCode('cities', 'local_identifier', '2138')?.id);
+    // An unknown code leaves the join to the point.
+    const unknown = h.resolveByCodeThenSpatially(
+      'addresses',
+      { level: 'municipalities', field: 'local_identifier', value: 'GM9999' },
+      1.5,
+      1.5,
+    );
+    expect(unknown.municipality_id).toBe(gm?.id);
+  });
+});

@@ -107,3 +107,54 @@ describe('manifest validation', () => {
     await expect(loadManifest('README.md')).rejects.toThrow(/not JSON|cannot read/);
   });
 });
+
+describe('official formats', () => {
+  it('bag-gpkg: a whole source with nothing to map, its fields filled by the format, at addresses and cities', () => {
+    const raw = JSON.parse(readFileSync('datasets/bag.example.json', 'utf8'));
+    const manifest = parseManifest(raw, resolve('datasets'));
+    const addresses = manifest.levels.addresses?.[0];
+    expect(addresses).toMatchObject({
+      file: resolve('data/official/bag-light.gpkg'),
+      format: 'bag-gpkg',
+      fields: { street: 'openbare_ruimte_naam', sourceIds: { bag_nummeraanduiding: expect.any(String) } },
+    });
+    expect(manifest.levels.cities?.[0]).toMatchObject({ format: 'bag-gpkg', fields: { key: 'identificatie' } });
+    const keep = { file: 'b.gpkg', format: 'bag-gpkg', statuses: { keep: ['Verblijfsobject in gebruik'] } };
+    expect(parseManifest({ levels: { addresses: [keep] } }, base).levels.addresses?.[0]?.statuses).toEqual(
+      keep.statuses,
+    );
+  });
+
+  it('refuses bag-gpkg at another level, CSV options on it, and statuses on a mapped source', () => {
+    const gpkg = { file: 'b.gpkg', format: 'bag-gpkg' };
+    expect(errorOf({ levels: { provinces: [{ ...gpkg, fields: { key: 'a', name: 'b' } }] } }).issues).toContain(
+      'levels.provinces.0.format: bag-gpkg feeds addresses and cities only',
+    );
+    expect(errorOf({ levels: { addresses: [{ ...gpkg, delimiter: ';' }] } }).issues).toContain(
+      'levels.addresses.0.delimiter: not for bag-gpkg sources',
+    );
+    expect(errorOf({ levels: { countries: [area({ statuses: { keep: ['x'] } })] } }).issues).toContain(
+      'levels.countries.0.statuses: only for official formats',
+    );
+  });
+
+  it('best-csv and openaddresses: addresses only, BeST joined to its municipality by NIS code', () => {
+    const raw = JSON.parse(readFileSync('datasets/best.example.json', 'utf8'));
+    const bestSource = parseManifest(raw, resolve('datasets')).levels.addresses?.[0];
+    expect(bestSource).toMatchObject({
+      format: 'best-csv',
+      fields: { sourceIds: { best_address: 'address_id' }, addition: 'box_number' },
+      parent: { by: 'code', level: 'municipalities', field: 'municipality_id', parentField: 'local_identifier' },
+    });
+    const oa = { file: 'x.csv', format: 'openaddresses' };
+    expect(parseManifest({ levels: { addresses: [oa] } }, base).levels.addresses?.[0]?.fields).toMatchObject({
+      sourceId: { first: ['hash', 'id'] },
+    });
+    expect(errorOf({ levels: { addresses: [{ ...oa, statuses: { keep: ['x'] } }] } }).issues).toContain(
+      'levels.addresses.0.statuses: openaddresses has no statuses',
+    );
+    expect(errorOf({ levels: { cities: [{ ...oa, fields: { key: 'a', name: 'b' } }] } }).issues).toContain(
+      'levels.cities.0.format: openaddresses feeds addresses only',
+    );
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Reads the BAG GeoPackage as published: addresses from verblijfsobject (points), standplaats and ligplaats
+ * (polygons: a point inside each), cities from woonplaats; RD New to WGS84 on the way; status filtering per
+ * bagLayout.ts. One row in memory at a time (a statement iterator per table); progress counts rows against the
+ * tables' row estimates.
+ */
+import type { Geometry } from 'geojson';
+import { pointOnSurface, type PolygonGeometry } from '../../geometry/checks.js';
+import { GeoPackage } from '../gpkg/geopackage.js';
+import { parseGeometryBlob } from '../gpkg/geometryBlob.js';
+import { type ReadOptions, SourceFileError, type SourceItem } from '../types.js';
+import {
+  ADDRESS_STATUSES_KEPT,
+  ADDRESS_TABLES,
+  bagId,
+  CITY_NAME_COLUMNS,
+  CITY_STATUSES_KEPT,
+  CITY_TABLE,
+  RD_NEW,
+  text,
+} from './bagLayout.js';
+import { countStatus, statusFilter } from '../statuses.js';
+import { geometryToWgs84, rdToWgs84 } from './rdNew.js';
+
+export interface BagReadOptions extends ReadOptions {
+  /** Statuses to read instead of the defaults. */
+  keep?: readonly string[] | undefined;
+}
+
+/** Every way the file is not a BAG GeoPackage for this level (empty: it is), each naming file, table and what. */
+export function bagProblems(path: string, level: 'addresses' | 'cities'): string[] {
+  let gpkg: GeoPackage | undefined;
+  try {
+    gpkg = GeoPackage.open(path);
+    return gpkg.problems(level === 'cities' ? [CITY_TABLE] : ADDRESS_TABLES);
+  } catch (error) {
+    return [(error as Error).message];
+  } finally {
+    gpkg?.close();
+  }
+}
+
+function openChecked(path: string, level: 'addresses' | 'cities'): GeoPackage {
+  const gpkg = GeoPackage.open(path);
+  const problems = gpkg.problems(level === 'cities' ? [CITY_TABLE] : ADDRESS_TABLES);
+  if (problems.length) {
+    gpkg.close();
+    throw new SourceFileError(path, problems.join('; '));
+  }
+  return gpkg;
+}
+
+/** The blob's geometry, checked to be in RD New (a row in another SRS is an error, not a far-off point). */
+function rdGeometry(path: string, table: string, row: Record<string, unknown>): Geometry | null {
+  const { srsId, geometry } = parseGeometryBlob(row.__geometry as Uint8Array | null);
+  if (geometry && srsId !== RD_NEW && srsId !== 0) {
+    throw new SourceFileError(path, `${path}, table ${table}: rowid ${String(row.__rowid)} is in srs_id ${srsId}`);
+  }
+  return geometry;
+}
+
+/** An addressable object's position: the point itself, or a point inside its polygon; in WGS84. */
+function addressPoint(geometry: Geometry | null): Geometry | null {
+  if (!geometry) return null;
+  if (geometry.type === 'Point') return { type: 'Point', coordinates: rdToWgs84(geometry.coordinates) };
+  if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') {
+    return { type: 'Point', coordinates: rdToWgs84(pointOnSurface(geometry as PolygonGeometry)) };
+  }
+  return geometryToWgs84(geometry);
+}
+
+export async function* readBagAddresses(path: string, options: BagReadOptions = {}): AsyncGenerator<SourceItem> {
+  const gpkg = openChecked(path, 'addresses');
+  const keep = statusFilter(options.keep ?? ADDRESS_STATUSES_KEPT);
+  try {
+    const tables = ADDRESS_TABLES.map((t) => ({ ...gpkg.table(t.table), ...t }));
+    const progress = { bytesRead: 0, totalBytes: tables.reduce((n, t) => n + t.rowEstimate, 0) };
+    options.progress?.(progress);
+    if (options.stats) options.stats.encoding = 'UTF-8';
+    let position = 0;
+    for (const t of tables) {
+      for (const row of gpkg.rows(t.table, t.geometryColumn, t.columns)) {
+        position++;
+        progress.bytesRead++;
+        const status = text(row.status);
+        const kept = keep(status);
+        countStatus(options.stats, kept, status);
+        const props: Record<string, unknown> = {
+          bag_table: t.table,
+          status,
+          openbare_ruimte_naam: text(row.openbare_ruimte_naam),
+          huisnummer: text(row.huisnummer),
+          huisletter: text(row.huisletter),
+          toevoeging: text(row.toevoeging),
+          postcode: text(row.postcode),
+          woonplaats_naam: text(row.woonplaats_naam),
+          nummeraanduiding_hoofdadres_identificatie: bagId(row.nummeraanduiding_hoofdadres_identificatie),
+          [`${t.table}_identificatie`]: bagId(row.identificatie),
+          ...(t.table === 'verblijfsobject' ? { pand_identificatie: bagId(row.pand_identificatie) } : {}),
+        };
+        if (!kept) {
+          yield { position, props, skip: true };
+          continue;
+        }
+        yield { position, props, geometry: addressPoint(rdGeometry(path, t.table, row)) };
+      }
+    }
+  } finally {
+    gpkg.close();
+  }
+}
+
+export async function* readBagCities(path: string, options: BagReadOptions = {}): AsyncGenerator<SourceItem> {
+  const gpkg = openChecked(path, 'cities');
+  const keep = statusFilter(options.keep ?? CITY_STATUSES_KEPT);
+  try {
+    const table = gpkg.table(CITY_TABLE.table);
+    const nameColumn = CITY_NAME_COLUMNS.find((c) => table.columns.has(c)) as string;
+    const t = { ...CITY_TABLE, ...table, columns: [...CITY_TABLE.columns, nameColumn] };
+    const progress = { bytesRead: 0, totalBytes: t.rowEstimate };
+    options.progress?.(progress);
+    if (options.stats) options.stats.encoding = 'UTF-8';
+    let position = 0;
+    for (const row of gpkg.rows(t.table, t.geometryColumn, t.columns)) {
+      position++;
+      progress.bytesRead++;
+      const status = text(row.status);
+      const kept = keep(status);
+      countStatus(options.stats, kept, status);
+      const props = { identificatie: bagId(row.identificatie, 4), woonplaats: text(row[nameColumn]), status };
+      if (!kept) {
+        yield { position, props, skip: true };
+        continue;
+      }
+      const geometry = rdGeometry(path, t.table, row);
+      yield { position, props, geometry: geometry && geometryToWgs84(geometry) };
+    }
+  } finally {
+    gpkg.close();
+  }
+}
