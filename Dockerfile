@@ -1,7 +1,8 @@
 # Build stage: TypeScript compiled to dist/ with the dev dependencies (tsc).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# patches/: fixes to dependencies that npm ci applies (postinstall: patch-package).
+# patches/: fixes to dependencies that npm ci applies (postinstall: patch-package --error-on-fail, so a patch that no
+# longer applies, after a dependency upgrade, fails the build instead of shipping the dependency unpatched).
 COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
