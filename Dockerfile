@@ -1,8 +1,10 @@
 # Build stage: TypeScript compiled to dist/ with the dev dependencies (tsc).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# patches/: fixes to dependencies that npm ci applies (postinstall: patch-package); .node-version and the three
-# scripts: the postinstall's Node.js check (scripts/linkNode.mjs: on this image's Node 24 it fetches nothing).
+# patches/: fixes to dependencies that npm ci applies (postinstall: patch-package --error-on-fail, so a patch that no
+# longer applies, after a dependency upgrade, fails the build instead of shipping the dependency unpatched);
+# .node-version and the three scripts: the postinstall's Node.js check (scripts/linkNode.mjs: on this image's Node 24
+# it fetches nothing).
 COPY package.json package-lock.json .node-version ./
 COPY patches ./patches
 COPY scripts/linkNode.mjs scripts/projectNode.mjs scripts/node24.sh ./scripts/

@@ -153,7 +153,7 @@ async function main(): Promise<number> {
       return 0;
     }
     if (args.command === 'rollback') {
-      const result = await rollback(client, args.prefix, lease);
+      const result = await rollback(client, args.prefix, lease, log);
       process.stdout.write(`${JSON.stringify({ prefix: args.prefix, rolledBack: result }, null, 2)}\n`);
       return 0;
     }

@@ -6,7 +6,9 @@ import type { Client } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../core/elasticsearch/indexNames.js';
 import { generationOf } from './generationIndexes.js';
+import { type Logger, silentLogger } from './logger.js';
 import { acquireRunLock, type LeaseTiming } from './runLock.js';
+import { swapOutcome, SwapOutcomeUnknownError, unknownOutcomeMessage } from './swapOutcome.js';
 
 export interface GenerationInfo {
   generation: string;
@@ -90,19 +92,59 @@ export async function listGenerations(client: Client, prefix: string): Promise<G
  * Points every alias at `generation` in ONE `_aliases` request: readers see the old generation or
  * the new one, never a mix and never nothing. Removing by exact name makes a concurrent change fail
  * the whole request instead of leaving two indexes behind one alias.
+ *
+ * The request is sent once (no transport retry: a retry of a swap applied with its answer lost fails, the alias
+ * having moved). When it fails, the aliases are read back: on `generation` = swapped (a warning, no error); as they
+ * were = the request's error; unreadable or neither = SwapOutcomeUnknownError (the caller then deletes nothing).
  */
-export async function swapAliases(client: Client, prefix: string, generation: string): Promise<void> {
+export async function swapAliases(
+  client: Client,
+  prefix: string,
+  generation: string,
+  log: Logger = silentLogger,
+): Promise<void> {
   const live = await liveIndexes(client, prefix);
-  const actions: Record<string, { index: string; alias: string }>[] = [];
+  const actions: Record<string, { index: string; alias: string; must_exist?: boolean }>[] = [];
+  const targets = {} as Record<IndexKind, string>;
   for (const kind of INDEX_KINDS) {
     const alias = aliasName(prefix, kind);
     const target = generationIndexName(prefix, kind, generation);
+    targets[kind] = target;
     for (const index of live[kind] ?? []) {
-      if (index !== target) actions.push({ remove: { index, alias } });
+      // must_exist: without it Elasticsearch 9 answers 200 with `errors: true`, skipping a remove that found no
+      // alias while applying the rest (two indexes behind one alias after a concurrent change).
+      if (index !== target) actions.push({ remove: { index, alias, must_exist: true } });
     }
     if (!(live[kind] ?? []).includes(target)) actions.push({ add: { index: target, alias } });
   }
-  if (actions.length) await client.indices.updateAliases({ actions });
+  if (!actions.length) return;
+  try {
+    // Elasticsearch 9 answers `errors` and `action_results`; the client's type does not list them.
+    const res = (await client.indices.updateAliases({ actions }, { maxRetries: 0 })) as {
+      errors?: boolean;
+      action_results?: unknown;
+    };
+    if (res.errors) throw new Error(`some alias actions failed: ${JSON.stringify(res.action_results)}`);
+  } catch (error) {
+    const failure = (error as Error).message;
+    let after: Partial<Record<IndexKind, string[]>>;
+    try {
+      after = await liveIndexes(client, prefix);
+    } catch (readError) {
+      const readBack = `the aliases could not be read back (${(readError as Error).message})`;
+      throw new SwapOutcomeUnknownError(unknownOutcomeMessage(prefix, generation, failure, readBack), { cause: error });
+    }
+    const outcome = swapOutcome(after, targets);
+    if (outcome === 'not-applied') throw error;
+    if (outcome === 'mixed') {
+      const readBack = `the aliases read back point at a mix of generations (${JSON.stringify(after)})`;
+      throw new SwapOutcomeUnknownError(unknownOutcomeMessage(prefix, generation, failure, readBack), { cause: error });
+    }
+    log.warn(
+      { generation, error: failure },
+      'the alias swap failed, but the aliases read back point at the new generation: swapped',
+    );
+  }
 }
 
 export interface RollbackResult {
@@ -118,7 +160,12 @@ export class RollbackError extends Error {
  * Back to the newest complete generation older than the live one. Holds the prefix's lock meanwhile (a run's
  * prune could otherwise delete the target, and a run's swap undo the rollback); fails at once if a run holds it.
  */
-export async function rollback(client: Client, prefix: string, lease?: Partial<LeaseTiming>): Promise<RollbackResult> {
+export async function rollback(
+  client: Client,
+  prefix: string,
+  lease?: Partial<LeaseTiming>,
+  log: Logger = silentLogger,
+): Promise<RollbackResult> {
   const lock = await acquireRunLock(client, prefix, { operation: 'rollback', generation: null }, { lease });
   try {
     const from = await liveGeneration(client, prefix);
@@ -127,7 +174,7 @@ export async function rollback(client: Client, prefix: string, lease?: Partial<L
     const target = generations.find((g) => g.complete && g.generation < from);
     if (!target) throw new RollbackError(`no complete generation older than ${from} to roll back to`);
     await lock.assertHeld();
-    await swapAliases(client, prefix, target.generation);
+    await swapAliases(client, prefix, target.generation, log);
     return { from, to: target.generation };
   } finally {
     await lock.release();

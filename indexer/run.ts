@@ -35,6 +35,7 @@ import { prune, type PruneResult, removeOrphans, rollbackChain } from './pruning
 import { createProgress, type ProgressMode } from './progress.js';
 import { RejectsWriter } from './rejects.js';
 import { RunContext } from './runContext.js';
+import { SwapOutcomeUnknownError } from './swapOutcome.js';
 import { watchAbort } from './runAbort.js';
 import { acquireRunLock, type LeaseTiming, type RunLock } from './runLock.js';
 import { compactLevel, type RunSummary, verifyLevels, verifyPlaces, verifyStreets } from './summary.js';
@@ -219,7 +220,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
     await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.
     abort.releaseSignals();
-    await swapAliases(client, prefix, generation);
+    await swapAliases(client, prefix, generation, log);
     swapped = true;
     log.info({ generation, previousGeneration }, 'aliases swapped');
     let pruned: PruneResult | undefined;
@@ -233,7 +234,9 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
   } catch (error) {
     progress.stop();
     await rejects.close().catch(() => {});
-    if (!swapped) {
+    if (error instanceof SwapOutcomeUnknownError) {
+      log.error({ generation, error: error.message }, 'alias swap outcome unknown; every index left in place');
+    } else if (!swapped) {
       await deleteIndexes(client, created).catch((e) =>
         log.error({ error: (e as Error).message, indexes: created }, 'could not delete this run’s indexes'),
       );

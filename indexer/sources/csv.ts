@@ -32,6 +32,14 @@ function unreadableDetail(errors: CsvError[], first: number, last: number, atEnd
   return `${span} could not be read as CSV: ${messages.join('; ')}`;
 }
 
+/**
+ * How a CSV header's names are read, by the column check (readCsvHeader) and the load (readCsv) alike: spaces round
+ * a name are dropped (`id, name_fr` has the columns `id` and `name_fr`), as is a byte order mark.
+ */
+export function csvColumnNames(header: string[]): string[] {
+  return header.map((name) => name.replace(/^\uFEFF/, '').trim());
+}
+
 export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<SourceItem> {
   const lineIndex = new LineIndex();
   const opened = await openText(path, { encoding: options.encoding, lines: lineIndex });
@@ -39,7 +47,7 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
   // The parser runs ahead of this loop: each error is kept with the number of records parsed before it.
   const errors: CsvError[] = [];
   const parser = parse({
-    columns: true,
+    columns: csvColumnNames,
     bom: true,
     delimiter: options.delimiter ?? ',',
     skip_empty_lines: true,
@@ -126,7 +134,7 @@ export async function readCsvHeader(path: string, options: CsvOptions = {}): Pro
   stream.on('error', (error) => parser.destroy(error));
   stream.pipe(parser);
   stream.end(end === -1 ? bytes : bytes.subarray(0, end + 1));
-  for await (const row of parser as AsyncIterable<string[]>) return row.map((c) => c.trim());
+  for await (const row of parser as AsyncIterable<string[]>) return csvColumnNames(row);
   return [];
 }
 

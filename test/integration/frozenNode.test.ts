@@ -26,7 +26,8 @@ describe('a frozen node among living ones', () => {
       // Far longer than the attempt bound: a read that waited for it would not fail, it would only be slow.
       requestTimeoutMs: 10_000,
       // No ES_ATTEMPT_TIMEOUT_MS: the default derived for several nodes.
-      env: { ELASTICSEARCH_URL: `${frozen.url},${alive.url}`, BREAKER_FAILURES: '1000' },
+      // No answer cache: every read below goes to Elasticsearch.
+      env: { ELASTICSEARCH_URL: `${frozen.url},${alive.url}`, BREAKER_FAILURES: '1000', BODY_CACHE_BYTES: '0' },
     });
   });
 
@@ -35,18 +36,34 @@ describe('a frozen node among living ones', () => {
     await Promise.all([frozen.close(), alive.close()]);
   });
 
-  it('answers every read from the living node, trying the frozen one at most once per connection', async () => {
+  it('answers every read; after its first failures the frozen node is left out of the requests that follow', async () => {
+    // Every attempt the API's client sends, by the node it picked (the transport's diagnostic 'request' event).
+    let toFrozen = 0;
+    api.client.diagnostic.on('request', (_error, event) => {
+      if (event?.meta.connection?.url.port === String(frozen.port)) toFrozen += 1;
+    });
     const statuses: number[] = [];
-    for (let round = 0; round < 5; round++) {
+    const round = async () => {
       const answers = await Promise.all(
-        Array.from({ length: 4 }, () => api.call('POST', '/geocode/forward', { body: forwardBody })),
+        Array.from({ length: 4 }, () =>
+          api.call('POST', '/geocode/forward', { body: { ...forwardBody, number: String(statuses.length + 1) } }),
+        ),
       );
       statuses.push(...answers.map((answer) => answer.status));
-    }
-    expect(statuses.every((status) => status === 200)).toBe(true);
-    // The frozen node was asked (round robin) and then left out: its attempts did not grow with the requests.
+    };
+    // The first round: round robin sends some of it to the frozen node (unless the API's start-up reads already
+    // met it), whose attempts are cut and go elsewhere.
+    await round();
+    const firstFailures = toFrozen;
     expect(frozen.accepted).toBeGreaterThan(0);
-    expect(frozen.accepted).toBeLessThan(20);
+    // 30 more rounds (several Elasticsearch requests each, a round's reads batched): round robin over the two nodes
+    // would send every other request to the frozen one.
+    for (let i = 0; i < 30; i++) await round();
+    // Left out, it is sent nothing more: the pool's resurrection pings (not requests of the transport, not counted)
+    // time out on it, so it stays out. One attempt of slack.
+    expect(toFrozen - firstFailures).toBeLessThanOrEqual(1);
+    expect(statuses).toHaveLength(124);
+    expect(statuses.every((status) => status === 200)).toBe(true);
   });
 });
 

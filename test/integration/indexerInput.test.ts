@@ -161,6 +161,30 @@ describe('a damaged address file', () => {
   });
 });
 
+describe('a header with a space after each comma', () => {
+  it('every column it names is loaded: the addresses and the French street names joined to them', async () => {
+    const spaced = (header: string) => header.split(',').join(', ');
+    const addresses = `${spaced(HEADER)}\n${ROWS.join('\n')}\n`;
+    const manifest = fixture('spaced', 'addresses.csv', addresses, {
+      streetNames: { file: 'streets.csv', language: 'nl', street: 'street_nl', names: { fr: 'street_fr' } },
+    });
+    writeFileSync(join(tmp, 'spaced', 'streets.csv'), `${spaced('street_nl,street_fr')}\nHerculesweg,Rue d'Hercule\n`);
+    const p = ownPrefix('spaced');
+    const summary = await run(manifest, p);
+    expect(summary.ok).toBe(true);
+    expect(summary.levels.addresses).toMatchObject({ read: 400, rejected: 0 });
+    const found = await client.search<{ street_names?: Record<string, string> }>({
+      index: aliasName(p, 'addresses'),
+      query: { term: { streetname: 'Herculesweg' } },
+      size: 100,
+    });
+    expect(found.hits.hits).toHaveLength(62);
+    for (const hit of found.hits.hits) {
+      expect(hit._source?.street_names).toEqual({ nl: 'Herculesweg', fr: "Rue d'Hercule" });
+    }
+  });
+});
+
 describe('a manifest that does not fit its files: refused before any index exists', () => {
   it('a mapped column not in the header: named, with the columns the file has', async () => {
     const manifest = fixture('column', 'addresses.csv', text(ROWS));

@@ -1,7 +1,7 @@
 /**
  * A TCP relay between the API and the real Elasticsearch, so a test can cut, hang and restore the connection:
  * `forward` pipes to the target, `blackhole` accepts connections and never answers. The mode applies to
- * connections accepted after it is set; `slow` and `refuse` act on single requests of forwarded connections.
+ * connections accepted after it is set; `slow`, `refuse` and `lose` act on single requests of forwarded connections.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -25,6 +25,12 @@ export class Relay {
    * Elasticsearch (say 429, a full search queue: one read refused by a living node); later ones go on.
    */
   refuse: { requests: RegExp; count: number; status: number } | undefined;
+  /**
+   * The next `count` requests whose request line matches go on to Elasticsearch, which carries them out, but their
+   * answer is lost: when it arrives the relay resets the client's connection instead (a connection cut after the
+   * work was done, or a proxy that gave up waiting), then calls `then` if given. Later ones go on.
+   */
+  lose: { requests: RegExp; count: number; then?: () => void } | undefined;
 
   constructor(
     private readonly target: URL,
@@ -58,6 +64,18 @@ export class Relay {
             upstream.destroy();
             return;
           }
+          if (this.loses(chunk)) {
+            // Nothing of the answer reaches the client: its first bytes end both connections.
+            const then = this.lose?.then;
+            upstream.unpipe(client);
+            upstream.once('data', () => {
+              client.resetAndDestroy();
+              upstream.destroy();
+              then?.();
+            });
+            // Unpiped, it was paused: a 'data' listener alone does not set it flowing again.
+            upstream.resume();
+          }
           const slow = this.slow;
           if (!slow || !startsRequest(slow.requests, chunk)) return upstream.write(chunk);
           // HTTP/1.1 without pipelining: holding this connection's bytes holds exactly this request.
@@ -82,6 +100,14 @@ export class Relay {
     const refuse = this.refuse;
     if (!refuse || refuse.count <= 0 || !startsRequest(refuse.requests, chunk)) return false;
     refuse.count -= 1;
+    return true;
+  }
+
+  /** Whether the answer to the request starting in `chunk` is to be lost (counted as lost if so). */
+  private loses(chunk: Buffer): boolean {
+    const lose = this.lose;
+    if (!lose || lose.count <= 0 || !startsRequest(lose.requests, chunk)) return false;
+    lose.count -= 1;
     return true;
   }
 

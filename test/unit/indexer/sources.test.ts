@@ -122,6 +122,15 @@ describe('damaged CSV input', () => {
     expect(await readCsvHeader(bom)).toEqual(['id', 'street', 'city']);
   });
 
+  it('a header with spaces round its names: the column check and the load read the same names', async () => {
+    const file = join(dir, 'spaced.csv');
+    writeFileSync(file, Buffer.from(`\uFEFF id , name_fr,\tname_nl \n1, Bruxelles ,Brussel\n`));
+    expect(await readCsvHeader(file)).toEqual(['id', 'name_fr', 'name_nl']);
+    const items = await collect(readCsv(file));
+    // The names as the check read them are the keys of every record: name_fr is not lost as " name_fr".
+    expect(items.map((i) => i.props)).toEqual([{ id: '1', name_fr: ' Bruxelles ', name_nl: 'Brussel' }]);
+  });
+
   it('Latin-1 bytes are an error naming the file, line and byte, unless the source names the encoding', async () => {
     const file = join(dir, 'latin1.csv');
     writeFileSync(file, Buffer.from(`${header}1,Markt,Delft\n2,Isaäc da Costalaan,Delft\n`, 'latin1'));
