@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
+import { issueMessage } from './issueMessage.js';
 import { BackendUnavailableError, InvalidQueryError, NotFoundError, OverloadedError } from '../domain/errors.js';
 
 export type ErrorCode =
@@ -33,7 +34,10 @@ export class ApiError extends Error {
   }
 }
 
-/** `at`: where inside `where` the validated value sits (a batch item: ['items', 3]). */
+/**
+ * `at`: where inside `where` the validated value sits (a batch item: ['items', 3]). The one place a failed schema
+ * becomes the 400's details (src/http/issueMessage.ts words each issue).
+ */
 export function invalidRequest(
   error: ZodError,
   where: 'body' | 'query' | 'path',
@@ -47,7 +51,7 @@ export function invalidRequest(
           path: pathOf([...issue.path, key]),
           message: `unknown ${where === 'body' ? 'field' : 'parameter'}`,
         }))
-      : [{ path: pathOf(issue.path), message: issue.message }],
+      : [{ path: pathOf(issue.path), message: issueMessage(issue) }],
   );
   return new ApiError(400, 'invalid_request', `Invalid request ${where}`, details);
 }

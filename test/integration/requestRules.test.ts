@@ -1,6 +1,6 @@
 /**
- * What a client hears about a request the service cannot take: a body nested deeper than the limit is a 400
- * (never a stack overflow).
+ * What a client hears about a request the service cannot take: a missing field says it is required and of which
+ * type, and a body nested deeper than the limit is a 400 (never a stack overflow).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponse } from '../../src/schemas/responses.js';
@@ -24,6 +24,29 @@ function expectError(res: TestResponse, status: number, code: string) {
 }
 
 const errorLines = () => logged.filter((line) => line.level >= 50);
+
+describe('a missing required field', () => {
+  it('is named as required, with the type it expects, in the body and the query', async () => {
+    const body = expectError(
+      await api.call('POST', '/geocode/forward', { body: { streetname: 'x' } }),
+      400,
+      'invalid_request',
+    );
+    expect(body.details).toContainEqual({ path: 'body.number', message: 'Required (expected string or number)' });
+    const query = expectError(await api.call('GET', '/reverse'), 400, 'invalid_request');
+    expect(query.details).toContainEqual({
+      path: 'query.lat',
+      message: expect.stringMatching(/^Required \(expected /),
+    });
+    // A field of the wrong type keeps zod's own message (it says what it got).
+    const wrong = expectError(
+      await api.call('POST', '/geocode/forward', { body: { streetname: 'x', number: [] } }),
+      400,
+      'invalid_request',
+    );
+    expect(wrong.details?.find((d) => d.path === 'body.number')?.message).not.toMatch(/^Required/);
+  });
+});
 
 describe('a deeply nested body', () => {
   const deepArray = '['.repeat(4000) + ']'.repeat(4000);
