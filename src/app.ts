@@ -21,7 +21,9 @@ import { ServiceState } from './http/serviceState.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { apiReferencePage } from './pages/docs.js';
 import { mapPage } from './pages/mapPage.js';
-import { isOpenPagePath, staticPages } from './http/staticFiles.js';
+import { isOpenPagePath, pagePaths, staticPages } from './http/staticFiles.js';
+import { routeGate } from './http/routeGate.js';
+import { RouteTable } from './http/routeTable.js';
 import type { ServiceDeps } from './endpoints/deps.js';
 import { ENDPOINTS } from './endpoints/index.js';
 import { endpointRouter } from './endpoints/router.js';
@@ -106,6 +108,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const pages = [apiReferencePage(), mapPage()];
   const pagePrefixes = pages.map((page) => page.prefix);
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
+  // Every rule above and below matches paths exactly as declared: other spellings are unknown paths (404).
+  const routes = new RouteTable([...ENDPOINTS, ...pagePaths(pages).map((path) => ({ method: 'get', path }))]);
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
@@ -128,6 +132,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   app.use(errorEnvelope);
   app.use(apiKeyAuth(keys, isOpenPath, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
+  app.use(routeGate(routes));
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));

@@ -90,7 +90,8 @@ async function sendConditional(
  * other methods) goes through @koa/router, which sets the same `_matchedRoute` and `params`.
  */
 export function endpointRouter(endpoints: readonly Endpoint[], deps: ServiceDeps): Middleware {
-  const router = new Router();
+  // Exact paths, as src/http/routeTable.ts matches them (which answers other spellings 404 before this).
+  const router = new Router({ strict: true, sensitive: true });
   const exact = new Map<string, Middleware>();
   for (const endpoint of endpoints) {
     const path = routerPath(endpoint.path);

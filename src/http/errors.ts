@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'not_found'
   | 'no_match'
   | 'method_not_allowed'
+  | 'not_implemented'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
