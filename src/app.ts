@@ -64,13 +64,14 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const guard = guardOf(client);
   guard?.onStateChange((state) => logger.warn({ breaker: state }, `elasticsearch circuit breaker ${state}`));
   const metrics = new Metrics(() => guard?.stats());
-  // Only a body stream's failure gets here (errorEnvelope answers every other): the answer has started.
+  // Only a body stream's failure or the client's leaving mid-body gets here (errorEnvelope answers every other):
+  // the answer has started.
   app.on('error', (error: Error, ctx?: Koa.Context) => {
     // Once per answer: a compressed body reports the failure twice (the source stream and the compressor).
     if (!ctx || ctx.state.responseBroken) return;
     ctx.state.responseBroken = true;
-    abortStartedResponse(ctx, error, logger);
-    metrics.countBrokenResponse(ctx);
+    // A client that left mid-body is logged at info and not counted: only our own failures are broken answers.
+    if (abortStartedResponse(ctx, error, logger) === 'broken') metrics.countBrokenResponse(ctx);
   });
   const keys = new KeyStore(
     config.apiKeyDigests,
