@@ -71,6 +71,28 @@ describe('liveness and readiness', () => {
     const local = Health.parse((await api.call('GET', '/health', { headers: anonymous })).body);
     expect(local.elasticsearch.version).toMatch(/^\d+\.\d+/);
   });
+
+  it('shows the body cache and the load on Elasticsearch only to keyed or loopback callers', async () => {
+    // An anonymous caller could otherwise watch the effect of its own load: the breaker's state is all it gets.
+    const outside = await api.call('GET', '/health', { headers: remote });
+    Health.parse(outside.body);
+    expect(outside.body.body_cache).toBeUndefined();
+    expect(outside.body.guard).toEqual({ breaker: 'closed' });
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, anonymous]) {
+      const shown = await api.call('GET', '/health', { headers });
+      Health.parse(shown.body);
+      expect(shown.body.body_cache).toEqual({
+        entries: expect.any(Number),
+        bytes: expect.any(Number),
+        max_bytes: expect.any(Number),
+      });
+      expect(shown.body.guard).toEqual({
+        breaker: 'closed',
+        in_flight: expect.any(Number),
+        queued: expect.any(Number),
+      });
+    }
+  });
 });
 
 describe('anonymous requests are limited per address', () => {
