@@ -43,7 +43,7 @@ export interface AppOptions {
   config: Config;
   client: Client;
   logger: Logger;
-  /** Milliseconds clock of the rate limiter (tests pass a fake one). */
+  /** Milliseconds clock of the rate limiters and of the health check's cache (tests pass a fake one). */
   now?: () => number;
   /** Draining after SIGTERM (src/server.ts sets it); readiness answers 503 from then on. */
   state?: ServiceState;
@@ -93,7 +93,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     places,
     cityNames,
     autocomplete: new AutocompleteRepository(searcher, config.indexPrefix),
-    health: new HealthRepository(client, config.indexPrefix),
+    health: new HealthRepository(client, config.indexPrefix, now),
     generations,
     bodies: new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers)),
     reverse: new ReverseRepository(client, searcher, config.indexPrefix, generations, logger),
