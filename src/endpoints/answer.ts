@@ -1,5 +1,5 @@
 /** An endpoint's answer from its declaration, without Koa: what the router and the batch both run. */
-import { ApiError, invalidRequest } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import { parseQuery, parseWith } from '../http/validate.js';
 import type { Endpoint, Input, RawInput } from './endpoint.js';
 
@@ -12,12 +12,7 @@ type AnyInput = Input<unknown, unknown, unknown>;
 export function readInput<D>(endpoint: Endpoint<D>, raw: RawInput, at: readonly (string | number)[] = []): AnyInput {
   const params = endpoint.pathParams ? parseWith(endpoint.pathParams, raw.params, 'path') : undefined;
   const query = endpoint.query ? parseQuery(endpoint.query, raw.query ?? {}) : undefined;
-  let body: unknown;
-  if (endpoint.body) {
-    const parsed = endpoint.body.safeParse(raw.body);
-    if (!parsed.success) throw invalidRequest(parsed.error, 'body', at);
-    body = parsed.data;
-  }
+  const body = endpoint.body ? parseWith(endpoint.body, raw.body, 'body', at) : undefined;
   return { params, query, body, acceptLanguage: raw.acceptLanguage } as AnyInput;
 }
 

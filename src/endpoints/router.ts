@@ -105,7 +105,8 @@ export function endpointRouter<D>(
   services: D,
   conditional: ConditionalAnswers,
 ): Middleware {
-  const router = new Router();
+  // Exact paths, as src/http/routeTable.ts matches them (which answers other spellings 404 before this).
+  const router = new Router({ strict: true, sensitive: true });
   const exact = new Map<string, Middleware>();
   for (const endpoint of endpoints) {
     const path = routerPath(endpoint.path);

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
+import { issueMessage } from './issueMessage.js';
 import { BackendUnavailableError, InvalidQueryError, NotFoundError, OverloadedError } from '../domain/errors.js';
 
 export type ErrorCode =
@@ -10,6 +11,7 @@ export type ErrorCode =
   | 'not_found'
   | 'no_match'
   | 'method_not_allowed'
+  | 'not_implemented'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -33,7 +35,10 @@ export class ApiError extends Error {
   }
 }
 
-/** `at`: where inside `where` the validated value sits (a batch item: ['items', 3]). */
+/**
+ * `at`: where inside `where` the validated value sits (a batch item: ['items', 3]). The one place a failed schema
+ * becomes the 400's details (src/http/issueMessage.ts words each issue).
+ */
 export function invalidRequest(
   error: ZodError,
   where: 'body' | 'query' | 'path',
@@ -47,7 +52,7 @@ export function invalidRequest(
           path: pathOf([...issue.path, key]),
           message: `unknown ${where === 'body' ? 'field' : 'parameter'}`,
         }))
-      : [{ path: pathOf(issue.path), message: issue.message }],
+      : [{ path: pathOf(issue.path), message: issueMessage(issue) }],
   );
   return new ApiError(400, 'invalid_request', `Invalid request ${where}`, details);
 }
@@ -79,17 +84,40 @@ export function errorBody(error: ApiError) {
 }
 
 /**
- * A failure after the status line went out (a streamed collection whose later page failed): the status cannot
- * change any more, and ending the body normally would hand the client a truncated document under a 200. The
- * connection is destroyed instead, so every client sees an error (an incomplete chunked body), and the failure
- * is logged with the request's id (the request line itself already said 200).
+ * How a stream reports the client's going away (the socket closed by the client, or cut by our own send timeout,
+ * while the body was still being written): Node's premature close, and the socket's own errors.
  */
-export function abortStartedResponse(ctx: Context, error: unknown, logger: Pick<Logger, 'error'>): void {
-  logger.error(
-    { request_id: ctx.state.requestId, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null, err: error },
-    'response failed after the status line: connection closed',
-  );
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+export const CLIENT_ABORT_MESSAGE = 'client closed the connection before the answer was complete';
+
+/** Whether a failure of a started answer is the client's leaving (expected) rather than our body's failure. */
+export function isClientAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CLIENT_GONE.has(code);
+}
+
+/**
+ * A failure after the status line went out. The client's leaving mid-body (a map panning on, the heavy-answer send
+ * timeout) is expected: one info line, and `client_abort`. Anything else (a streamed collection whose later page
+ * failed) is ours: the status cannot change any more, and ending the body normally would hand the client a truncated
+ * document under a 200, so the connection is destroyed instead (every client sees an error: an incomplete chunked
+ * body), the failure logged with the request's id (the request line itself already said 200), and `broken`.
+ */
+export function abortStartedResponse(
+  ctx: Context,
+  error: unknown,
+  logger: Pick<Logger, 'error' | 'info'>,
+): 'client_abort' | 'broken' {
+  const where = { request_id: ctx.state.requestId, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null };
+  if (isClientAbort(error)) {
+    logger.info({ ...where, reason: (error as { code: string }).code }, CLIENT_ABORT_MESSAGE);
+    ctx.res.destroy();
+    return 'client_abort';
+  }
+  logger.error({ ...where, err: error }, 'response failed after the status line: connection closed');
   ctx.res.destroy();
+  return 'broken';
 }
 
 /** Every failure leaves as the JSON error envelope; internals go to the log, never to the client. */

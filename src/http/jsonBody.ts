@@ -1,9 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import bodyParser from 'koa-bodyparser';
+import { bodyShapeProblem, MAX_BODY_DEPTH } from './bodyShape.js';
 import { ApiError } from './errors.js';
 
 const notJson = () => new ApiError(400, 'invalid_request', 'Request body is not a valid JSON object');
+const tooDeep = () =>
+  new ApiError(400, 'invalid_request', `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
 const tooLarge = (limitBytes: number) =>
   new ApiError(413, 'payload_too_large', `Request body exceeds ${limitBytes} bytes`);
 
@@ -25,13 +28,17 @@ const STRICT_START = /^[\x20\x09\x0a\x0d]*[[{]/;
 const PROTO_SUSPECT =
   /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
 
-function hasOwnProtoKey(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (Object.prototype.hasOwnProperty.call(value, '__proto__')) return true;
-  return Object.values(value).some(hasOwnProtoKey);
+/** 400 for a body nested deeper than MAX_BODY_DEPTH or (`protoSuspect`) with an own `__proto__` key. */
+function checkShape(body: unknown, protoSuspect: boolean): void {
+  const problem = bodyShapeProblem(body, protoSuspect);
+  if (problem === 'too_deep') throw tooDeep();
+  if (problem === 'proto_key') throw notJson();
 }
 
-/** What koa-bodyparser answers for the same text: {} when empty, 400 unless an object or array without `__proto__`. */
+/**
+ * What koa-bodyparser answers for the same text: {} when empty, 400 unless an object or array without `__proto__`;
+ * and 400 when nested deeper than MAX_BODY_DEPTH.
+ */
 export function parseStrictJson(text: string): unknown {
   if (!text) return {};
   if (!STRICT_START.test(text)) throw notJson();
@@ -41,7 +48,7 @@ export function parseStrictJson(text: string): unknown {
   } catch {
     throw notJson();
   }
-  if (PROTO_SUSPECT.test(text) && hasOwnProtoKey(parsed)) throw notJson();
+  checkShape(parsed, PROTO_SUSPECT.test(text));
   return parsed;
 }
 
@@ -96,7 +103,11 @@ export function jsonBody(limitBytes: number, limitsByPath: Record<string, number
     const declared = headers['content-length'];
     const encoding = headers['content-encoding'];
     if (declared === undefined || (encoding !== undefined && encoding !== 'identity')) {
-      return (parseByPath.get(ctx.path) ?? parse)(ctx, next);
+      // koa-bodyparser has refused `__proto__` keys already (@hapi/bourne, iteratively): the depth is left.
+      return (parseByPath.get(ctx.path) ?? parse)(ctx, () => {
+        checkShape(ctx.request.body, false);
+        return next();
+      });
     }
     const limit = limitByPath.get(ctx.path) ?? limitBytes;
     const length = Number(declared);

@@ -90,6 +90,11 @@ export function staticPages(pages: readonly StaticPage[]) {
   };
 }
 
+/** Every path the pages answer (GET): the folder (redirected), its index and its files. */
+export function pagePaths(pages: readonly StaticPage[]): string[] {
+  return pages.flatMap((page) => [page.prefix, `${page.prefix}/`, ...page.files.map((file) => file.url)]);
+}
+
 /** Paths answered without a key: the pages load before the user has typed one (unknown files there are 404s). */
 export function isOpenPagePath(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

@@ -1,13 +1,18 @@
 import type { z } from 'zod';
 import { ApiError, invalidRequest } from './errors.js';
 
+/**
+ * `at`: where inside `where` the value sits (a batch item: ['items', 3]). The issues keep their input
+ * (`reportInput`) so the 400 can tell an absent field from a wrong one; the input itself is never sent back.
+ */
 export function parseWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
   where: 'body' | 'query' | 'path',
+  at: readonly (string | number)[] = [],
 ): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw invalidRequest(result.error, where);
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) throw invalidRequest(result.error, where, at);
   return result.data;
 }
 

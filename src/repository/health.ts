@@ -24,6 +24,8 @@ export class HealthRepository {
   constructor(
     private readonly client: Client,
     private readonly indexPrefix: string,
+    /** Milliseconds, for the cache's age (tests pass a fake one). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /**
@@ -31,13 +33,13 @@ export class HealthRepository {
    * new one: however many callers, Elasticsearch sees one check at a time and at most one a second.
    */
   recent(): Promise<BackendHealth> {
-    const now = performance.now();
+    const now = this.now();
     const latest = this.latest;
     if (latest && (!latest.settled || now - latest.at < HEALTH_CACHE_MS)) return latest.result;
     const next = { at: now, result: this.check(), settled: false };
     const settle = () => {
       next.settled = true;
-      next.at = performance.now();
+      next.at = this.now();
     };
     // Callers handle a rejection; the cached promise must not count as unhandled when none is waiting.
     next.result.then(settle, settle);

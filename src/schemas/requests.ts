@@ -121,7 +121,7 @@ export const AddressQuery = z.object({ lang: Lang }).strict();
  * rule for every endpoint that takes a point, a count or a radius in its query.
  */
 const decimal = z
-  .string({ error: (issue) => (issue.input === undefined ? 'required' : 'expected a decimal number') })
+  .string()
   .trim()
   .regex(/^-?(\d+(\.\d*)?|\.\d+)$/, 'expected a decimal number')
   .transform(Number);

@@ -20,7 +20,9 @@ import { countSearch } from '../http/workMeter.js';
 import { ServiceState } from '../http/serviceState.js';
 import { apiReferencePage } from '../pages/docs.js';
 import { mapPage } from '../pages/mapPage.js';
-import { isOpenPagePath, staticPages } from '../http/staticFiles.js';
+import { isOpenPagePath, pagePaths, staticPages } from '../http/staticFiles.js';
+import { routeGate } from '../http/routeGate.js';
+import { RouteTable } from '../http/routeTable.js';
 import { endpointRouter } from '../endpoints/router.js';
 import { apiDocument } from './apiDocument.js';
 import { ENDPOINTS } from './endpoints.js';
@@ -32,7 +34,7 @@ export interface AppOptions {
   config: Config;
   client: Client;
   logger: Logger;
-  /** Milliseconds clock of the rate limiter (tests pass a fake one). */
+  /** Milliseconds clock of the rate limiters and of the health check's cache (tests pass a fake one). */
   now?: () => number;
   /** Draining after SIGTERM (src/server.ts sets it); readiness answers 503 from then on. */
   state?: ServiceState;
@@ -53,13 +55,14 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const guard = guardOf(client);
   guard?.onStateChange((state) => logger.warn({ breaker: state }, `elasticsearch circuit breaker ${state}`));
   const metrics = new Metrics(() => guard?.stats());
-  // Only a body stream's failure gets here (errorEnvelope answers every other): the answer has started.
+  // Only a body stream's failure or the client's leaving mid-body gets here (errorEnvelope answers every other):
+  // the answer has started.
   app.on('error', (error: Error, ctx?: Koa.Context) => {
     // Once per answer: a compressed body reports the failure twice (the source stream and the compressor).
     if (!ctx || ctx.state.responseBroken) return;
     ctx.state.responseBroken = true;
-    abortStartedResponse(ctx, error, logger);
-    metrics.countBrokenResponse(ctx);
+    // A client that left mid-body is logged at info and not counted: only our own failures are broken answers.
+    if (abortStartedResponse(ctx, error, logger) === 'broken') metrics.countBrokenResponse(ctx);
   });
   const keys = new KeyStore(
     config.apiKeyDigests,
@@ -72,7 +75,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const bodies = new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers));
   const services: Services = {
     ...search,
-    health: new HealthRepository(client, config.indexPrefix),
+    health: new HealthRepository(client, config.indexPrefix, now),
     bodies,
     guard: () => guard?.stats(),
     logger,
@@ -86,6 +89,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const pages = [apiReferencePage(), mapPage()];
   const pagePrefixes = pages.map((page) => page.prefix);
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
+  // Every rule above and below matches paths exactly as declared: other spellings are unknown paths (404).
+  const routes = new RouteTable([...ENDPOINTS, ...pagePaths(pages).map((path) => ({ method: 'get', path }))]);
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
@@ -108,6 +113,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   app.use(errorEnvelope);
   app.use(apiKeyAuth(keys, isOpenPath, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
+  app.use(routeGate(routes));
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));

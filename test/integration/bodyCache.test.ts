@@ -26,7 +26,7 @@ describe('rendered-body cache', () => {
       const first = await rawGet(path, { 'accept-encoding': 'gzip' });
       const json = JSON.parse(gunzipSync(first.body).toString());
       expect(json.features.length).toBeGreaterThan(200);
-      const cached = Health.parse((await own.call('GET', '/health')).body).body_cache;
+      const cached = Health.parse((await own.call('GET', '/health')).body).body_cache!;
       expect(cached.entries).toBe(1);
       expect(cached.bytes).toBeGreaterThan(1_000_000);
       expect(cached.bytes).toBeLessThanOrEqual(cached.max_bytes);
@@ -40,7 +40,7 @@ describe('rendered-body cache', () => {
       expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(json);
       expect(JSON.parse(gunzipSync(gzip.body).toString())).toEqual(json);
       expect(JSON.parse(plain.body.toString())).toEqual(json);
-      const withEncodings = Health.parse((await own.call('GET', '/health')).body).body_cache;
+      const withEncodings = Health.parse((await own.call('GET', '/health')).body).body_cache!;
       expect(withEncodings.entries).toBe(1);
       expect(withEncodings.bytes).toBeGreaterThan(cached.bytes);
     } finally {

@@ -129,7 +129,7 @@ describe('GET /reverse', () => {
       expect(ErrorResponse.parse(res.body).error.code).toBe('invalid_request');
     }
     const missing = ErrorResponse.parse((await reverse('lon=4.37')).body);
-    expect(missing.error.details).toEqual([{ path: 'query.lat', message: 'required' }]);
+    expect(missing.error.details).toEqual([{ path: 'query.lat', message: 'Required (expected string)' }]);
     const unknown = ErrorResponse.parse((await reverse('lat=52&lon=4.37&nmae=x')).body);
     expect(unknown.error.details).toEqual([{ path: 'query.nmae', message: 'unknown parameter' }]);
   });

@@ -33,7 +33,10 @@ async function readiness({ health, state, logger }: HealthServices): Promise<[Re
   }
 }
 
-/** The Elasticsearch version and concrete index names help an attacker more than a load balancer: keyed or local only. */
+/**
+ * The Elasticsearch version, concrete index names, the body cache and the load on Elasticsearch (in flight, queued)
+ * help an attacker (who could watch the effect of its own load) more than a load balancer: keyed or local only.
+ */
 const mayShowDetails = (ctx: Context) => ctx.state.keyFingerprint !== undefined || isDirectLoopback(ctx);
 
 function shownIndexes(indexes: BackendHealth['indexes'], detailed: boolean) {
@@ -59,13 +62,15 @@ export const serveReadiness =
 /**
  * 200 "ok" while Elasticsearch answers and every alias points at an index; 503 "not_loaded" while Elasticsearch
  * answers but an index is missing (the API could only answer 503), "unavailable" while it does not answer,
- * "draining" from SIGTERM on. Adds the details (the version and index names only for keyed or loopback callers).
+ * "draining" from SIGTERM on. Adds the details (the version, index names, body cache and the guard's load only for
+ * keyed or loopback callers).
  */
 export function serveHealth(deps: HealthServices): Middleware {
   const { bodies, guard } = deps;
-  const guardState = () => {
+  const guardState = (detailed: boolean) => {
     const stats = guard();
-    return { breaker: stats?.breaker ?? 'closed', in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 };
+    const breaker = stats?.breaker ?? 'closed';
+    return detailed ? { breaker, in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 } : { breaker };
   };
   return async (ctx) => {
     const [status, backend] = await readiness(deps);
@@ -78,8 +83,8 @@ export function serveHealth(deps: HealthServices): Middleware {
         cluster_status: backend?.clusterStatus ?? 'unreachable',
       },
       indexes: shownIndexes(backend?.indexes ?? NO_INDEXES, detailed),
-      body_cache: bodies.stats(),
-      guard: guardState(),
+      ...(detailed ? { body_cache: bodies.stats() } : {}),
+      guard: guardState(detailed),
     };
   };
 }

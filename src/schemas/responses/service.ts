@@ -20,10 +20,17 @@ export const Health = z.object({
     z.string(),
     z.object({ alias: z.string().optional(), index: z.string().optional(), documents: z.number() }).nullable(),
   ),
-  /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES). */
-  body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }),
-  /** The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS). */
-  guard: z.object({ breaker: z.enum(['closed', 'open']), in_flight: z.number().int(), queued: z.number().int() }),
+  /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES): keyed or loopback callers only. */
+  body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }).optional(),
+  /**
+   * The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS):
+   * `in_flight` and `queued` for keyed or loopback callers only.
+   */
+  guard: z.object({
+    breaker: z.enum(['closed', 'open']),
+    in_flight: z.number().int().optional(),
+    queued: z.number().int().optional(),
+  }),
 });
 
 /** GET /openapi.json: an OpenAPI 3.1 document (its own shape is the OpenAPI specification's). */
