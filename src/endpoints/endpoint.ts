@@ -40,6 +40,12 @@ export interface OperationSpec {
   /** Markdown. */
   description: string;
   access: Access;
+  /**
+   * The key may also come as `api_key` (or `key`) in the query string, for clients that cannot send a header (the
+   * compatibility dialects, tile clients); it is taken out of the URL before anything else reads it
+   * (src/http/queryKey.ts).
+   */
+  keyInQuery?: boolean;
   pathParams?: z.ZodObject;
   /** The handler's query schema; every unknown or repeated parameter is a 400. */
   query?: z.ZodObject;

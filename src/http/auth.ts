@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa';
 import type { AnonymousLimit } from './anonymousLimit.js';
 import { ApiError } from './errors.js';
 import type { KeyStore } from './keyStore.js';
+import { takeQueryKey } from './queryKey.js';
 
 /** Short, non-reversible label for logs: enough to tell clients apart, useless to an attacker. */
 export function keyFingerprint(key: string): string {
@@ -23,11 +24,16 @@ function fingerprintOfDigest(digest: Buffer): string {
  * valid key counts as keyed (it may see what anonymous callers do not); every request without a valid key (open
  * paths, 401s) is charged to `anonymous`, the per-address limit.
  */
-export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, anonymous?: AnonymousLimit) {
+export function apiKeyAuth(
+  keys: KeyStore,
+  isOpen: (path: string) => boolean,
+  keyInQuery: (path: string) => boolean,
+  anonymous?: AnonymousLimit,
+) {
   const unauthorized = () => new ApiError(401, 'unauthorized', 'A valid X-Api-Key header is required');
   // Not async: nothing here waits, and a throw is a rejection to Koa's dispatch all the same (one promise less).
   return (ctx: Context, next: Next) => {
-    const fingerprint = acceptedKeyOf(keys, ctx);
+    const fingerprint = acceptedKeyOf(keys, ctx, keyInQuery);
     // Open paths cost a key nothing (src/http/rateLimit.ts): the key only widens what /health shows.
     ctx.state.openPath = isOpen(ctx.path);
     if (fingerprint) {
@@ -44,9 +50,13 @@ export function apiKeyAuth(keys: KeyStore, isOpen: (path: string) => boolean, an
  * The fingerprint of the request's key when it is accepted; undefined for none or a wrong one. Decided once per
  * request (the anonymous gate asks first, authentication again): the digest is not computed twice.
  */
-export function acceptedKeyOf(keys: KeyStore, ctx: Context): string | undefined {
+export function acceptedKeyOf(keys: KeyStore, ctx: Context, keyInQuery: (path: string) => boolean): string | undefined {
   const state = ctx.state as { acceptedKey?: string | null };
-  if (state.acceptedKey === undefined) state.acceptedKey = acceptedFingerprint(keys, ctx.get('x-api-key')) ?? null;
+  if (state.acceptedKey === undefined) {
+    // The header wins; the query string's key is taken out of the URL either way (src/http/queryKey.ts).
+    const fromQuery = takeQueryKey(ctx, keyInQuery);
+    state.acceptedKey = acceptedFingerprint(keys, ctx.get('x-api-key') || fromQuery || '') ?? null;
+  }
   return state.acceptedKey ?? undefined;
 }
 

@@ -91,6 +91,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
   // Every rule above and below matches paths exactly as declared: other spellings are unknown paths (404).
   const routes = new RouteTable([...ENDPOINTS, ...pagePaths(pages).map((path) => ({ method: 'get', path }))]);
+  const queryKeyRoutes = new RouteTable(ENDPOINTS.filter((endpoint) => endpoint.keyInQuery));
+  const keyInQuery = (path: string) => queryKeyRoutes.resolve('GET', path).kind !== 'not_found';
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
@@ -103,7 +105,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     : undefined;
 
   // First: a flood without a key is refused before any other middleware spends anything on it.
-  if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx) !== undefined));
+  if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx, keyInQuery) !== undefined));
   // The request's id and log line, its metrics, security headers and the draining notice: one layer.
   app.use(requestFrame(logger, metrics, state));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
@@ -111,7 +113,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
   app.use(compression());
   app.use(errorEnvelope);
-  app.use(apiKeyAuth(keys, isOpenPath, anonymous));
+  app.use(apiKeyAuth(keys, isOpenPath, keyInQuery, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   app.use(routeGate(routes));
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
