@@ -2,7 +2,7 @@
  * The dataset levels a manifest can fill, top of the hierarchy first. Order matters: a level can
  * only be resolved against levels above it, which are always loaded first.
  */
-import { type AreaLevel, type IndexKind, PARENT_ID_FIELD } from '../core/elasticsearch/documents.js';
+import { type AreaLevel, PARENT_ID_FIELD } from '../core/elasticsearch/documents.js';
 
 export const AREA_LEVELS = ['countries', 'provinces', 'municipalities', 'cities', 'suburbs'] as const;
 export const LEVELS = [...AREA_LEVELS, 'buildings', 'addresses'] as const;
@@ -23,12 +23,6 @@ export function isAreaLevel(level: LevelName): level is AreaLevelName {
   return (AREA_LEVELS as readonly string[]).includes(level);
 }
 
-export function indexKindOf(level: LevelName): IndexKind {
-  if (level === 'buildings') return 'buildings';
-  if (level === 'addresses') return 'addresses';
-  return 'areas';
-}
-
 /** Levels strictly above `level`, nearest first: the order in which a record looks for parents. */
 export function ancestorLevels(level: LevelName): LevelName[] {
   const at = LEVELS.indexOf(level);
@@ -44,5 +38,3 @@ export type ParentLevelName = keyof typeof PARENT_LEVEL;
 export const PARENT_SLOT = Object.fromEntries(
   Object.entries(PARENT_LEVEL).map(([level, value]) => [level, PARENT_ID_FIELD[value]]),
 ) as { readonly [L in ParentLevelName]: (typeof PARENT_ID_FIELD)[(typeof PARENT_LEVEL)[L]] };
-
-export type ParentSlot = (typeof PARENT_SLOT)[ParentLevelName];

@@ -203,5 +203,4 @@ export const DerivedCitySourceSchema = z.strictObject({
 export type AreaSource = z.infer<typeof AreaSourceSchema>;
 export type BuildingSource = z.infer<typeof BuildingSourceSchema>;
 export type AddressSource = z.infer<typeof AddressSourceSchema>;
-export type DerivedCitySource = z.infer<typeof DerivedCitySourceSchema>;
 export type FileSource = AreaSource | BuildingSource | AddressSource;

@@ -240,5 +240,3 @@ export const PARENT_ID_FIELD = {
   suburb: 'suburb_id',
   building: 'building_id',
 } as const satisfies Record<ParentLevel, string>;
-
-export type ParentIdField = (typeof PARENT_ID_FIELD)[ParentLevel];

@@ -32,4 +32,3 @@ export const DUTCH_POSTCODE_RE = /^\d{4}\s?[a-z]{2}$/i;
 
 /** "NL-2628 CD", "B-1000", "BE 1000" after separators are dropped: the country prefix is noise before a postcode. */
 export const COUNTRY_PREFIX_RE = /^(?:nl|be|b)(?=[0-9]{4}(?:[a-z]{2})?$)/;
-export const COUNTRY_CODES: readonly CountryCode[] = ['NL', 'BE'];

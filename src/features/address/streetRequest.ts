@@ -40,8 +40,10 @@ export interface StreetQuery {
 /** At most this many alternative readings go into one exact-tier request. */
 const MAX_ALTERNATIVES = 6;
 
-/** @throws InvalidQueryError when `number` holds no house number. */
-/** `focus`: the request's own lat/lon by default; a caller that has already read a focus passes it on whole. */
+/**
+ * `focus`: the request's own lat/lon by default; a caller that has already read a focus passes it on whole.
+ * @throws InvalidQueryError when `number` holds no house number.
+ */
 export function parseStreetQuery(input: StreetQueryInput, focus: Focus | undefined = focusOf(input)): StreetQuery {
   const number = parseHouseNumber(input.number);
   if (!number) throw new InvalidQueryError('number', `"${input.number}" is not a house number`);

@@ -32,7 +32,7 @@ export const autocompleteEndpoint = endpointsOf<AutocompleteServices>()({
     'number follows the street (a Belgian box as `bus 3`, `/3`), postcodes by prefix, and areas (city, suburb, ' +
     'municipality, province, country, with `id` and `bbox`; one named exactly as typed first). `size` 1..20 ' +
     '(default 10); `lat` and `lon` together rank equal matches by distance (a map-centred search box). Text ' +
-    'without a letter or digit answers `[]`.' +
+    'without a letter or digit answers `[]`. ' +
     'Street names match in any language (`rue neuve` = `Nieuwstraat`); `lang` or Accept-Language picks the ' +
     'name shown (street and city), else the language typed; `names` lists the names where there are several. ' +
     '`format=geojson`: the same suggestions as a FeatureCollection of points.',

@@ -25,7 +25,7 @@ export const searchEndpoint = endpointsOf<SearchServices>()({
     '`Zuid-Holland`). Each result has a `type`; places carry a `bbox`, areas their hierarchy `id`. An address ' +
     'read with confidence (its house number exists) comes first; then places, an exact name before a prefix ' +
     'before a typo, a larger place before a smaller one of the same name; then weaker address readings. ' +
-    '`layers`, `country`, `bbox` and `within` keep to some results; `lat` and `lon` together are a focus.' +
+    '`layers`, `country`, `bbox` and `within` keep to some results; `lat` and `lon` together are a focus. ' +
     'Street and city names match in any language (`Rue Neuve 1, 1000 Bruxelles` = `Nieuwstraat 1 Brussel`); ' +
     '`lang` or Accept-Language picks the names shown, else the language the query used. `format=geojson`: ' +
     'the same results as a FeatureCollection of points.',
@@ -49,5 +49,4 @@ export const searchEndpoint = endpointsOf<SearchServices>()({
       within: query.within,
       language: { lang: query.lang, acceptLanguage },
     }),
-  record: (results) => results,
 });
