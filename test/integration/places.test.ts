@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
-import type { PlaceResult } from '../../src/features/search/placeRecords.js';
-import { PlaceRepository } from '../../src/features/search/placeRepository.js';
-import type { PlaceQuery } from '../../src/features/search/placeQueries.js';
+import type { PlaceResult } from '../../src/features/places/placeRecords.js';
+import { PlaceRepository } from '../../src/features/places/placeRepository.js';
+import type { PlaceQuery } from '../../src/features/places/placeQueries.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 
 let client: Client;

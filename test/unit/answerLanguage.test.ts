@@ -10,7 +10,7 @@ import {
 } from '../../src/language/answerLanguage.js';
 import { addressesInLanguage, inLanguage, queryLanguage } from '../../src/features/address/addressLanguage.js';
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
-import { KnownCities } from '../../src/features/search/knownCities.js';
+import { KnownCities } from '../../src/features/cities/knownCities.js';
 import {
   languageTyped,
   languageTypedWithTypo,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { constantPart } from '../../src/elasticsearch/constantPart.js';
-import { placeSearchRequest, readPlaceQuery } from '../../src/features/search/placeQueries.js';
+import { placeSearchRequest, readPlaceQuery } from '../../src/features/places/placeQueries.js';
 
 describe('constantPart: a body part shared by every request', () => {
   it('is the same object, frozen all the way down', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeReadings, readFreeText, readingsForNextTier } from '../../src/features/search/freeText.js';
-import { KnownCities } from '../../src/features/search/knownCities.js';
+import { KnownCities } from '../../src/features/cities/knownCities.js';
 
 const cities = new KnownCities([
   'delft',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeLabel, placeResult } from '../../src/features/search/placeRecords.js';
+import { placeLabel, placeResult } from '../../src/features/places/placeRecords.js';
 import {
   matchOfScore,
   type PlaceHit,
@@ -7,7 +7,7 @@ import {
   readPlaceQuery,
   streetOfAddressReading,
   TIER_SCORES,
-} from '../../src/features/search/placeQueries.js';
+} from '../../src/features/places/placeQueries.js';
 import { placeNameKeys } from '../../core/text/placeKeys.js';
 
 const readings = (text: string) => readPlaceQuery(text).map((r) => [r.keys[0], r.qualifierKeys[0] ?? '']);

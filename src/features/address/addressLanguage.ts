@@ -11,7 +11,7 @@ import {
   languageOfKey,
   localName,
 } from '../../language/answerLanguage.js';
-import type { CityNames, KnownCities } from '../search/knownCities.js';
+import type { CityNames, KnownCities } from '../cities/knownCities.js';
 import type { StreetQuery } from './streetRequest.js';
 
 type Names = Readonly<Record<string, string>>;

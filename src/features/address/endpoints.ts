@@ -3,7 +3,7 @@ import { featureCollection } from '../../geojson/features.js';
 import { endpointsOf, idOf } from '../../endpoints/endpoint.js';
 import type { AddressRepository } from './addressRepository.js';
 import { AddressQuery, BatchBody, MAX_BATCH_ITEMS, StreetQueryBody } from '../../schemas/requests.js';
-import type { CityNameRepository } from '../search/cityNames.js';
+import type { CityNameRepository } from '../cities/cityNames.js';
 import { addressesInLanguage, addressLocaliser } from './addressLanguage.js';
 import { answerLanguage, type LanguageChoice } from '../../language/answerLanguage.js';
 import {

@@ -4,7 +4,7 @@
  * answers; the endpoint runs both searches at once.
  */
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
-import type { PlaceResult } from '../search/placeRecords.js';
+import type { PlaceResult } from '../places/placeRecords.js';
 import type { Suggestion } from './autocompleteRepository.js';
 
 /** The area types offered while typing; streets and postcodes come from autocomplete's own searches. */

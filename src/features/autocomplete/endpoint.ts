@@ -11,8 +11,8 @@ import { placeInLanguage, suggestionInLanguage } from './suggestionLanguage.js';
 import type { Suggestion } from './autocompleteRepository.js';
 import { answerLanguage } from '../../language/answerLanguage.js';
 import type { AutocompleteRepository } from './autocompleteRepository.js';
-import type { PlaceRepository } from '../search/placeRepository.js';
-import type { CityNameRepository } from '../search/cityNames.js';
+import type { PlaceRepository } from '../places/placeRepository.js';
+import type { CityNameRepository } from '../cities/cityNames.js';
 
 /** The services GET /autocomplete uses (src/wiring/services.ts builds them). */
 export interface AutocompleteServices {

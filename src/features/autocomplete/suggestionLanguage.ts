@@ -13,9 +13,9 @@ import {
   languageWhere,
   localName,
 } from '../../language/answerLanguage.js';
-import type { PlaceResult } from '../search/placeRecords.js';
+import type { PlaceResult } from '../places/placeRecords.js';
 import { type AddressNames, cityNamesOf, inLanguage } from '../address/addressLanguage.js';
-import type { CityNames } from '../search/knownCities.js';
+import type { CityNames } from '../cities/knownCities.js';
 import { fuzzyPhraseRegexp, mayBeTypo } from './typoRegexp.js';
 import type { Suggestion } from './autocompleteRepository.js';
 

@@ -8,7 +8,7 @@ import { reverseRecord } from './reverseRecord.js';
 import { reverseInLanguage } from './reverseLanguage.js';
 import { answerLanguage } from '../../language/answerLanguage.js';
 import type { ReverseRepository } from './reverseRepository.js';
-import type { CityNameRepository } from '../search/cityNames.js';
+import type { CityNameRepository } from '../cities/cityNames.js';
 
 /** The services GET /reverse uses (src/wiring/services.ts builds them). */
 export interface ReverseServices {

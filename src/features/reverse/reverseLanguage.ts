@@ -6,7 +6,7 @@ import { PARENT_LEVELS } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { addressesInLanguage } from '../address/addressLanguage.js';
 import { areaInLanguage } from '../hierarchy/areaLanguage.js';
-import type { CityNames } from '../search/knownCities.js';
+import type { CityNames } from '../cities/knownCities.js';
 import type { ReverseAnswer } from './reverseRepository.js';
 
 export function reverseInLanguage(answer: ReverseAnswer, language: Language | undefined, cities: CityNames) {

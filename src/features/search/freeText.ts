@@ -12,7 +12,7 @@
 import { parseHouseNumber } from '../../../core/text/houseNumber.js';
 import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
 import { isBoxValue, isBoxWord, SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
-import type { KnownCities } from './knownCities.js';
+import type { KnownCities } from '../cities/knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 import { outranksFuzzyTier } from '../address/matchQuality.js';
 

@@ -13,7 +13,7 @@ import { addressLocaliser } from '../address/addressLanguage.js';
 import type { LanguageChoice } from '../../language/answerLanguage.js';
 import { type AddressRepository, FORWARD_TIERS, type ForwardAnswer } from '../address/addressRepository.js';
 import type { AreaRepository } from '../hierarchy/areaRepository.js';
-import type { CityNameRepository } from './cityNames.js';
+import type { CityNameRepository } from '../cities/cityNames.js';
 
 export interface FreeTextRequest {
   q: string;

@@ -12,9 +12,9 @@ import type { SearchResult } from '../../schemas/responses.js';
 import type { ForwardAnswer } from '../address/addressRepository.js';
 import { forwardRecord } from '../address/addressRecords.js';
 import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
-import type { PlaceRepository } from './placeRepository.js';
-import { type PlaceQuery, streetOfAddressReading } from './placeQueries.js';
-import { type PlaceResult, searchRecord } from './placeRecords.js';
+import type { PlaceRepository } from '../places/placeRepository.js';
+import { type PlaceQuery, streetOfAddressReading } from '../places/placeQueries.js';
+import { type PlaceResult, searchRecord } from '../places/placeRecords.js';
 
 export interface SearchBoxRequest {
   q: string;

@@ -1,5 +1,5 @@
 /**
- * Place hits (src/features/search/placeQueries.ts) as the typed results phase 2 of the search box answers with: a display
+ * Place hits (src/features/places/placeQueries.ts) as the typed results phase 2 of the search box answers with: a display
  * label, the point and envelope in the API's shapes, and a confidence from the match tier. Pure.
  */
 import type { LocalisedNames, PlaceParentNames, PlaceType } from '../../../core/elasticsearch/documents.js';
