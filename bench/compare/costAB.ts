@@ -20,24 +20,23 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { freePort } from '../dev/elasticsearch/localNode.js';
-import { exactForwardRequest, exactLookupRequest } from '../src/features/address/addressBodies.js';
-import { parseStreetQuery } from '../src/features/address/streetRequest.js';
-import { parseApiSpec } from './support/apiSpec.js';
-import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
-import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { atRate as atRateOf, formatTable, type Scenario } from './support/loadDriver.js';
-import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
-import { layerShares } from './support/profileLayers.js';
-import { processCpuMs } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { freePort } from '../../dev/elasticsearch/localNode.js';
+import { exactForwardRequest, exactLookupRequest } from '../../src/features/address/addressBodies.js';
+import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
+import { parseApiSpec } from '../support/apiSpec.js';
+import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
+import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { atRate as atRateOf, formatTable, type Scenario } from '../support/loadDriver.js';
+import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
+import { layerShares } from '../support/profileLayers.js';
+import { processCpuMs } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
+import { REPO_ROOT } from '../support/defaults.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'bench-key';
 
 const { values: args } = parseArgs({
@@ -81,7 +80,7 @@ async function startChild(
 ): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', script], {
-    cwd: repoRoot,
+    cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port), ELASTICSEARCH_URL: upstream },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -16,13 +16,13 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { parseApiSpec } from './support/apiSpec.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { formatTable } from './support/loadDriver.js';
-import { elasticsearchPid, processCpuMs } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { parseApiSpec } from '../support/apiSpec.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { formatTable } from '../support/loadDriver.js';
+import { elasticsearchPid, processCpuMs } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
 
 const API_KEY = 'bench-key';
 

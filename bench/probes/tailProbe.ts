@@ -13,16 +13,16 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { parseApiSpec } from './support/apiSpec.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from './support/openLoop.js';
-import { seededRandom } from './support/random.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { parseApiSpec } from '../support/apiSpec.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from '../support/openLoop.js';
+import { seededRandom } from '../support/random.js';
+import { REPO_ROOT } from '../support/defaults.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,7 +40,7 @@ const esUrl = process.env.ELASTICSEARCH_URL;
 if (!esUrl) throw new Error('ELASTICSEARCH_URL must name a node holding the bulk data (see npm run bench)');
 const rate = Number(args.rate);
 const API_KEY = 'bench-key';
-const gcWatch = resolve(dirname(fileURLToPath(import.meta.url)), 'support/gcWatch.mjs');
+const gcWatch = join(REPO_ROOT, 'bench/support/gcWatch.mjs');
 
 /** The open loop over `requests` at `rate`, keeping every answer's due time, with this process's event-loop delay. */
 async function run(url: string, requests: OpenLoopRequest[], seconds: number) {

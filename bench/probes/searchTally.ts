@@ -11,11 +11,11 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { type Lane, SearchBatcher, type Searcher } from '../src/elasticsearch/searchBatcher.js';
-import { createServiceLogger } from '../src/logger.js';
-import { buildSearchServices } from '../src/wiring/services.js';
-import { freeTextPaths, placePaths, sampleAddresses } from './support/benchQueries.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
+import { createServiceLogger } from '../../src/logger.js';
+import { buildSearchServices } from '../../src/wiring/services.js';
+import { freeTextPaths, placePaths, sampleAddresses } from '../support/benchQueries.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -17,23 +17,22 @@
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import { liveIndexes } from '../indexer/generations.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { INDEX_KINDS } from '../core/elasticsearch/documents.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { loadDevelopmentConfig } from '../core/config/development.js';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { freeTextPaths, keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { ensureIndexed } from './support/datasets.js';
-import { drive, formatTable, type LoadSettings, type Row, type Scenario } from './support/loadDriver.js';
-import { elasticsearchPid, waitUntilQuiet } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
+import { liveIndexes } from '../../indexer/generations.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { loadDevelopmentConfig } from '../../core/config/development.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { freeTextPaths, keystrokePaths, reversePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { ensureIndexed } from '../support/datasets.js';
+import { drive, formatTable, type LoadSettings, type Row, type Scenario } from '../support/loadDriver.js';
+import { elasticsearchPid, waitUntilQuiet } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
 import {
   deletePrefix,
   ensureReplicated,
@@ -41,10 +40,10 @@ import {
   type HeapStats,
   indexStats,
   type IndexKindStats,
-} from './support/scaleIndexes.js';
-import { scalePrefix } from './support/scaleReplicas.js';
+} from '../support/scaleIndexes.js';
+import { scalePrefix } from '../support/scaleReplicas.js';
+import { REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'bench-key';
 
 const { values: args } = parseArgs({
@@ -81,8 +80,8 @@ const rate = Number(args.rate);
 const seed = Number(args.seed);
 const only = args.only ? new RegExp(args.only) : undefined;
 const dataset = args.small
-  ? { name: 'delft', manifestPath: join(repoRoot, 'datasets/sample.json') }
-  : { name: 'bulk', manifestPath: join(repoRoot, 'datasets/bulk.json') };
+  ? { name: 'delft', manifestPath: join(REPO_ROOT, 'datasets/sample.json') }
+  : { name: 'bulk', manifestPath: join(REPO_ROOT, 'datasets/bulk.json') };
 const log = (m: string) => console.error(`[scale] ${m}`);
 
 interface ScaleRow extends Row {
@@ -346,7 +345,7 @@ async function main() {
           ` ${g.growth_ms >= 0 ? '+' : ''}${g.growth_ms} ms (target <= +1 ms: ${g.growth_ms <= 1 ? 'holds' : 'missed'})`,
       );
     }
-    const outDir = join(repoRoot, 'bench', 'results');
+    const outDir = RESULTS_DIR;
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(

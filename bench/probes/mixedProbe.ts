@@ -13,17 +13,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { load, type Scenario } from './support/loadDriver.js';
-import { elasticsearchPid, ownCpuMs, processCpuMs } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { load, type Scenario } from '../support/loadDriver.js';
+import { elasticsearchPid, ownCpuMs, processCpuMs } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
+import { REPO_ROOT } from '../support/defaults.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'bench-key';
 const { values: args } = parseArgs({
   options: {
@@ -50,16 +49,16 @@ function startLoopers(kind: 'autocannon' | 'lean', url: string, seconds: number)
   const argv =
     kind === 'autocannon'
       ? [
-          join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js'),
+          join(REPO_ROOT, 'node_modules', 'autocannon', 'autocannon.js'),
           ...['-j', '-c', '4', '-d', String(seconds)],
           ...Object.entries(mapHeaders).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
           target,
         ]
       : [
-          ...['--import', 'tsx', join(repoRoot, 'bench/support/looper.ts'), target, '4', String(seconds)],
+          ...['--import', 'tsx', join(REPO_ROOT, 'bench/support/looper.ts'), target, '4', String(seconds)],
           ...Object.entries(mapHeaders).map(([k, v]) => `${k}=${v}`),
         ];
-  const child = spawn(process.execPath, argv, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const done = new Promise<LooperResult>((res) =>
@@ -92,13 +91,13 @@ const forwardRequests = streetBodies(addresses, false, seededRandom(42)).map((b)
   body: JSON.stringify(b),
 }));
 const apis = [];
-for (const root of (args.root ?? [repoRoot]).map((r) => resolve(r))) {
+for (const root of (args.root ?? [REPO_ROOT]).map((r) => resolve(r))) {
   const api = await startApiProcess({
     elasticsearchUrl: esUrl,
     indexPrefix: args.prefix!,
     apiKey: API_KEY,
     root,
-    imports: [join(repoRoot, 'bench/support/eventLoopProbe.ts')],
+    imports: [join(REPO_ROOT, 'bench/support/eventLoopProbe.ts')],
     env: { EVENT_LOOP_PROBE_DIR: probeDir },
   });
   apis.push({ build: root.split('/').pop()!, ...api });

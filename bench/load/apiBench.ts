@@ -9,22 +9,21 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import type { AreaDoc } from '../core/elasticsearch/documents.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { freePort } from '../dev/elasticsearch/localNode.js';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
-import { exactForwardRequest, exactLookupRequest } from '../src/features/address/addressBodies.js';
-import { parseStreetQuery } from '../src/features/address/streetRequest.js';
-import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
-import { ensureIndexed, scalingManifests } from './support/datasets.js';
-import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
-import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import type { AreaDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { freePort } from '../../dev/elasticsearch/localNode.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { exactForwardRequest, exactLookupRequest } from '../../src/features/address/addressBodies.js';
+import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
+import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
+import { ensureIndexed, scalingManifests } from '../support/datasets.js';
+import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
+import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from '../support/processCpu.js';
 import {
   freeTextPaths,
   placePaths,
@@ -33,7 +32,7 @@ import {
   sampleAddresses,
   sampleAreas,
   streetBodies,
-} from './support/benchQueries.js';
+} from '../support/benchQueries.js';
 import {
   drive as driveWith,
   formatTable,
@@ -41,10 +40,10 @@ import {
   type LoadSettings,
   type Row,
   type Scenario,
-} from './support/loadDriver.js';
-import { seededRandom } from './support/random.js';
+} from '../support/loadDriver.js';
+import { seededRandom } from '../support/random.js';
+import { REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'bench-key';
 /** Items per POST /geocode/batch in the batch scenario: the endpoint's maximum. */
 const BATCH_ITEMS = 1000;
@@ -114,7 +113,7 @@ class CpuMeter {
 
 /** autocannon as a separate process (its CLI), for load that must not share the measuring process's CPU. */
 async function loopInOwnProcess(url: string, headers: Record<string, string>, connections: number, seconds: number) {
-  const cli = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
+  const cli = join(REPO_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const child = spawn(
     process.execPath,
@@ -141,7 +140,7 @@ async function loopInOwnProcess(url: string, headers: Record<string, string>, co
 async function startPassthrough(esUrl: string): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/passthroughServer.ts'], {
-    cwd: repoRoot,
+    cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), ELASTICSEARCH_URL: esUrl },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -192,7 +191,7 @@ async function main() {
   const client = createElasticsearchClient({ url: es.url, requestTimeoutMs: 600_000 });
   const children: ChildProcess[] = [];
   try {
-    const manifests = scalingManifests(repoRoot, args.small);
+    const manifests = scalingManifests(args.small);
     const main = manifests[manifests.length - 1]!;
     await ensureIndexed(client, main, (m) => console.error(`[bench] ${m}`));
     const esPid = await elasticsearchPid(client);
@@ -535,7 +534,7 @@ async function main() {
         );
       }
     }
-    const outDir = join(repoRoot, 'bench', 'results');
+    const outDir = RESULTS_DIR;
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(
