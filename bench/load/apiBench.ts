@@ -42,9 +42,8 @@ import {
   type Scenario,
 } from '../support/loadDriver.js';
 import { seededRandom } from '../support/random.js';
-import { REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
+import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
-const API_KEY = 'bench-key';
 /** Items per POST /geocode/batch in the batch scenario: the endpoint's maximum. */
 const BATCH_ITEMS = 1000;
 
@@ -55,7 +54,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
     queries: { type: 'string', default: '2000' },
-    seed: { type: 'string', default: '42' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
     'no-scaling': { type: 'boolean', default: false },
     /** Fixed request rate of the CPU-per-request comparison (raw, bare hop, API). */
     'cost-rate': { type: 'string', default: '1000' },
@@ -150,7 +149,7 @@ async function startPassthrough(esUrl: string): Promise<{ url: string; process: 
 }
 
 function startApi(esUrl: string, prefix: string, nodeOptions?: string[]) {
-  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY, nodeOptions });
+  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: BENCH_API_KEY, nodeOptions });
 }
 
 /** Stops the profiled API (the profile is written as it exits) and prints where its CPU went. */
@@ -224,7 +223,7 @@ async function main() {
     ).hits.hits.map((h) => h._source as AreaDoc);
     const hop = await startPassthrough(es.url);
     children.push(hop.process);
-    const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const apiHeaders = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
     const esHeaders = { 'content-type': 'application/json' };
     const exactBodies = streetBodies(addresses, false, random);
     const typoBodies = streetBodies(addresses, true, random);

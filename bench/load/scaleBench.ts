@@ -42,9 +42,7 @@ import {
   type IndexKindStats,
 } from '../support/scaleIndexes.js';
 import { scalePrefix } from '../support/scaleReplicas.js';
-import { REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
-
-const API_KEY = 'bench-key';
+import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,7 +54,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '100' },
     connections: { type: 'string', default: '16' },
     queries: { type: 'string', default: '2000' },
-    seed: { type: 'string', default: '42' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
     /** Passes over all sizes (a second pass shows how much of a difference is noise on a shared machine). */
     repeat: { type: 'string', default: '1' },
     only: { type: 'string' },
@@ -149,7 +147,7 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 async function searchFirstHits(apiUrl: string, paths: string[], ids: string[]): Promise<number> {
   let hits = 0;
   for (let i = 0; i < Math.min(100, paths.length); i++) {
-    const res = await fetch(`${apiUrl}${paths[i]}`, { headers: { 'x-api-key': API_KEY } });
+    const res = await fetch(`${apiUrl}${paths[i]}`, { headers: { 'x-api-key': BENCH_API_KEY } });
     const body = (await res.json()) as { id?: string }[];
     if (Array.isArray(body) && body[0]?.id === ids[i]) hits++;
   }
@@ -167,10 +165,10 @@ async function measureSize(
   const loadAverage = loadavg().map((l) => Math.round(l * 10) / 10);
   const addresses = (await client.count({ index: aliasName(prefix, 'addresses') })).count;
   const drawn = await sampleAddresses(client, prefix, Number(args.queries), seed);
-  const api = await startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY });
+  const api = await startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: BENCH_API_KEY });
   children.push(api.process);
   try {
-    const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const headers = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
     const get = (paths: string[]) => paths.map((path) => ({ method: 'GET' as const, path }));
     const forwardBodies = streetBodies(drawn, false, seededRandom(seed)).map((b) => ({
       method: 'POST' as const,

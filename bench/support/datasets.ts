@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { aliasesExist } from '../../indexer/generations.js';
 import { runIndexing } from '../../indexer/run.js';
-import { REPO_ROOT, RESULTS_DIR } from './defaults.js';
+import { BULK_PREFIX, REPO_ROOT, RESULTS_DIR, SAMPLE_PREFIX } from './defaults.js';
 
 export interface BenchDataset {
   name: string;
@@ -20,7 +20,7 @@ export function scalingManifests(small: boolean): BenchDataset[] {
   const sample = {
     name: 'delft-sample',
     manifestPath: join(REPO_ROOT, 'datasets/sample.json'),
-    prefix: 'bench-delft-',
+    prefix: SAMPLE_PREFIX,
   };
   if (small) return [sample];
   const bulkPath = join(REPO_ROOT, 'datasets/bulk.json');
@@ -42,7 +42,7 @@ export function scalingManifests(small: boolean): BenchDataset[] {
   return [
     sample,
     { name: 'groningen', manifestPath: provincePath, prefix: 'bench-groningen-' },
-    { name: 'bulk', manifestPath: bulkPath, prefix: 'bench-bulk-' },
+    { name: 'bulk', manifestPath: bulkPath, prefix: BULK_PREFIX },
   ];
 }
 
