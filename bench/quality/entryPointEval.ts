@@ -6,7 +6,7 @@
  *
  * Elasticsearch: ELASTICSEARCH_URL, else one is started (dev/elasticsearch/provider.ts). The manifest is indexed
  * with the real indexer under the alias prefix (`eval-sample-` / `bulk-` / `eval-<name>-`) when its aliases are
- * missing. The real app serves every query over HTTP. Each evaluation (bench/eval/entry/*.ts) draws its cases
+ * missing. The real app serves every query over HTTP. Each evaluation (bench/quality/eval/entry/*.ts) draws its cases
  * seeded from the live index, prints a table and returns its numbers; all of them go to
  * bench/results/entry-<manifest>-<timestamp>.json.
  */
