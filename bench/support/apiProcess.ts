@@ -3,11 +3,8 @@
  * drive it: its own event loop and CPU, measured from outside.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../../dev/elasticsearch/localNode.js';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { REPO_ROOT } from './defaults.js';
 
 export interface ApiProcessOptions {
   elasticsearchUrl: string;
@@ -69,7 +66,7 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<{ url
   ]);
   const entry = options.compiled ? 'dist/src/main.js' : 'src/main.ts';
   const child = spawn(process.execPath, [...(options.nodeOptions ?? []), ...imports, entry], {
-    cwd: options.root ?? repoRoot,
+    cwd: options.root ?? REPO_ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'production',

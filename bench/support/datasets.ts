@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { aliasesExist } from '../../indexer/generations.js';
 import { runIndexing } from '../../indexer/run.js';
+import { BULK_PREFIX, REPO_ROOT, RESULTS_DIR, SAMPLE_PREFIX } from './defaults.js';
 
 export interface BenchDataset {
   name: string;
@@ -15,10 +16,14 @@ export interface BenchDataset {
  * The datasets a benchmark compares, smallest first: the Delft sample, one province (Groningen, a manifest
  * derived from bulk.json with a single address file) and all bulk addresses. `small` keeps only Delft.
  */
-export function scalingManifests(repoRoot: string, small: boolean): BenchDataset[] {
-  const sample = { name: 'delft-sample', manifestPath: join(repoRoot, 'datasets/sample.json'), prefix: 'bench-delft-' };
+export function scalingManifests(small: boolean): BenchDataset[] {
+  const sample = {
+    name: 'delft-sample',
+    manifestPath: join(REPO_ROOT, 'datasets/sample.json'),
+    prefix: SAMPLE_PREFIX,
+  };
   if (small) return [sample];
-  const bulkPath = join(repoRoot, 'datasets/bulk.json');
+  const bulkPath = join(REPO_ROOT, 'datasets/bulk.json');
   const bulk = JSON.parse(readFileSync(bulkPath, 'utf8'));
   // Make every file path absolute so the derived manifest can live outside datasets/.
   for (const sources of Object.values<any[]>(bulk.levels)) {
@@ -30,14 +35,14 @@ export function scalingManifests(repoRoot: string, small: boolean): BenchDataset
   }
   bulk.levels.addresses = bulk.levels.addresses.filter((s: { file: string }) => s.file.includes('groningen'));
   bulk.name = 'bulk-groningen';
-  const dir = join(repoRoot, 'bench', 'results');
+  const dir = RESULTS_DIR;
   mkdirSync(dir, { recursive: true });
   const provincePath = join(dir, 'manifest-groningen.json');
   writeFileSync(provincePath, `${JSON.stringify(bulk, null, 2)}\n`);
   return [
     sample,
     { name: 'groningen', manifestPath: provincePath, prefix: 'bench-groningen-' },
-    { name: 'bulk', manifestPath: bulkPath, prefix: 'bench-bulk-' },
+    { name: 'bulk', manifestPath: bulkPath, prefix: BULK_PREFIX },
   ];
 }
 

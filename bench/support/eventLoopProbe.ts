@@ -1,5 +1,5 @@
 /**
- * `--import` into a process under test (bench/mixedProbe.ts): its event-loop delay since the last report. On SIGUSR2
+ * `--import` into a process under test (bench/probes/mixedProbe.ts): its event-loop delay since the last report. On SIGUSR2
  * it writes `{p50, p99, max, mean}` in ms to `<EVENT_LOOP_PROBE_DIR>/event-loop-<pid>.json` and starts over.
  */
 import { writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * `node --import tsx bench/support/looper.ts <url> <connections> <seconds> [name=value ...]`: GETs `url` in a loop on
  * `connections` keep-alive connections, each asking again as soon as its answer has arrived, and discards the
  * bodies; then prints `{requests, bytes, statuses, p50_ms, p99_ms, cpu_ms}` as one JSON line. The map clients of
- * the mixed scenario (bench/apiBench.ts). Not autocannon: it appends every body chunk to a string
+ * the mixed scenario (bench/load/apiBench.ts). Not autocannon: it appends every body chunk to a string
  * (`req.body += data`), decoding ~630 KB of brotli as UTF-8 per answer, about 6x the API's CPU for the same answer
  * (13 against 2 ms on the shared box); on two cores that generator, not the API, was what geocoding lost to. A
  * real map client does its receiving on its own machine; node:http's parser hands the body over as buffers.

@@ -20,25 +20,23 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { freePort } from '../dev/elasticsearch/localNode.js';
-import { exactForwardRequest, exactLookupRequest } from '../src/features/address/addressBodies.js';
-import { parseStreetQuery } from '../src/features/address/streetRequest.js';
-import { parseApiSpec } from './support/apiSpec.js';
-import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
-import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { atRate as atRateOf, formatTable, type Scenario } from './support/loadDriver.js';
-import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
-import { layerShares } from './support/profileLayers.js';
-import { processCpuMs } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const API_KEY = 'bench-key';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { freePort } from '../../dev/elasticsearch/localNode.js';
+import { exactForwardRequest, exactLookupRequest } from '../../src/features/address/addressBodies.js';
+import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
+import { parseApiSpec } from '../support/apiSpec.js';
+import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
+import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { atRate as atRateOf, formatTable, type Scenario } from '../support/loadDriver.js';
+import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
+import { layerShares } from '../support/profileLayers.js';
+import { processCpuMs } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
+import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, REPO_ROOT, elasticsearchUrlFromEnv } from '../support/defaults.js';
+import { interleave } from '../support/interleave.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,8 +46,8 @@ const { values: args } = parseArgs({
     slices: { type: 'string', default: '12' },
     slice: { type: 'string', default: '3' },
     queries: { type: 'string', default: '1000' },
-    seed: { type: 'string', default: '42' },
-    prefix: { type: 'string', default: 'bench-bulk-' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
+    prefix: { type: 'string', default: BULK_PREFIX },
     'no-relay': { type: 'boolean', default: false },
     /** Forward only: also this checkout's handler on bare node:http (bench/support/leanForward.ts). */
     lean: { type: 'boolean', default: false },
@@ -81,7 +79,7 @@ async function startChild(
 ): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', script], {
-    cwd: repoRoot,
+    cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port), ELASTICSEARCH_URL: upstream },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -93,8 +91,7 @@ async function startChild(
 const load1 = () => loadavg()[0]!.toFixed(1);
 
 async function main() {
-  const esUrl = process.env.ELASTICSEARCH_URL;
-  if (!esUrl) throw new Error('ELASTICSEARCH_URL is required (a node holding the --prefix data)');
+  const esUrl = elasticsearchUrlFromEnv();
   const prefix = args.prefix;
   const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 60_000 });
   const children: ChildProcess[] = [];
@@ -104,7 +101,7 @@ async function main() {
     if (relay) children.push(relay.process);
     const upstream = relay?.url ?? esUrl;
 
-    const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const apiHeaders = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
     const esSearch = `/${aliasName(prefix, 'addresses')}/_search`;
     const bodies = streetBodies(addresses, false, seededRandom(Number(args.seed)));
     const post = (path: string, list: unknown[]) =>
@@ -176,7 +173,7 @@ async function main() {
       const api = await startApiProcess({
         elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
         indexPrefix: prefix,
-        apiKey: API_KEY,
+        apiKey: BENCH_API_KEY,
         root: resolve(dir),
         compiled: modes.includes('dist'),
         nodeOptions: [...nodeFlags, ...profile.options],
@@ -192,18 +189,15 @@ async function main() {
     }
     const loadBefore = load1();
     const slices = Number(args.slices);
-    for (let round = 0; round < slices; round++) {
-      for (let k = 0; k < targets.length; k++) {
-        const target = targets[(round + k) % targets.length]!;
-        const before = processCpuMs(target.pid)!;
-        const result = await atRate(target.scenario, sliceSeconds);
-        target.cpuMs += processCpuMs(target.pid)! - before;
-        target.requests += result.sent;
-        target.failed += result.sent - result.ok;
-        target.p99s.push(result.p99_ms);
-      }
-      console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);
-    }
+    const afterRound = (round: number) => console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);
+    await interleave(targets, { rounds: slices, order: 'rotate', afterRound }, async (target) => {
+      const before = processCpuMs(target.pid)!;
+      const result = await atRate(target.scenario, sliceSeconds);
+      target.cpuMs += processCpuMs(target.pid)! - before;
+      target.requests += result.sent;
+      target.failed += result.sent - result.ok;
+      target.p99s.push(result.p99_ms);
+    });
     const loadAfter = load1();
 
     const perRequest = (t: Target) => t.cpuMs / Math.max(1, t.requests);

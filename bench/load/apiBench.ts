@@ -9,22 +9,21 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import type { AreaDoc } from '../core/elasticsearch/documents.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { freePort } from '../dev/elasticsearch/localNode.js';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
-import { exactForwardRequest, exactLookupRequest } from '../src/features/address/addressBodies.js';
-import { parseStreetQuery } from '../src/features/address/streetRequest.js';
-import { startApiProcess, waitUntilUp } from './support/apiProcess.js';
-import { ensureIndexed, scalingManifests } from './support/datasets.js';
-import { formatSelfTimes, newestProfile, selfTimes } from './support/cpuProfile.js';
-import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from './support/processCpu.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import type { AreaDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { freePort } from '../../dev/elasticsearch/localNode.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { exactForwardRequest, exactLookupRequest } from '../../src/features/address/addressBodies.js';
+import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
+import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
+import { ensureIndexed, scalingManifests } from '../support/datasets.js';
+import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
+import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from '../support/processCpu.js';
 import {
   freeTextPaths,
   placePaths,
@@ -33,7 +32,7 @@ import {
   sampleAddresses,
   sampleAreas,
   streetBodies,
-} from './support/benchQueries.js';
+} from '../support/benchQueries.js';
 import {
   drive as driveWith,
   formatTable,
@@ -41,11 +40,10 @@ import {
   type LoadSettings,
   type Row,
   type Scenario,
-} from './support/loadDriver.js';
-import { seededRandom } from './support/random.js';
+} from '../support/loadDriver.js';
+import { seededRandom } from '../support/random.js';
+import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const API_KEY = 'bench-key';
 /** Items per POST /geocode/batch in the batch scenario: the endpoint's maximum. */
 const BATCH_ITEMS = 1000;
 
@@ -56,7 +54,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
     queries: { type: 'string', default: '2000' },
-    seed: { type: 'string', default: '42' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
     'no-scaling': { type: 'boolean', default: false },
     /** Fixed request rate of the CPU-per-request comparison (raw, bare hop, API). */
     'cost-rate': { type: 'string', default: '1000' },
@@ -114,7 +112,7 @@ class CpuMeter {
 
 /** autocannon as a separate process (its CLI), for load that must not share the measuring process's CPU. */
 async function loopInOwnProcess(url: string, headers: Record<string, string>, connections: number, seconds: number) {
-  const cli = join(repoRoot, 'node_modules', 'autocannon', 'autocannon.js');
+  const cli = join(REPO_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
   const child = spawn(
     process.execPath,
@@ -141,7 +139,7 @@ async function loopInOwnProcess(url: string, headers: Record<string, string>, co
 async function startPassthrough(esUrl: string): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/support/passthroughServer.ts'], {
-    cwd: repoRoot,
+    cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), ELASTICSEARCH_URL: esUrl },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -151,7 +149,7 @@ async function startPassthrough(esUrl: string): Promise<{ url: string; process: 
 }
 
 function startApi(esUrl: string, prefix: string, nodeOptions?: string[]) {
-  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY, nodeOptions });
+  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: BENCH_API_KEY, nodeOptions });
 }
 
 /** Stops the profiled API (the profile is written as it exits) and prints where its CPU went. */
@@ -192,7 +190,7 @@ async function main() {
   const client = createElasticsearchClient({ url: es.url, requestTimeoutMs: 600_000 });
   const children: ChildProcess[] = [];
   try {
-    const manifests = scalingManifests(repoRoot, args.small);
+    const manifests = scalingManifests(args.small);
     const main = manifests[manifests.length - 1]!;
     await ensureIndexed(client, main, (m) => console.error(`[bench] ${m}`));
     const esPid = await elasticsearchPid(client);
@@ -225,7 +223,7 @@ async function main() {
     ).hits.hits.map((h) => h._source as AreaDoc);
     const hop = await startPassthrough(es.url);
     children.push(hop.process);
-    const apiHeaders = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const apiHeaders = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
     const esHeaders = { 'content-type': 'application/json' };
     const exactBodies = streetBodies(addresses, false, random);
     const typoBodies = streetBodies(addresses, true, random);
@@ -535,7 +533,7 @@ async function main() {
         );
       }
     }
-    const outDir = join(repoRoot, 'bench', 'results');
+    const outDir = RESULTS_DIR;
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(

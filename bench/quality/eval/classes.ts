@@ -1,8 +1,8 @@
 /**
  * The query classes of the eval and how one address becomes one query of a class. See the header of
- * bench/qualityEval.ts for the definition of a correct answer.
+ * bench/quality/qualityEval.ts for the definition of a correct answer.
  */
-import { streetKey } from '../../core/text/normalise.js';
+import { streetKey } from '../../../core/text/normalise.js';
 import type { Addr } from './corpus.js';
 import type { StreetKeyIndex } from './distance.js';
 import { Rng } from './rng.js';

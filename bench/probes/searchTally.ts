@@ -11,17 +11,18 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { type Lane, SearchBatcher, type Searcher } from '../src/elasticsearch/searchBatcher.js';
-import { createServiceLogger } from '../src/logger.js';
-import { buildSearchServices } from '../src/wiring/services.js';
-import { freeTextPaths, placePaths, sampleAddresses } from './support/benchQueries.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
+import { createServiceLogger } from '../../src/logger.js';
+import { buildSearchServices } from '../../src/wiring/services.js';
+import { freeTextPaths, placePaths, sampleAddresses } from '../support/benchQueries.js';
+import { BENCH_SEED, BULK_PREFIX, elasticsearchUrlFromEnv } from '../support/defaults.js';
 
 const { values: args } = parseArgs({
   options: {
     queries: { type: 'string', default: '200' },
-    seed: { type: 'string', default: '42' },
-    prefix: { type: 'string', default: 'bench-bulk-' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
+    prefix: { type: 'string', default: BULK_PREFIX },
     /** `search`: free text with a house number (the API bench's "search free text"); `places`: place names. */
     scenario: { type: 'string', default: 'search' },
   },
@@ -33,8 +34,7 @@ interface Tally {
 }
 
 async function main() {
-  const url = process.env.ELASTICSEARCH_URL;
-  if (!url) throw new Error('ELASTICSEARCH_URL is required (a node holding the --prefix data)');
+  const url = elasticsearchUrlFromEnv();
   const prefix = args.prefix;
   const client = createElasticsearchClient({ url, requestTimeoutMs: 60_000 });
   try {

@@ -16,8 +16,8 @@
  *
  * Misses (query, expected, got) go to stderr (logMisses) and to the results file.
  */
-import type { AddressDoc, AreaDoc } from '../../../core/elasticsearch/documents.js';
-import { streetKey } from '../../../core/text/normalise.js';
+import type { AddressDoc, AreaDoc } from '../../../../core/elasticsearch/documents.js';
+import { streetKey } from '../../../../core/text/normalise.js';
 import { Rng } from '../rng.js';
 import { caseVariant } from '../variants.js';
 import { type EntryEvalContext, type EntryEvaluation, logMisses, markdownTable, type Miss, pct } from './context.js';

@@ -6,7 +6,7 @@
  * metric of Elasticsearch's fuzzy query with `transpositions: true`. It is never larger than plain
  * Levenshtein, so "OSA >= 3" is the stricter reading of "edit distance 3+".
  */
-import { editDistance } from '../../core/text/editDistance.js';
+import { editDistance } from '../../../core/text/editDistance.js';
 
 /** OSA distance of a and b, or max + 1 as soon as it is certain to exceed max (the API's own function). */
 export function osaDistance(a: string, b: string, max: number): number {

@@ -17,23 +17,22 @@
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import { liveIndexes } from '../indexer/generations.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { INDEX_KINDS } from '../core/elasticsearch/documents.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { loadDevelopmentConfig } from '../core/config/development.js';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { freeTextPaths, keystrokePaths, reversePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { ensureIndexed } from './support/datasets.js';
-import { drive, formatTable, type LoadSettings, type Row, type Scenario } from './support/loadDriver.js';
-import { elasticsearchPid, waitUntilQuiet } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
+import { liveIndexes } from '../../indexer/generations.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { loadDevelopmentConfig } from '../../core/config/development.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { freeTextPaths, keystrokePaths, reversePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { ensureIndexed } from '../support/datasets.js';
+import { drive, formatTable, type LoadSettings, type Row, type Scenario } from '../support/loadDriver.js';
+import { elasticsearchPid, waitUntilQuiet } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
 import {
   deletePrefix,
   ensureReplicated,
@@ -41,11 +40,9 @@ import {
   type HeapStats,
   indexStats,
   type IndexKindStats,
-} from './support/scaleIndexes.js';
-import { scalePrefix } from './support/scaleReplicas.js';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const API_KEY = 'bench-key';
+} from '../support/scaleIndexes.js';
+import { scalePrefix } from '../support/scaleReplicas.js';
+import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,7 +54,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '100' },
     connections: { type: 'string', default: '16' },
     queries: { type: 'string', default: '2000' },
-    seed: { type: 'string', default: '42' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
     /** Passes over all sizes (a second pass shows how much of a difference is noise on a shared machine). */
     repeat: { type: 'string', default: '1' },
     only: { type: 'string' },
@@ -81,8 +78,8 @@ const rate = Number(args.rate);
 const seed = Number(args.seed);
 const only = args.only ? new RegExp(args.only) : undefined;
 const dataset = args.small
-  ? { name: 'delft', manifestPath: join(repoRoot, 'datasets/sample.json') }
-  : { name: 'bulk', manifestPath: join(repoRoot, 'datasets/bulk.json') };
+  ? { name: 'delft', manifestPath: join(REPO_ROOT, 'datasets/sample.json') }
+  : { name: 'bulk', manifestPath: join(REPO_ROOT, 'datasets/bulk.json') };
 const log = (m: string) => console.error(`[scale] ${m}`);
 
 interface ScaleRow extends Row {
@@ -150,7 +147,7 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 async function searchFirstHits(apiUrl: string, paths: string[], ids: string[]): Promise<number> {
   let hits = 0;
   for (let i = 0; i < Math.min(100, paths.length); i++) {
-    const res = await fetch(`${apiUrl}${paths[i]}`, { headers: { 'x-api-key': API_KEY } });
+    const res = await fetch(`${apiUrl}${paths[i]}`, { headers: { 'x-api-key': BENCH_API_KEY } });
     const body = (await res.json()) as { id?: string }[];
     if (Array.isArray(body) && body[0]?.id === ids[i]) hits++;
   }
@@ -168,10 +165,10 @@ async function measureSize(
   const loadAverage = loadavg().map((l) => Math.round(l * 10) / 10);
   const addresses = (await client.count({ index: aliasName(prefix, 'addresses') })).count;
   const drawn = await sampleAddresses(client, prefix, Number(args.queries), seed);
-  const api = await startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: API_KEY });
+  const api = await startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: BENCH_API_KEY });
   children.push(api.process);
   try {
-    const headers = { 'x-api-key': API_KEY, 'content-type': 'application/json' };
+    const headers = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
     const get = (paths: string[]) => paths.map((path) => ({ method: 'GET' as const, path }));
     const forwardBodies = streetBodies(drawn, false, seededRandom(seed)).map((b) => ({
       method: 'POST' as const,
@@ -346,7 +343,7 @@ async function main() {
           ` ${g.growth_ms >= 0 ? '+' : ''}${g.growth_ms} ms (target <= +1 ms: ${g.growth_ms <= 1 ? 'holds' : 'missed'})`,
       );
     }
-    const outDir = join(repoRoot, 'bench', 'results');
+    const outDir = RESULTS_DIR;
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(

@@ -7,11 +7,11 @@
  * turn, as whole processes (the machine is shared: compare ratios within one session, not absolute times).
  */
 import { readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { readCsv } from '../indexer/sources/csv.js';
+import { join, resolve } from 'node:path';
+import { readCsv } from '../../indexer/sources/csv.js';
+import { REPO_ROOT } from '../support/defaults.js';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
-const bulk = resolve(root, '../shared/data/bulk');
+const bulk = resolve(REPO_ROOT, '../shared/data/bulk');
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : readdirSync(bulk)

@@ -13,16 +13,17 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { parseApiSpec } from './support/apiSpec.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from './support/openLoop.js';
-import { seededRandom } from './support/random.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { parseApiSpec } from '../support/apiSpec.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from '../support/openLoop.js';
+import { seededRandom } from '../support/random.js';
+import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, REPO_ROOT, elasticsearchUrlFromEnv } from '../support/defaults.js';
+import { interleave } from '../support/interleave.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -30,17 +31,15 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '970' },
     seconds: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '3' },
-    prefix: { type: 'string', default: 'bench-bulk-' },
+    prefix: { type: 'string', default: BULK_PREFIX },
     'node-opt': { type: 'string', multiple: true, default: [] },
     api: { type: 'string', multiple: true, default: ['now=.'] },
     rounds: { type: 'string', default: '1' },
   },
 });
-const esUrl = process.env.ELASTICSEARCH_URL;
-if (!esUrl) throw new Error('ELASTICSEARCH_URL must name a node holding the bulk data (see npm run bench)');
+const esUrl = elasticsearchUrlFromEnv();
 const rate = Number(args.rate);
-const API_KEY = 'bench-key';
-const gcWatch = resolve(dirname(fileURLToPath(import.meta.url)), 'support/gcWatch.mjs');
+const gcWatch = join(REPO_ROOT, 'bench/support/gcWatch.mjs');
 
 /** The open loop over `requests` at `rate`, keeping every answer's due time, with this process's event-loop delay. */
 async function run(url: string, requests: OpenLoopRequest[], seconds: number) {
@@ -49,7 +48,7 @@ async function run(url: string, requests: OpenLoopRequest[], seconds: number) {
   const result = await openLoop({
     url,
     requests,
-    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    headers: { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' },
     rate,
     seconds,
     keepSamples: true,
@@ -152,7 +151,7 @@ function requestsFor(scenario: string, addresses: Awaited<ReturnType<typeof samp
   if (scenario === 'place') return get(placePaths(addresses));
   if (scenario === 'forward') {
     // The same exact bodies as `npm run bench` (seed 42).
-    return streetBodies(addresses, false, seededRandom(42)).map((b) => ({
+    return streetBodies(addresses, false, seededRandom(BENCH_SEED)).map((b) => ({
       method: 'POST' as const,
       path: '/geocode/forward',
       body: JSON.stringify(b),
@@ -165,9 +164,9 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
   const gcOut = join(tmpdir(), `gc-watch-${process.pid}-${name}.txt`);
   rmSync(gcOut, { force: true });
   const api = await startApiProcess({
-    elasticsearchUrl: esUrl!,
+    elasticsearchUrl: esUrl,
     indexPrefix: args.prefix,
-    apiKey: API_KEY,
+    apiKey: BENCH_API_KEY,
     root: resolve(root),
     nodeOptions: ['--import', gcWatch, ...args['node-opt']],
     env: { GC_WATCH_OUT: gcOut },
@@ -195,15 +194,15 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
 }
 
 async function main() {
-  const client = createElasticsearchClient({ url: esUrl!, requestTimeoutMs: 60_000 });
-  const addresses = await sampleAddresses(client, args.prefix, 2000, 42);
+  const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 60_000 });
+  const addresses = await sampleAddresses(client, args.prefix, 2000, BENCH_SEED);
   await client.close();
   const requests = requestsFor(args.scenario, addresses);
   const apis = args.api.map(parseApiSpec);
   const rows: Row[] = [];
-  for (let round = 0; round < Number(args.rounds); round++) {
-    for (const api of round % 2 ? [...apis].reverse() : apis) rows.push(await measure(api.label, api.dir, requests));
-  }
+  await interleave(apis, { rounds: Number(args.rounds), order: 'alternate' }, async (api) => {
+    rows.push(await measure(api.label, api.dir, requests));
+  });
   printTable(rows);
 }
 

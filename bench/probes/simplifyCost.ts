@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
-import { simplifyShape } from '../src/geojson/simplify.js';
+import { simplifyShape } from '../../src/geojson/simplify.js';
 
 const LAYERS = {
   countries: 'data/sample/world/ne_50m_countries.geojson',

@@ -7,8 +7,8 @@
  * Targets: median characters typed <= 5; full address in the top 5 >= 99 %.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
-import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import type { AddressDoc } from '../../../../core/elasticsearch/documents.js';
+import { aliasName } from '../../../../core/elasticsearch/indexNames.js';
 import { Rng } from '../rng.js';
 import { type EntryEvalContext, type EntryEvaluation, markdownTable, pct, percentile } from './context.js';
 

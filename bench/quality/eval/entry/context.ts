@@ -1,6 +1,6 @@
 /**
  * What every entry-point evaluation (free text, autocomplete, reverse) is given by `npm run eval:entry`
- * (bench/entryPointEval.ts): the live indexes, the real app on an ephemeral port, and the sampling rules.
+ * (bench/quality/entryPointEval.ts): the live indexes, the real app on an ephemeral port, and the sampling rules.
  */
 import type { Client } from '@elastic/elasticsearch';
 

@@ -8,9 +8,9 @@
  * no other street within one edit of the typo has the number (then another street is as close and could rightly
  * answer), as in the forward eval.
  */
-import { normaliseText, streetKey } from '../../../core/text/normalise.js';
-import { normalisePostcode } from '../../../core/text/postcode.js';
-import { aliasName } from '../../../core/elasticsearch/indexNames.js';
+import { normaliseText, streetKey } from '../../../../core/text/normalise.js';
+import { normalisePostcode } from '../../../../core/text/postcode.js';
+import { aliasName } from '../../../../core/elasticsearch/indexNames.js';
 import { type Addr, firstPass, SmallestK } from '../corpus.js';
 import { StreetKeyIndex } from '../distance.js';
 import { hash32, Rng } from '../rng.js';

@@ -16,15 +16,15 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { parseApiSpec } from './support/apiSpec.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { sampleAddresses, streetBodies } from './support/benchQueries.js';
-import { formatTable } from './support/loadDriver.js';
-import { elasticsearchPid, processCpuMs } from './support/processCpu.js';
-import { seededRandom } from './support/random.js';
-
-const API_KEY = 'bench-key';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { parseApiSpec } from '../support/apiSpec.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import { formatTable } from '../support/loadDriver.js';
+import { elasticsearchPid, processCpuMs } from '../support/processCpu.js';
+import { seededRandom } from '../support/random.js';
+import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, elasticsearchUrlFromEnv } from '../support/defaults.js';
+import { interleave } from '../support/interleave.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,8 +34,8 @@ const { values: args } = parseArgs({
     clients: { type: 'string', default: '2' },
     items: { type: 'string', default: '1000' },
     queries: { type: 'string', default: '5000' },
-    seed: { type: 'string', default: '42' },
-    prefix: { type: 'string', default: 'bench-bulk-' },
+    seed: { type: 'string', default: String(BENCH_SEED) },
+    prefix: { type: 'string', default: BULK_PREFIX },
   },
 });
 
@@ -61,7 +61,7 @@ async function drive(url: string, batches: string[], seconds: number, clients: n
       const body = batches[next++ % batches.length]!;
       const res = await fetch(`${url}/geocode/batch`, {
         method: 'POST',
-        headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+        headers: { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' },
         body,
       });
       const answer = (await res.json()) as { results?: { status: number }[] };
@@ -75,8 +75,7 @@ async function drive(url: string, batches: string[], seconds: number, clients: n
 }
 
 async function main() {
-  const esUrl = process.env.ELASTICSEARCH_URL;
-  if (!esUrl) throw new Error('ELASTICSEARCH_URL is required (a node holding the --prefix data)');
+  const esUrl = elasticsearchUrlFromEnv();
   const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 60_000 });
   const esPid = await elasticsearchPid(client);
   const items = Number(args.items);
@@ -94,7 +93,7 @@ async function main() {
       const api = await startApiProcess({
         elasticsearchUrl: esUrl,
         indexPrefix: args.prefix,
-        apiKey: API_KEY,
+        apiKey: BENCH_API_KEY,
         root: resolve(dir),
       });
       children.push(api.process);
@@ -118,22 +117,20 @@ async function main() {
     const loadBefore = loadavg()[0]!.toFixed(1);
     const slices = Number(args.slices);
     const sliceSeconds = Number(args.slice);
-    for (let round = 0; round < slices; round++) {
-      for (let k = 0; k < builds.length; k++) {
-        const build = builds[(round + k) % builds.length]!;
-        const api0 = processCpuMs(build.pid)!;
-        const es0 = processCpuMs(esPid) ?? 0;
-        const t0 = performance.now();
-        const result = await drive(build.url, batches, sliceSeconds, clients, cursor);
-        build.seconds += (performance.now() - t0) / 1000;
-        build.apiCpuMs += processCpuMs(build.pid)! - api0;
-        build.esCpuMs += (processCpuMs(esPid) ?? 0) - es0;
-        build.addresses += result.addresses;
-        build.failed += result.failed;
-        cursor = result.next;
-      }
+    const afterRound = (round: number) =>
       console.error(`[batch] round ${round + 1}/${slices}, load average ${loadavg()[0]!.toFixed(1)}`);
-    }
+    await interleave(builds, { rounds: slices, order: 'rotate', afterRound }, async (build) => {
+      const api0 = processCpuMs(build.pid)!;
+      const es0 = processCpuMs(esPid) ?? 0;
+      const t0 = performance.now();
+      const result = await drive(build.url, batches, sliceSeconds, clients, cursor);
+      build.seconds += (performance.now() - t0) / 1000;
+      build.apiCpuMs += processCpuMs(build.pid)! - api0;
+      build.esCpuMs += (processCpuMs(esPid) ?? 0) - es0;
+      build.addresses += result.addresses;
+      build.failed += result.failed;
+      cursor = result.next;
+    });
     const perAddress = (ms: number, b: Build) => (ms / Math.max(1, b.addresses)).toFixed(4);
     console.log(
       `\nPOST /geocode/batch, ${items} exact items, ${clients} clients, ${slices} x ${sliceSeconds} s slices per ` +

@@ -4,7 +4,7 @@
  * an abbreviatable part, a house number without a suffix, ...).
  */
 import { readFileSync } from 'node:fs';
-import { streetKey } from '../../core/text/normalise.js';
+import { streetKey } from '../../../core/text/normalise.js';
 import { osaDistance } from './distance.js';
 import type { Rng } from './rng.js';
 
@@ -17,7 +17,7 @@ interface AbbreviationData {
 }
 
 const ABBR: AbbreviationData = JSON.parse(
-  readFileSync(new URL('../../core/text/streetAbbreviations.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../../core/text/streetAbbreviations.json', import.meta.url), 'utf8'),
 ) as AbbreviationData;
 
 function invert(record: Record<string, string>): Map<string, string[]> {

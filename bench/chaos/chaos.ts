@@ -4,7 +4,7 @@
  *
  * Reliability at cluster scale, measured (not asserted): a three-node local cluster (dev/elasticsearch/localNode.ts,
  * one replica per shard; --nodes 1: none), the sample indexed by the real indexer, the API as a child process of
- * src/main.ts (as in bench/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding,
+ * src/main.ts (as in bench/load/apiBench.ts), and a steady mixed load through it with autocannon (forward geocoding,
  * street lookup, GeoJSON of a city) while faults are injected in phases:
  *
  *   0. baseline: as fast as the API goes for a few seconds, which sets the maximum rate
@@ -36,22 +36,21 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, type LocalCluster, startLocalCluster } from '../dev/elasticsearch/localNode.js';
-import { listGenerations } from '../indexer/generations.js';
-import { deleteIndexes } from '../indexer/generationIndexes.js';
-import { runIndexing } from '../indexer/run.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import type { AddressDoc, AreaDoc } from '../core/elasticsearch/documents.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { startApiProcess } from './support/apiProcess.js';
-import { openLoop } from './support/openLoop.js';
-import { ownCpuMs, processCpuMs } from './support/processCpu.js';
+import { freePort, type LocalCluster, startLocalCluster } from '../../dev/elasticsearch/localNode.js';
+import { listGenerations } from '../../indexer/generations.js';
+import { deleteIndexes } from '../../indexer/generationIndexes.js';
+import { runIndexing } from '../../indexer/run.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import type { AddressDoc, AreaDoc } from '../../core/elasticsearch/documents.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { startApiProcess } from '../support/apiProcess.js';
+import { openLoop } from '../support/openLoop.js';
+import { ownCpuMs, processCpuMs } from '../support/processCpu.js';
+import { REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const API_KEY = 'chaos-key';
 const PREFIX = 'chaos-';
 
@@ -177,7 +176,7 @@ function flood(url: string, connections: number, seconds: number) {
       String(seconds),
       ...(args['flood-key'] ? [args['flood-key']] : []),
     ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.add(child);
   let out = '';
@@ -395,7 +394,7 @@ function runIndexer(
     process.execPath,
     ['--import', 'tsx', 'indexer/cli.ts', '--manifest', manifest, '--prefix', PREFIX, '--progress', 'none'],
     {
-      cwd: repoRoot,
+      cwd: REPO_ROOT,
       env: { ...process.env, ELASTICSEARCH_URL: esUrl, INDEX_REPLICAS: String(replicas), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'ignore'],
     },
@@ -448,7 +447,7 @@ function printTable(rows: PhaseRow[]) {
 async function main() {
   const memoryFile = join(tmpdir(), `geocoder-chaos-memory-${process.pid}.jsonl`);
   rmSync(memoryFile, { force: true });
-  const manifest = resolve(repoRoot, args.manifest);
+  const manifest = resolve(REPO_ROOT, args.manifest);
   cluster = await startLocalCluster({ nodes: nodeCount, heap: args.heap, log });
   const c = cluster;
   const admin = createElasticsearchClient({ url: c.url, requestTimeoutMs: 120_000 });
@@ -772,8 +771,8 @@ async function main() {
   );
   console.log(`| minute | RSS MB | heap used MB |\n| --- | --- | --- |`);
   for (const m of memory) console.log(`| ${m.minute} | ${m.rss_mb} | ${m.heap_used_mb} |`);
-  mkdirSync(join(repoRoot, 'bench', 'results'), { recursive: true });
-  const out = join(repoRoot, 'bench', 'results', `chaos-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const out = join(RESULTS_DIR, `chaos-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     out,
     `${JSON.stringify({ maxRate, steadyRate: rate, soakRate, short: args.short, rows, memory }, null, 2)}\n`,

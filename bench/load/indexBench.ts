@@ -15,19 +15,19 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import { DEFAULT_TUNING } from '../indexer/bulkLoader.js';
-import { listGenerations } from '../indexer/generations.js';
-import { loadManifest, parseManifest } from '../indexer/manifest.js';
-import { createGenerationIndex, deleteIndexes } from '../indexer/generationIndexes.js';
-import type { RunSummary } from '../indexer/summary.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
+import { DEFAULT_TUNING } from '../../indexer/bulkLoader.js';
+import { listGenerations } from '../../indexer/generations.js';
+import { loadManifest, parseManifest } from '../../indexer/manifest.js';
+import { createGenerationIndex, deleteIndexes } from '../../indexer/generationIndexes.js';
+import type { RunSummary } from '../../indexer/summary.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { REPO_ROOT } from '../support/defaults.js';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const work = join(tmpdir(), `index-bench-${process.pid}`);
 
 /** What bench/support/addressPhaseProbe.ts wrote (see there). */
@@ -76,8 +76,8 @@ async function runIndexer(
       ...nodeFlags,
       '--import',
       'tsx',
-      ...(probe ? ['--import', join(root, 'bench/support/addressPhaseProbe.ts')] : []),
-      join(root, 'indexer/cli.ts'),
+      ...(probe ? ['--import', join(REPO_ROOT, 'bench/support/addressPhaseProbe.ts')] : []),
+      join(REPO_ROOT, 'indexer/cli.ts'),
       '--manifest',
       manifest,
       '--prefix',
@@ -90,7 +90,7 @@ async function runIndexer(
       join(work, `${prefix}rejects.jsonl`),
     ],
     {
-      cwd: root,
+      cwd: REPO_ROOT,
       env: { ...process.env, ELASTICSEARCH_URL: url, LOG_LEVEL: 'warn', ...probeEnv },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -188,8 +188,8 @@ async function rawBulk(client: Client, sourceAlias: string, rawIndex: string): P
 /** The bulk manifest with only the address files matching `fileFragment`, its paths made absolute by the indexer's own parser. */
 function bulkSubsetManifest(fileFragment: string, name: string): string {
   const bulk = parseManifest(
-    JSON.parse(readFileSync(join(root, 'datasets/bulk.json'), 'utf8')),
-    join(root, 'datasets'),
+    JSON.parse(readFileSync(join(REPO_ROOT, 'datasets/bulk.json'), 'utf8')),
+    join(REPO_ROOT, 'datasets'),
   );
   bulk.levels.addresses = (bulk.levels.addresses ?? []).filter((s) => s.file.includes(fileFragment));
   const path = join(work, `${name}.json`);
@@ -229,7 +229,7 @@ async function main(): Promise<void> {
   process.stderr.write(`[es] Elasticsearch ${es.version} (${es.kind}) at ${url}\n`);
   const client = createElasticsearchClient({ url, requestTimeoutMs: 600_000 });
   let cases: { name: string; manifest: string; flags?: string[]; raw: boolean }[] = [
-    { name: 'small: Delft (datasets/sample.json)', manifest: join(root, 'datasets/sample.json'), raw: true },
+    { name: 'small: Delft (datasets/sample.json)', manifest: join(REPO_ROOT, 'datasets/sample.json'), raw: true },
   ];
   if (!values.small) {
     // A middle size shows where memory levels off: it must not keep growing towards the large file.

@@ -11,10 +11,10 @@
  * with an area outside that chain is drawn with its parent as a qualifier ("Bergen, Limburg"); still ambiguous with
  * it, the case is left out (counted as `ambiguous`). A 4-digit postcode that two countries have is left out too.
  */
-import { aliasName } from '../../../core/elasticsearch/indexNames.js';
-import type { PlaceDoc } from '../../../core/elasticsearch/documents.js';
-import type { SearchResult } from '../../../src/schemas/responses.js';
-import { placeNameKeys } from '../../../core/text/placeKeys.js';
+import { aliasName } from '../../../../core/elasticsearch/indexNames.js';
+import type { PlaceDoc } from '../../../../core/elasticsearch/documents.js';
+import type { SearchResult } from '../../../../src/schemas/responses.js';
+import { placeNameKeys } from '../../../../core/text/placeKeys.js';
 import { SmallestK } from '../corpus.js';
 import { hash32, Rng } from '../rng.js';
 import { caseVariant, postcodeSpelling } from '../variants.js';

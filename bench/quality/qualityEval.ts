@@ -68,13 +68,13 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { aliasesExist } from '../indexer/generations.js';
-import { runIndexing } from '../indexer/run.js';
-import { createApp } from '../src/wiring/app.js';
-import { loadConfig, sha256Hex } from '../src/config/service.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import { aliasName } from '../core/elasticsearch/indexNames.js';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
+import { aliasesExist } from '../../indexer/generations.js';
+import { runIndexing } from '../../indexer/run.js';
+import { createApp } from '../../src/wiring/app.js';
+import { loadConfig, sha256Hex } from '../../src/config/service.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
 import { CLASSES, type ClassName, type ClassSpec, classRng, type EvalQuery } from './eval/classes.js';
 import { type Addr, firstPass, SmallestK, TruthGroups } from './eval/corpus.js';
 import { StreetKeyIndex } from './eval/distance.js';
@@ -89,6 +89,7 @@ import {
   summarise,
   truthOf,
 } from './eval/score.js';
+import { RESULTS_DIR } from '../support/defaults.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -311,7 +312,7 @@ async function main(): Promise<void> {
     const allPass = summaries.every((s) => s.pass);
     process.stdout.write(`\n${allPass ? 'All classes meet their targets.' : 'Some classes are below target.'}\n`);
 
-    const dir = resolve(import.meta.dirname, 'results');
+    const dir = RESULTS_DIR;
     mkdirSync(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const out = resolve(dir, `quality-${manifestName}-${stamp}.json`);

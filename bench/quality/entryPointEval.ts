@@ -6,7 +6,7 @@
  *
  * Elasticsearch: ELASTICSEARCH_URL, else one is started (dev/elasticsearch/provider.ts). The manifest is indexed
  * with the real indexer under the alias prefix (`eval-sample-` / `bulk-` / `eval-<name>-`) when its aliases are
- * missing. The real app serves every query over HTTP. Each evaluation (bench/eval/entry/*.ts) draws its cases
+ * missing. The real app serves every query over HTTP. Each evaluation (bench/quality/eval/entry/*.ts) draws its cases
  * seeded from the live index, prints a table and returns its numbers; all of them go to
  * bench/results/entry-<manifest>-<timestamp>.json.
  */
@@ -17,15 +17,16 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { startElasticsearch } from '../dev/elasticsearch/provider.js';
-import { aliasesExist } from '../indexer/generations.js';
-import { runIndexing } from '../indexer/run.js';
-import { createApp } from '../src/wiring/app.js';
-import { DEFAULT_ES_BATCH_MAX, loadConfig, sha256Hex } from '../src/config/service.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { aliasesExist } from '../../indexer/generations.js';
+import { runIndexing } from '../../indexer/run.js';
+import { createApp } from '../../src/wiring/app.js';
+import { DEFAULT_ES_BATCH_MAX, loadConfig, sha256Hex } from '../../src/config/service.js';
+import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
 import { ENTRY_EVALUATIONS } from './eval/entry/registry.js';
 import { evalDataset, SHARED_EVAL_OPTIONS } from './eval/evalArgs.js';
 import type { ApiAnswer, EntryEvalContext, EntryEvaluation } from './eval/entry/context.js';
+import { RESULTS_DIR } from '../support/defaults.js';
 
 const { values: args } = parseArgs({ options: { ...SHARED_EVAL_OPTIONS, only: { type: 'string' } } });
 
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
       results.push(result);
       console.log(`\n### ${result.name} (${manifestName}, prefix "${prefix}")\n\n${result.table}\n`);
     }
-    const dir = resolve('bench/results');
+    const dir = RESULTS_DIR;
     mkdirSync(dir, { recursive: true });
     const file = resolve(dir, `entry-${manifestName}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, JSON.stringify({ manifest: manifestName, prefix, seed: args.seed, results }, null, 2));

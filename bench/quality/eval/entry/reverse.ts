@@ -14,7 +14,7 @@
  * Targets: nearest >= 99.9 %, municipality >= 99.5 %. p50/p95 of the HTTP latency are reported.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { AddressDoc, GeoPoint } from '../../../core/elasticsearch/documents.js';
+import type { AddressDoc, GeoPoint } from '../../../../core/elasticsearch/documents.js';
 import { Rng } from '../rng.js';
 import { type EntryEvalContext, type EntryEvaluation, markdownTable, pct, percentile } from './context.js';
 

@@ -5,8 +5,8 @@
  * samples, the second the truth groups the sampled queries are scored against.
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import type { AddressDoc } from '../../core/elasticsearch/documents.js';
-import { normaliseStreet, streetKey } from '../../core/text/normalise.js';
+import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
+import { normaliseStreet, streetKey } from '../../../core/text/normalise.js';
 
 /** The indexed fields the eval reads: the indexer's own document shape, not a copy of it. */
 export type Addr = Pick<
