@@ -2,6 +2,7 @@
  * How the manifest describes one source: its file and format, which property holds each field, which records it
  * reads and how a record finds its parent (the cross-source rules: indexer/manifestSchema.ts).
  */
+import { LANGUAGES } from '../core/text/languages.js';
 import { z } from 'zod';
 import { AREA_LEVELS } from './levels.js';
 import { SOURCE_ID_NAMES } from '../core/elasticsearch/documents.js';
@@ -51,7 +52,20 @@ const EncodingSchema = z.string().refine(encodingKnown, {
 });
 
 /** An ISO 639-1 (or -2) language code, lower case: the keys of `names`. */
-export const LanguageCodeSchema = z.string().regex(/^[a-z]{2,3}$/, 'a lower-case ISO 639 language code');
+const LANGUAGE_MESSAGE = `a language of core/text/languages.ts (${LANGUAGES.join(', ')}): add a new one there first`;
+
+/** A language names are held in: one of core/text/languages.ts (a name in any other could be indexed but never shown). */
+export const LanguageCodeSchema = z.enum(LANGUAGES, { error: () => LANGUAGE_MESSAGE });
+
+/** Something per language (`{ "nl": …, "fr": … }`), its keys languages of core/text/languages.ts. */
+const byLanguage = <T extends z.ZodType>(value: T) =>
+  z.record(z.string(), value).superRefine((entries, ctx) => {
+    for (const key of Object.keys(entries)) {
+      if (!(LANGUAGES as readonly string[]).includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: LANGUAGE_MESSAGE });
+      }
+    }
+  });
 
 /** A two-column join table (`key` column -> `value` column), relative to the manifest. */
 const LookupTableSchema = z.strictObject({
@@ -97,7 +111,7 @@ const AreaFieldsSchema = z.strictObject({
   /** Optional when `names` is mapped: then the name in `primaryLanguage`, else the first name found. */
   name: FieldSpecSchema.optional(),
   /** The area's name per language (`{ "fr": "name_fr", "nl": "name_nl" }`); every one is searchable. */
-  names: z.record(LanguageCodeSchema, FieldSpecSchema).optional(),
+  names: byLanguage(FieldSpecSchema).optional(),
   primaryLanguage: PrimaryLanguageSchema.optional(),
   localIdentifier: FieldSpecSchema.optional(),
   countryCode: FieldSpecSchema.optional(),
@@ -120,7 +134,7 @@ const AddressFieldsSchema = z.strictObject({
    * The street's name per language in the record itself (BeST: `streetname_nl/fr/de`), with `streetLanguage` the
    * language of `street`: every name is searchable and shown by `lang` (as a `streetNames` table does).
    */
-  streetNamesByLanguage: z.record(LanguageCodeSchema, FieldSpecSchema).optional(),
+  streetNamesByLanguage: byLanguage(FieldSpecSchema).optional(),
   streetLanguage: FieldSpecSchema.optional(),
   /** With letter/addition mapped: the bare number. Without: the raw form (`139A-1`), parsed. */
   number: FieldSpecSchema,
@@ -178,8 +192,8 @@ export const StreetNamesSchema = z.strictObject({
   within: z
     .strictObject({ column: z.string().min(1), field: FieldSpecSchema, lookup: LookupTableSchema.optional() })
     .optional(),
-  names: z.record(LanguageCodeSchema, z.string().min(1)),
-  alternatives: z.record(LanguageCodeSchema, z.string().min(1)).optional(),
+  names: byLanguage(z.string().min(1)),
+  alternatives: byLanguage(z.string().min(1)).optional(),
   separator: z.string().min(1).default(';'),
 });
 export type StreetNamesSpec = z.infer<typeof StreetNamesSchema>;

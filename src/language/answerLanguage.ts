@@ -3,11 +3,10 @@
  * `lang` parameter, else the best supported language of `Accept-Language`, else the language the query matched
  * in, else none (each record's primary name). And the name a record shows in that language.
  */
+import { LANGUAGES, type Language } from '../../core/text/languages.js';
 import { normaliseText } from '../../core/text/normalise.js';
 
-/** The languages names are held in (Belgium's three official languages). */
-export const LANGUAGES = ['nl', 'fr', 'de'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export type { Language };
 
 const isLanguage = (tag: string): tag is Language => (LANGUAGES as readonly string[]).includes(tag);
 

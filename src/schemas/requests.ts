@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../language/answerLanguage.js';
+import { LANGUAGES } from '../../core/text/languages.js';
 import { parseViewport } from '../geometry/viewport.js';
 import { PLACE_TYPES } from '../../core/elasticsearch/documents.js';
 

@@ -71,6 +71,14 @@ describe('manifest validation', () => {
     expect(errorOf({ levels: { town: [area()] } }).message).toMatch(/town/);
   });
 
+  it('accepts names only in the languages the API shows, naming where to add one', () => {
+    const withNames = (names: Record<string, string>) =>
+      errorOf({ levels: { countries: [area({ fields: { key: 'iso', name: 'name', names } })] } });
+    const error = withNames({ nl: 'name_nl', en: 'name_en' });
+    expect(error.issues.some((i) => i.startsWith('levels.countries.0.fields.names'))).toBe(true);
+    expect(error.message).toMatch(/core\/text\/languages\.ts \(nl, fr, de\)/);
+  });
+
   it('rejects an empty manifest', () => {
     expect(errorOf({ levels: {} }).message).toMatch(/no source/);
   });

@@ -17,7 +17,7 @@ const square = boxPolygon(4.3, 50.8, 4.4, 50.9);
 const belgianFields = {
   key: 'nis',
   names: { nl: 'name_nl', fr: 'name_fr', de: 'name_de' },
-  primaryLanguage: { property: 'lang_code', map: { D: 'nl', DF: 'nl', F: 'fr', G: 'de' } },
+  primaryLanguage: { property: 'lang_code', map: { D: 'nl', DF: 'nl', F: 'fr', G: 'de' } as const },
   localIdentifier: 'nis',
 };
 const municipality = (props: Record<string, string>) => {
