@@ -2,7 +2,7 @@ import type { Feature } from 'geojson';
 import type { Context } from 'koa';
 import { streamFeatureCollection } from '../geojson/streamCollection.js';
 import { geojsonMediaType } from '../http/mediaType.js';
-import type { DocPages } from '../repository/paging.js';
+import type { DocPages } from '../indexes/paging.js';
 
 async function* mapPages<T>(pages: AsyncIterable<T[]>, toFeature: (doc: T) => Feature) {
   for await (const page of pages) yield page.map(toFeature);

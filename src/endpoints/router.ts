@@ -6,7 +6,7 @@ import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
 import { preferredLanguage } from '../language/answerLanguage.js';
 import { answerOf, asksGeojson, readInput } from './answer.js';
 import type { BodyCache } from '../http/bodyCache.js';
-import type { IndexGenerations } from '../repository/generations.js';
+import type { IndexGenerations } from '../indexes/generations.js';
 import type { Endpoint } from './endpoint.js';
 import { FeatureStream } from './featureStream.js';
 

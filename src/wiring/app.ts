@@ -28,7 +28,7 @@ import { apiDocument } from './apiDocument.js';
 import { ENDPOINTS } from './endpoints.js';
 import { buildSearchServices, type Services } from './services.js';
 import { BATCH_MSEARCH_SEARCHES } from '../features/address/batchGeocoding.js';
-import { HealthRepository } from '../repository/health.js';
+import { HealthRepository } from '../indexes/health.js';
 
 export interface AppOptions {
   config: Config;

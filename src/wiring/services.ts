@@ -19,7 +19,7 @@ import { FreeTextSearch } from '../features/search/freeTextSearch.js';
 import { PlaceRepository } from '../features/places/placeRepository.js';
 import { SearchBox } from '../features/search/searchBox.js';
 import type { ServiceEndpointServices } from '../features/service/endpoints.js';
-import { IndexGenerations } from '../repository/generations.js';
+import { IndexGenerations } from '../indexes/generations.js';
 
 /** What every endpoint of ./endpoints.ts uses: each feature declares its part. */
 export interface Services

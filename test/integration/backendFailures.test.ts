@@ -49,7 +49,7 @@ describe('Elasticsearch stopped, then back', () => {
     const after = await api.call('POST', '/geocode/forward', { body: forwardBody });
     expect(after.status).toBe(200);
     expect(ForwardResult.parse(after.body)).toEqual(ForwardResult.parse(before.body));
-    // One health check serves every caller for about a second (src/repository/health.ts): the failed one may
+    // One health check serves every caller for about a second (src/indexes/health.ts): the failed one may
     // still be the answer for that long.
     for (let tries = 0; (await api.call('GET', '/health')).status !== 200; tries++) {
       expect(tries).toBeLessThan(100);

@@ -10,7 +10,7 @@ import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
 import { buildVersion } from '../../src/http/buildVersion.js';
 import { entityTag } from '../../src/http/conditional.js';
 import { AreaRepository } from '../../src/features/hierarchy/areaRepository.js';
-import { IndexGenerations } from '../../src/repository/generations.js';
+import { IndexGenerations } from '../../src/indexes/generations.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { createTestClient, deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
 import { createCompleteGeneration, createLiveGeneration } from '../support/generations.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
-import { HEALTH_CACHE_MS } from '../../src/repository/health.js';
+import { HEALTH_CACHE_MS } from '../../src/indexes/health.js';
 import { ErrorResponse, Health, Liveness, Readiness } from '../../src/schemas/responses.js';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 

@@ -17,7 +17,7 @@ import { createGenerationIndex, deleteIndexes, generationOf } from '../../indexe
 import { stableId, streetId as stableStreetId } from '../../indexer/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/errors.js';
 import { runIndexing } from '../../indexer/run.js';
-import { searchAllPages } from '../../src/repository/paging.js';
+import { searchAllPages } from '../../src/indexes/paging.js';
 import type { RunSummary } from '../../indexer/summary.js';
 import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';

@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { indexDefinition } from '../../core/elasticsearch/mappings.js';
-import { GENERATION_TTL_MS } from '../../src/repository/generations.js';
+import { GENERATION_TTL_MS } from '../../src/indexes/generations.js';
 import { FeatureCollection } from '../../src/schemas/responses.js';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api.js';
 import { rawGet } from '../support/rawGet.js';

@@ -4,7 +4,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchAllPages } from '../../src/repository/paging.js';
+import { searchAllPages } from '../../src/indexes/paging.js';
 import { createTestClient, deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
 
 const prefix = uniqueIndexPrefix('paging');

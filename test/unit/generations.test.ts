@@ -1,11 +1,11 @@
 /**
- * The live-generation cache (src/repository/generations.ts) with a fake client and a fake clock: which requests
+ * The live-generation cache (src/indexes/generations.ts) with a fake client and a fake clock: which requests
  * wait on a lookup, which are answered from the cache while it refreshes in the background, and when what is
  * derived from a generation starts loading.
  */
 import type { Client } from '@elastic/elasticsearch';
 import { describe, expect, it } from 'vitest';
-import { GenerationCache, IndexGenerations } from '../../src/repository/generations.js';
+import { GenerationCache, IndexGenerations } from '../../src/indexes/generations.js';
 
 const TTL = 1000;
 

@@ -14,7 +14,7 @@ import {
   tileOf,
 } from '../../src/features/reverse/containment.js';
 import type { Searcher } from '../../src/elasticsearch/searchBatcher.js';
-import type { IndexGenerations } from '../../src/repository/generations.js';
+import type { IndexGenerations } from '../../src/indexes/generations.js';
 import { ReverseRepository } from '../../src/features/reverse/reverseRepository.js';
 import { STABLE_SORT } from '../../src/features/address/addressOrder.js';
 import { ReverseQuery } from '../../src/schemas/requests.js';

@@ -30,8 +30,8 @@ import { byIdQuery } from '../hierarchy/areaBodies.js';
 import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from './matchQuality.js';
 import type { StreetQuery } from './streetRequest.js';
 import { hasStreetKey } from './addressFields.js';
-import { existsAndFirstPage, searchAllPages, sources } from '../../repository/paging.js';
-import { indexFor } from '../../repository/generations.js';
+import { existsAndFirstPage, searchAllPages, sources } from '../../indexes/paging.js';
+import { indexFor } from '../../indexes/generations.js';
 
 /** A forward answer with its grade: everything the response needs. */
 export interface ForwardAnswer extends MatchGrade {

@@ -27,7 +27,7 @@ import {
   streetPrefixRequest,
 } from './autocompleteBodies.js';
 import { mayBeTypo } from './typoRegexp.js';
-import { sources } from '../../repository/paging.js';
+import { sources } from '../../indexes/paging.js';
 
 export interface Suggestion {
   type: 'street' | 'address' | 'postcode' | 'city' | 'suburb' | 'municipality' | 'province' | 'country';

@@ -2,14 +2,14 @@
  * The known city names free text is read against, read from the live addresses index once per index
  * generation (a composite aggregation over `city_key`: ~2,500 keys on the bulk data, a few hundred KB) and
  * rebuilt when the alias points at a new generation. The load starts where the generation is first noticed
- * (src/repository/generations.ts), not on the first forward or lookup request that needs it.
+ * (src/indexes/generations.ts), not on the first forward or lookup request that needs it.
  */
 import type { Client } from '@elastic/elasticsearch';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
 import { type CityNames, KnownCities } from './knownCities.js';
-import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
 
 const PAGE = 5000;
 

@@ -26,8 +26,8 @@ import {
   type PageOptions,
   pagesOfDocs,
   searchAllPages,
-} from '../../repository/paging.js';
-import { GenerationCache, type IndexGenerations, indexFor } from '../../repository/generations.js';
+} from '../../indexes/paging.js';
+import { GenerationCache, type IndexGenerations, indexFor } from '../../indexes/generations.js';
 
 export class AreaRepository {
   private readonly areas: string;

@@ -52,8 +52,8 @@ import {
   type ReversePoint,
   withinRadius,
 } from './reverseBodies.js';
-import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../repository/generations.js';
-import { searchAllPages } from '../../repository/paging.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
+import { searchAllPages } from '../../indexes/paging.js';
 
 /** An area or building containing the point. A building has no name: its local identifier stands in for it. */
 export interface AreaRef {

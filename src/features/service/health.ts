@@ -4,7 +4,7 @@ import type { GuardStats } from '../../elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../../http/bodyCache.js';
 import type { ServiceState } from '../../http/serviceState.js';
 import { isDirectLoopback } from '../../http/clientAddress.js';
-import { type BackendHealth, type HealthRepository, type IndexState, NO_INDEXES } from '../../repository/health.js';
+import { type BackendHealth, type HealthRepository, type IndexState, NO_INDEXES } from '../../indexes/health.js';
 
 type Readiness = 'ok' | 'not_loaded' | 'unavailable' | 'draining';
 
@@ -20,7 +20,7 @@ export interface HealthServices {
   guard: () => GuardStats | undefined;
 }
 
-/** Whether the service can serve, from the shared recent check (src/repository/health.ts); undefined: no answer. */
+/** Whether the service can serve, from the shared recent check (src/indexes/health.ts); undefined: no answer. */
 async function readiness({ health, state, logger }: HealthServices): Promise<[Readiness, BackendHealth | undefined]> {
   if (state.draining) return ['draining', undefined];
   try {
