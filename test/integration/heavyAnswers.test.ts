@@ -32,6 +32,14 @@ function statusOf(url: string, headers: Record<string, string>): Promise<number>
   });
 }
 
+/** Every collection heavy; one slot, no queue, and a pace that keeps the first download going while the next asks. */
+const ONE_PACED_SLOT = {
+  HEAVY_ANSWER_BYTES: '1024',
+  HEAVY_ANSWERS_CONCURRENT: '1',
+  HEAVY_ANSWERS_QUEUED: '0',
+  HEAVY_ANSWER_BYTES_PER_SECOND: '65536',
+};
+
 let paced: TestApi;
 let unbounded: TestApi;
 
@@ -72,13 +80,7 @@ describe('heavy answers', () => {
   it('refuses a heavy answer with a 503 JSON envelope when the slot and the queue are taken', async () => {
     const api = await startTestApi({
       indexPrefix: inject('samplePrefix'),
-      // One slot, no queue, and a pace that keeps the first download going while the second is asked.
-      env: {
-        HEAVY_ANSWER_BYTES: '1024',
-        HEAVY_ANSWERS_CONCURRENT: '1',
-        HEAVY_ANSWERS_QUEUED: '0',
-        HEAVY_ANSWER_BYTES_PER_SECOND: '65536',
-      },
+      env: ONE_PACED_SLOT,
     });
     try {
       const path = `${api.url}/countries/geojson`;
@@ -113,14 +115,8 @@ describe('heavy answers', () => {
   it('bounds answers being built as it bounds kept ones: a parameter that misses the cache skips no limit', async () => {
     const api = await startTestApi({
       indexPrefix: inject('samplePrefix'),
-      // Nothing kept: every answer is a first build. One slot, no queue, a pace that keeps the first one going.
-      env: {
-        BODY_CACHE_BYTES: '0',
-        HEAVY_ANSWER_BYTES: '1024',
-        HEAVY_ANSWERS_CONCURRENT: '1',
-        HEAVY_ANSWERS_QUEUED: '0',
-        HEAVY_ANSWER_BYTES_PER_SECOND: '65536',
-      },
+      // Nothing kept: every answer is a first build.
+      env: { ...ONE_PACED_SLOT, BODY_CACHE_BYTES: '0' },
     });
     try {
       const holder = request(`${api.url}/countries/geojson?simplify=1000`, { headers: { 'x-api-key': TEST_API_KEY } });

@@ -69,6 +69,21 @@ function addressPoint(geometry: Geometry | null): Geometry | null {
   return geometryToWgs84(geometry);
 }
 
+/** A row's status, whether it is read, counted in the summary and the progress. */
+function counted(
+  row: Record<string, unknown>,
+  position: number,
+  progress: { bytesRead: number },
+  keep: (status: string) => boolean,
+  options: BagReadOptions,
+): { status: string; kept: boolean } {
+  progress.bytesRead = position;
+  const status = text(row.status);
+  const kept = keep(status);
+  countStatus(options.stats, kept, status);
+  return { status, kept };
+}
+
 export async function* readBagAddresses(path: string, options: BagReadOptions = {}): AsyncGenerator<SourceItem> {
   const gpkg = openChecked(path, 'addresses');
   const keep = statusFilter(options.keep ?? ADDRESS_STATUSES_KEPT);
@@ -80,11 +95,7 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
     let position = 0;
     for (const t of tables) {
       for (const row of gpkg.rows(t.table, t.geometryColumn, t.columns)) {
-        position++;
-        progress.bytesRead++;
-        const status = text(row.status);
-        const kept = keep(status);
-        countStatus(options.stats, kept, status);
+        const { status, kept } = counted(row, ++position, progress, keep, options);
         const props: Record<string, unknown> = {
           bag_table: t.table,
           status,
@@ -122,11 +133,7 @@ export async function* readBagCities(path: string, options: BagReadOptions = {})
     if (options.stats) options.stats.encoding = 'UTF-8';
     let position = 0;
     for (const row of gpkg.rows(t.table, t.geometryColumn, t.columns)) {
-      position++;
-      progress.bytesRead++;
-      const status = text(row.status);
-      const kept = keep(status);
-      countStatus(options.stats, kept, status);
+      const { status, kept } = counted(row, ++position, progress, keep, options);
       const props = { identificatie: bagId(row.identificatie, 4), woonplaats: text(row[nameColumn]), status };
       if (!kept) {
         yield { position, props, skip: true };
