@@ -16,13 +16,13 @@ import pino from 'pino';
 import { type IndexerConfig, loadIndexerConfig } from '../core/config/indexer.js';
 import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../core/config/rules.js';
 import { createElasticsearchClient } from '../src/elasticsearch/client.js';
-import type { BulkTuning } from './bulkLoader.js';
-import { IndexingAbortedError, IndexingError } from './errors.js';
-import { aliasesExist, listGenerations, rollback } from './generations.js';
-import { ManifestError } from './manifest.js';
+import type { BulkTuning } from './execution/bulkLoader.js';
+import { IndexingAbortedError, IndexingError } from './execution/errors.js';
+import { aliasesExist, listGenerations, rollback } from './generations/generations.js';
+import { ManifestError } from './manifest/manifest.js';
 import { runIndexing } from './run.js';
-import { validateManifest } from './validate.js';
-import { leaseOfSeconds, readRunLock, RunLockedError } from './runLock.js';
+import { validateManifest } from './manifest/validate.js';
+import { leaseOfSeconds, readRunLock, RunLockedError } from './generations/runLock.js';
 
 const USAGE = `usage:
   npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]

@@ -6,13 +6,13 @@
  */
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { Manifest } from './manifestSchema.js';
+import type { Manifest } from './manifest/manifestSchema.js';
 import { INDEX_PREFIX_PATTERN } from '../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
-import type { BulkTuning } from './bulkLoader.js';
-import { countDocuments } from './countDocuments.js';
-import { IndexingError } from './errors.js';
-import { listGenerations, liveGeneration, swapAliases } from './generations.js';
+import type { BulkTuning } from './execution/bulkLoader.js';
+import { countDocuments } from './generations/countDocuments.js';
+import { IndexingError } from './execution/errors.js';
+import { listGenerations, liveGeneration, swapAliases } from './generations/generations.js';
 import {
   assertAliasNamesFree,
   assertLayoutFits,
@@ -22,23 +22,23 @@ import {
   type IndexLayout,
   markComplete,
   newGeneration,
-} from './generationIndexes.js';
+} from './generations/generationIndexes.js';
 import { loadAddresses } from './levelLoaders/addresses.js';
 import { loadAreaLevel } from './levelLoaders/areas.js';
 import { loadBuildings } from './levelLoaders/buildings.js';
 import { loadPlaces } from './levelLoaders/places.js';
-import { AREA_LEVELS, LEVELS } from './levels.js';
-import { type Logger, silentLogger } from './logger.js';
-import { loadManifest } from './manifest.js';
-import { assertSourcesFit } from './preflight.js';
-import { prune, type PruneResult, removeOrphans, rollbackChain } from './pruning.js';
-import { createProgress, type ProgressMode } from './progress.js';
-import { RejectsWriter } from './rejects.js';
-import { RunContext } from './runContext.js';
-import { SwapOutcomeUnknownError } from './swapOutcome.js';
-import { watchAbort } from './runAbort.js';
-import { acquireRunLock, type LeaseTiming, type RunLock } from './runLock.js';
-import { compactLevel, type RunSummary, verifyLevels, verifyPlaces, verifyStreets } from './summary.js';
+import { AREA_LEVELS, LEVELS } from './records/levels.js';
+import { type Logger, silentLogger } from './execution/logger.js';
+import { loadManifest } from './manifest/manifest.js';
+import { assertSourcesFit } from './manifest/preflight.js';
+import { prune, type PruneResult, removeOrphans, rollbackChain } from './generations/pruning.js';
+import { createProgress, type ProgressMode } from './execution/progress.js';
+import { RejectsWriter } from './execution/rejects.js';
+import { RunContext } from './execution/runContext.js';
+import { SwapOutcomeUnknownError } from './generations/swapOutcome.js';
+import { watchAbort } from './execution/runAbort.js';
+import { acquireRunLock, type LeaseTiming, type RunLock } from './generations/runLock.js';
+import { compactLevel, type RunSummary, verifyLevels, verifyPlaces, verifyStreets } from './execution/summary.js';
 
 export interface RunOptions {
   client: Client;

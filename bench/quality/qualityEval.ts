@@ -68,7 +68,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { aliasesExist } from '../../indexer/generations.js';
+import { aliasesExist } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { createApp } from '../../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';

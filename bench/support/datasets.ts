@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import { aliasesExist } from '../../indexer/generations.js';
+import { aliasesExist } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { BULK_PREFIX, REPO_ROOT, RESULTS_DIR, SAMPLE_PREFIX } from './defaults.js';
 

@@ -8,15 +8,15 @@
  * local launcher runs (integ-test-zip) has neither the reindex module nor painless.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { aliasesExist, listGenerations, swapAliases } from '../../indexer/generations.js';
+import { aliasesExist, listGenerations, swapAliases } from '../../indexer/generations/generations.js';
 import {
   createGenerationIndex,
   deleteIndexes,
   finishGenerationIndex,
   markComplete,
   newGeneration,
-} from '../../indexer/generationIndexes.js';
-import { lockIndexName } from '../../indexer/runLock.js';
+} from '../../indexer/generations/generationIndexes.js';
+import { lockIndexName } from '../../indexer/generations/runLock.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { REPLICATED_KINDS, replicaDocument } from './scaleReplicas.js';

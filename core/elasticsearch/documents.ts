@@ -141,7 +141,7 @@ export interface StreetDoc extends ParentIds {
   /** The most common spelling among the street's addresses. */
   streetname: string;
   street_key: string;
-  /** streetWordTokens(streetname) (indexer/streets.ts): every tail of the normalised words; prefix queries on them. */
+  /** streetWordTokens(streetname) (indexer/derived/streetDocuments.ts): every tail of the normalised words; prefix queries on them. */
   street_words: string[];
   /** As on the addresses: the names per language, and the other names' keys and word tails (streetWordTokens). */
   street_names?: Record<string, string>;
@@ -186,7 +186,7 @@ export interface PlaceParentNames {
 /**
  * One place a search box can answer with: an area (its hierarchy id), a street in a city (the streets index's
  * id) or a postcode (`postcode:<country>:<key>`). Built by the indexer from the areas, the streets and the
- * addresses (indexer/places.ts) so one query searches every type in one round trip.
+ * addresses (indexer/derived/placeDocuments.ts) so one query searches every type in one round trip.
  */
 export interface PlaceDoc {
   id: string;

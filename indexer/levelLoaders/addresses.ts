@@ -1,25 +1,25 @@
 /**
  * Streams the addresses into their index, each joined to its parents on the way; the cities derived
  * from their city names (where the manifest asks for it) are loaded once the stream has ended, then the
- * streets accumulated on the way (indexer/streets.ts).
+ * streets accumulated on the way (indexer/derived/streetDocuments.ts).
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
-import type { LoadItem } from '../bulkLoader.js';
-import { type CityRemap, DerivedCities } from '../derivedCities.js';
-import { ancestorLevels } from '../levels.js';
-import { mergePriority } from '../mergePriority.js';
-import { emptyAllParents, type Parents } from '../records.js';
+import type { LoadItem } from '../execution/bulkLoader.js';
+import { type CityRemap, DerivedCities } from '../derived/derivedCities.js';
+import { ancestorLevels } from '../records/levels.js';
+import { mergePriority } from '../records/mergePriority.js';
+import { emptyAllParents, type Parents } from '../records/records.js';
 import { type Properties, readField } from '../transform/fields.js';
-import { arrayItems, type RunContext } from '../runContext.js';
+import { arrayItems, type RunContext } from '../execution/runContext.js';
 import { addressFromRecord } from '../transform/address.js';
-import { countRepairs } from '../summary.js';
+import { countRepairs } from '../execution/summary.js';
 import { toAreaDoc } from '../transform/area.js';
 import { remapAddressCities } from './cityRemap.js';
-import { StreetAccumulator } from '../streets.js';
+import { StreetAccumulator } from '../derived/streetDocuments.js';
 import { loadStreets } from './streets.js';
-import type { AddressSource } from '../manifestSources.js';
+import type { AddressSource } from '../manifest/manifestSources.js';
 import { readCsvTable } from '../sources/csv.js';
-import { applyStreetNames, StreetNameTable } from '../streetNames.js';
+import { applyStreetNames, StreetNameTable } from '../derived/streetNames.js';
 
 export async function loadAddresses(ctx: RunContext): Promise<void> {
   const sources = ctx.manifest.levels.addresses ?? [];

@@ -1,13 +1,13 @@
 /** Loads one area level from its file sources: parsed, merged by key, joined to parents, bulk-loaded. */
 import { pointOnSurface } from '../geometry/checks.js';
-import { AREA_LEVELS, type AreaLevelName } from '../levels.js';
-import type { AreaSource } from '../manifestSources.js';
-import { type AreaRecord, emptyAllParents } from '../records.js';
-import { arrayItems, type RunContext } from '../runContext.js';
+import { AREA_LEVELS, type AreaLevelName } from '../records/levels.js';
+import type { AreaSource } from '../manifest/manifestSources.js';
+import { type AreaRecord, emptyAllParents } from '../records/records.js';
+import { arrayItems, type RunContext } from '../execution/runContext.js';
 import type { SourceItem } from '../sources/index.js';
 import { areaFromFeature, mergeAreas, toAreaDoc } from '../transform/area.js';
 import { readField } from '../transform/fields.js';
-import { countRepairs } from '../summary.js';
+import { countRepairs } from '../execution/summary.js';
 import { featureRecord } from './featureRecord.js';
 
 export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Promise<void> {

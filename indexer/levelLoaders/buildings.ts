@@ -1,8 +1,8 @@
 /** Loads the buildings: parsed, deduplicated by key, joined to their areas, bulk-loaded. */
-import type { BuildingRecord, Parents } from '../records.js';
-import { arrayItems, type RunContext } from '../runContext.js';
+import type { BuildingRecord, Parents } from '../records/records.js';
+import { arrayItems, type RunContext } from '../execution/runContext.js';
 import { buildingFromFeature, toBuildingDoc } from '../transform/building.js';
-import { countRepairs } from '../summary.js';
+import { countRepairs } from '../execution/summary.js';
 import { featureRecord } from './featureRecord.js';
 
 export async function loadBuildings(ctx: RunContext): Promise<void> {

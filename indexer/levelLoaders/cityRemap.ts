@@ -6,7 +6,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { ParentIds } from '../../core/elasticsearch/documents.js';
-import type { CityRemap } from '../derivedCities.js';
+import type { CityRemap } from '../derived/derivedCities.js';
 
 const PAGE = 5000;
 const IDS_PER_QUERY = 1000;

@@ -4,8 +4,8 @@
  * becoming a reject; the first refusals are logged.
  */
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
-import { bulkLoad, type LoadItem } from '../bulkLoader.js';
-import type { RunContext } from '../runContext.js';
+import { bulkLoad, type LoadItem } from '../execution/bulkLoader.js';
+import type { RunContext } from '../execution/runContext.js';
 
 /** Returns the documents written without error. */
 export async function loadDerivedDocuments<D extends object>(

@@ -1,11 +1,11 @@
 /**
- * Writes the places (indexer/places.ts) into this generation's places index, once every area, address and street
+ * Writes the places (indexer/derived/placeDocuments.ts) into this generation's places index, once every area, address and street
  * is loaded. Places are derived data (derivedDocuments.ts): a refused one fails the run through verifyPlaces.
  */
 import type { PlaceDoc } from '../../core/elasticsearch/documents.js';
-import type { LoadItem } from '../bulkLoader.js';
-import { buildPlaces } from '../places.js';
-import type { RunContext } from '../runContext.js';
+import type { LoadItem } from '../execution/bulkLoader.js';
+import { buildPlaces } from '../derived/placeDocuments.js';
+import type { RunContext } from '../execution/runContext.js';
 import { loadDerivedDocuments } from './derivedDocuments.js';
 
 export async function loadPlaces(ctx: RunContext): Promise<void> {

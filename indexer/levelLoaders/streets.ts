@@ -1,12 +1,12 @@
 /**
- * Writes the streets accumulated while the addresses streamed (indexer/streets.ts) into this generation's streets
+ * Writes the streets accumulated while the addresses streamed (indexer/derived/streetDocuments.ts) into this generation's streets
  * index. Streets are derived data (derivedDocuments.ts): a refused one fails the run through verifyStreets.
  */
 import type { StreetDoc } from '../../core/elasticsearch/documents.js';
-import type { CityRemap } from '../derivedCities.js';
-import { arrayItems, type RunContext } from '../runContext.js';
+import type { CityRemap } from '../derived/derivedCities.js';
+import { arrayItems, type RunContext } from '../execution/runContext.js';
 import { loadDerivedDocuments } from './derivedDocuments.js';
-import type { StreetAccumulator } from '../streets.js';
+import type { StreetAccumulator } from '../derived/streetDocuments.js';
 
 /** Returns the documents written (the places are built from them). */
 export async function loadStreets(

@@ -1,10 +1,10 @@
-import type { FileSource } from '../manifestSources.js';
+import type { FileSource } from '../manifest/manifestSources.js';
 import { readCsv } from './csv.js';
 import { readGeoJson, readGeoJsonSeq } from './geojson.js';
 import { readBagAddresses, readBagCities } from './bag/readBag.js';
 import { readBest } from './best/readBest.js';
 import { readOpenAddresses } from './openaddresses/readOpenAddresses.js';
-import type { LevelName } from '../levels.js';
+import type { LevelName } from '../records/levels.js';
 import type { ReadProgress, ReadStats, SourceItem } from './types.js';
 
 export type { ReadProgress, ReadStats, SourceItem, StatusCounts } from './types.js';

@@ -2,9 +2,9 @@
 import type { Geometry } from 'geojson';
 import type { AddressDoc, SourceIds } from '../../core/elasticsearch/documents.js';
 import { coordinateInRange, parseCoordinate } from '../geometry/checks.js';
-import { addressKey, sourceKey, stableId } from '../ids.js';
-import type { AddressSource, FieldSpec } from '../manifestSources.js';
-import { type Outcome, reject } from '../rejectReasons.js';
+import { addressKey, sourceKey, stableId } from '../records/ids.js';
+import type { AddressSource, FieldSpec } from '../manifest/manifestSources.js';
+import { type Outcome, reject } from '../execution/rejectReasons.js';
 import {
   formatSuffix,
   normalisePostcode,
@@ -14,10 +14,10 @@ import {
   parseHouseNumberParts,
   streetKey,
   suffixKey,
-} from '../text.js';
+} from '../records/text.js';
 import { type Properties, readField } from './fields.js';
-import { otherNames } from '../names.js';
-import type { StreetNameEntry } from '../streetNames.js';
+import { otherNames } from '../records/names.js';
+import type { StreetNameEntry } from '../derived/streetNames.js';
 
 function locate(
   props: Properties,

@@ -4,13 +4,13 @@ import type { AreaDoc } from '../../core/elasticsearch/documents.js';
 import { bboxOf, mergePolygonal, validatePolygonal } from '../geometry/checks.js';
 import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
-import { sourceKey, stableId } from '../ids.js';
-import { AREA_LEVEL_VALUE, type AreaLevelName } from '../levels.js';
-import type { AreaSource, PrimaryLanguageSpec } from '../manifestSources.js';
-import { type Names, otherNames } from '../names.js';
-import { type AreaRecord, emptyParents } from '../records.js';
-import { type Outcome, reject } from '../rejectReasons.js';
-import { nameTokens, normaliseText } from '../text.js';
+import { sourceKey, stableId } from '../records/ids.js';
+import { AREA_LEVEL_VALUE, type AreaLevelName } from '../records/levels.js';
+import type { AreaSource, PrimaryLanguageSpec } from '../manifest/manifestSources.js';
+import { type Names, otherNames } from '../records/names.js';
+import { type AreaRecord, emptyParents } from '../records/records.js';
+import { type Outcome, reject } from '../execution/rejectReasons.js';
+import { nameTokens, normaliseText } from '../records/text.js';
 import { type Properties, propertyText, readField } from './fields.js';
 
 export function areaFromFeature(

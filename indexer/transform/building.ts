@@ -4,10 +4,10 @@ import type { BuildingDoc } from '../../core/elasticsearch/documents.js';
 import { bboxOf, validatePolygonal } from '../geometry/checks.js';
 import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
-import { sourceKey, stableId } from '../ids.js';
-import type { BuildingSource } from '../manifestSources.js';
-import type { BuildingRecord, Parents } from '../records.js';
-import { type Outcome, reject } from '../rejectReasons.js';
+import { sourceKey, stableId } from '../records/ids.js';
+import type { BuildingSource } from '../manifest/manifestSources.js';
+import type { BuildingRecord, Parents } from '../records/records.js';
+import { type Outcome, reject } from '../execution/rejectReasons.js';
 import { type Properties, readField } from './fields.js';
 
 export function buildingFromFeature(

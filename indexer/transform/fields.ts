@@ -1,5 +1,5 @@
 /** Reading mapped fields and filters out of a record's properties (pure). */
-import type { FieldSpec, Filter } from '../manifestSources.js';
+import type { FieldSpec, Filter } from '../manifest/manifestSources.js';
 
 export type Properties = Record<string, unknown>;
 

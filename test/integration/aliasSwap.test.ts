@@ -7,8 +7,8 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { liveGeneration, liveIndexes, swapAliases } from '../../indexer/generations.js';
-import { generationOf } from '../../indexer/generationIndexes.js';
+import { liveGeneration, liveIndexes, swapAliases } from '../../indexer/generations/generations.js';
+import { generationOf } from '../../indexer/generations/generationIndexes.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { createTestClient, deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';

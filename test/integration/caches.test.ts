@@ -5,7 +5,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { swapAliases } from '../../indexer/generations.js';
+import { swapAliases } from '../../indexer/generations/generations.js';
 import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
 import { buildVersion } from '../../src/http/buildVersion.js';
 import { entityTag } from '../../src/http/conditional.js';

@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkLoad, type LoadItem } from '../../indexer/bulkLoader.js';
-import { IndexingError } from '../../indexer/errors.js';
-import { createGenerationIndex } from '../../indexer/generationIndexes.js';
-import { listGenerations, liveGeneration, rollback } from '../../indexer/generations.js';
-import { stableId } from '../../indexer/ids.js';
+import { bulkLoad, type LoadItem } from '../../indexer/execution/bulkLoader.js';
+import { IndexingError } from '../../indexer/execution/errors.js';
+import { createGenerationIndex } from '../../indexer/generations/generationIndexes.js';
+import { listGenerations, liveGeneration, rollback } from '../../indexer/generations/generations.js';
+import { stableId } from '../../indexer/records/ids.js';
 import { type RunOptions, runIndexing } from '../../indexer/run.js';
-import { arrayItems } from '../../indexer/runContext.js';
-import { acquireRunLock, RunLockedError } from '../../indexer/runLock.js';
-import type { RunSummary } from '../../indexer/summary.js';
+import { arrayItems } from '../../indexer/execution/runContext.js';
+import { acquireRunLock, RunLockedError } from '../../indexer/generations/runLock.js';
+import type { RunSummary } from '../../indexer/execution/summary.js';
 import { type AddressDoc, INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import {
@@ -31,7 +31,7 @@ import { generationIndexesOf, generationIndexNames } from '../support/generation
 
 const FIXTURE = 'test/fixtures/indexer-generations/manifest.json';
 const SAMPLE = 'datasets/sample.json';
-/** Where the run lock of a prefix lives (indexer/runLock.ts); written by hand here to play another holder. */
+/** Where the run lock of a prefix lives (indexer/generations/runLock.ts); written by hand here to play another holder. */
 const lockIndex = (p: string) => `${p}indexer-lock`;
 const LOCK_ID = 'lock';
 

@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { IndexingError } from '../../indexer/errors.js';
-import { rollback } from '../../indexer/generations.js';
+import { IndexingError } from '../../indexer/execution/errors.js';
+import { rollback } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';

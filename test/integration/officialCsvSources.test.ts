@@ -10,7 +10,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIndexing } from '../../indexer/run.js';
-import type { RunSummary } from '../../indexer/summary.js';
+import type { RunSummary } from '../../indexer/execution/summary.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { boxPolygon } from '../support/geometry.js';

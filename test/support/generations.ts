@@ -3,8 +3,8 @@
  * whose aliases must stay put" gets one in well under a second instead of a 10-20 s sample run.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { swapAliases } from '../../indexer/generations.js';
-import { createGenerationIndex, markComplete } from '../../indexer/generationIndexes.js';
+import { swapAliases } from '../../indexer/generations/generations.js';
+import { createGenerationIndex, markComplete } from '../../indexer/generations/generationIndexes.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { streetKey } from '../../core/text/normalise.js';
-import { namesFromMunicipality } from '../../indexer/derivedCities.js';
+import { namesFromMunicipality } from '../../indexer/derived/derivedCities.js';
 import {
   answerLanguage,
   distinctNames,

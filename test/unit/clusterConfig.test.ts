@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadingSettings, restoredSettings } from '../../indexer/generationIndexes.js';
+import { loadingSettings, restoredSettings } from '../../indexer/generations/generationIndexes.js';
 import { loadDevelopmentConfig } from '../../core/config/development.js';
 import { loadIndexerConfig } from '../../core/config/indexer.js';
 import { splitElasticsearchUrls } from '../../core/config/rules.js';

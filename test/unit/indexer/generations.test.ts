@@ -5,7 +5,7 @@ import {
   loadingSettings,
   newGeneration,
   restoredSettings,
-} from '../../../indexer/generationIndexes.js';
+} from '../../../indexer/generations/generationIndexes.js';
 import { indexDefinition } from '../../../core/elasticsearch/mappings.js';
 
 describe('generations (pure parts)', () => {

@@ -2,11 +2,11 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { bboxOf, centroidOf } from '../../../indexer/geometry/checks.js';
-import { DerivedCities } from '../../../indexer/derivedCities.js';
-import { Hierarchy } from '../../../indexer/hierarchy.js';
-import { sourceKey, stableId } from '../../../indexer/ids.js';
-import type { AreaLevelName } from '../../../indexer/levels.js';
-import { type AreaRecord, type BuildingRecord, emptyParents } from '../../../indexer/records.js';
+import { DerivedCities } from '../../../indexer/derived/derivedCities.js';
+import { Hierarchy } from '../../../indexer/records/hierarchy.js';
+import { sourceKey, stableId } from '../../../indexer/records/ids.js';
+import type { AreaLevelName } from '../../../indexer/records/levels.js';
+import { type AreaRecord, type BuildingRecord, emptyParents } from '../../../indexer/records/records.js';
 import { boxPolygon } from '../../support/geometry.js';
 
 function area(level: AreaLevelName, key: string, geometry: Polygon, extra: Partial<AreaRecord> = {}): AreaRecord {

@@ -1,6 +1,6 @@
 import { v5, validate, version } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { addressKey, derivedCityKey, ID_NAMESPACE, sourceKey, stableId, uuidv5 } from '../../../indexer/ids.js';
+import { addressKey, derivedCityKey, ID_NAMESPACE, sourceKey, stableId, uuidv5 } from '../../../indexer/records/ids.js';
 
 describe('stable ids', () => {
   it('are UUID v5, deterministic and level-scoped', () => {

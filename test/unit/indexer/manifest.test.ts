@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, ManifestError, parseManifest } from '../../../indexer/manifest.js';
+import { loadManifest, ManifestError, parseManifest } from '../../../indexer/manifest/manifest.js';
 
 const base = '/data/manifests';
 

@@ -4,10 +4,10 @@
  * carries from it, and the manifest keys that configure both.
  */
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../../indexer/manifest.js';
-import { type StreetNamesSpec, StreetNamesSchema } from '../../../indexer/manifestSources.js';
-import { StreetAccumulator } from '../../../indexer/streets.js';
-import { applyStreetNames, StreetNameTable } from '../../../indexer/streetNames.js';
+import { parseManifest } from '../../../indexer/manifest/manifest.js';
+import { type StreetNamesSpec, StreetNamesSchema } from '../../../indexer/manifest/manifestSources.js';
+import { StreetAccumulator } from '../../../indexer/derived/streetDocuments.js';
+import { applyStreetNames, StreetNameTable } from '../../../indexer/derived/streetNames.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature, toAreaDoc } from '../../../indexer/transform/area.js';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../../indexer/manifest.js';
+import { parseManifest } from '../../../indexer/manifest/manifest.js';
 import { nameIn, primaryLanguage } from '../../../indexer/sources/best/bestLayout.js';
 import { bestProblems, readBest } from '../../../indexer/sources/best/readBest.js';
 import { openAddressesProblems, readOpenAddresses } from '../../../indexer/sources/openaddresses/readOpenAddresses.js';

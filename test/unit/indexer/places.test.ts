@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { streetId } from '../../../indexer/ids.js';
-import { PlaceAccumulator } from '../../../indexer/placeAccumulator.js';
-import { buildPlaces, type PlaceArea, type PlaceStreet } from '../../../indexer/places.js';
-import { StreetAccumulator } from '../../../indexer/streets.js';
-import { emptyPlaces, verifyPlaces } from '../../../indexer/summary.js';
+import { streetId } from '../../../indexer/records/ids.js';
+import { PlaceAccumulator } from '../../../indexer/derived/placeAccumulator.js';
+import { buildPlaces, type PlaceArea, type PlaceStreet } from '../../../indexer/derived/placeDocuments.js';
+import { StreetAccumulator } from '../../../indexer/derived/streetDocuments.js';
+import { emptyPlaces, verifyPlaces } from '../../../indexer/execution/summary.js';
 import type { PlaceDoc } from '../../../core/elasticsearch/documents.js';
 
 const box = { min_lon: 4, min_lat: 51, max_lon: 5, max_lat: 53 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerationInfo } from '../../../indexer/generations.js';
-import { orphanGenerations, prunableGenerations, rollbackChain } from '../../../indexer/pruning.js';
+import type { GenerationInfo } from '../../../indexer/generations/generations.js';
+import { orphanGenerations, prunableGenerations, rollbackChain } from '../../../indexer/generations/pruning.js';
 
 /** Newest first, as listGenerations returns them. */
 function generations(spec: [string, 'complete' | 'incomplete', 'live'?][]): GenerationInfo[] {

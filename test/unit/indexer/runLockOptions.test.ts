@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../../indexer/cli.js';
-import { leaseOfSeconds, lockIndexName } from '../../../indexer/runLock.js';
+import { leaseOfSeconds, lockIndexName } from '../../../indexer/generations/runLock.js';
 import { INDEX_KINDS } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 

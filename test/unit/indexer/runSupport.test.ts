@@ -6,12 +6,12 @@ import {
   RecentOrigins,
   updatedItems,
   withRequestRetries,
-} from '../../../indexer/bulkLoader.js';
+} from '../../../indexer/execution/bulkLoader.js';
 import { parseCli, tuningFromConfig, UsageError } from '../../../indexer/cli.js';
-import { LEVELS, type LevelName } from '../../../indexer/levels.js';
-import { estimate } from '../../../indexer/progress.js';
-import { boundedRecord } from '../../../indexer/rejects.js';
-import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/summary.js';
+import { LEVELS, type LevelName } from '../../../indexer/records/levels.js';
+import { estimate } from '../../../indexer/execution/progress.js';
+import { boundedRecord } from '../../../indexer/execution/rejects.js';
+import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/execution/summary.js';
 import { loadIndexerConfig } from '../../../core/config/indexer.js';
 import { ConfigError } from '../../../core/config/rules.js';
 

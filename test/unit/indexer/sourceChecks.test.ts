@@ -7,10 +7,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseManifest } from '../../../indexer/manifest.js';
-import { sourceProblems } from '../../../indexer/preflight.js';
-import { classifyItem } from '../../../indexer/sourceItems.js';
-import { validateManifest } from '../../../indexer/validate.js';
+import { parseManifest } from '../../../indexer/manifest/manifest.js';
+import { sourceProblems } from '../../../indexer/manifest/preflight.js';
+import { classifyItem } from '../../../indexer/records/sourceItems.js';
+import { validateManifest } from '../../../indexer/manifest/validate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'indexer-checks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

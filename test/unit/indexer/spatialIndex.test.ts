@@ -1,7 +1,7 @@
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { bboxOf } from '../../../indexer/geometry/checks.js';
-import { PolygonIndex } from '../../../indexer/spatialIndex.js';
+import { PolygonIndex } from '../../../indexer/records/spatialIndex.js';
 import { boxPolygon } from '../../support/geometry.js';
 
 function box(name: string, minLon: number, minLat: number, maxLon: number, maxLat: number) {

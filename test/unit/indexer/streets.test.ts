@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { streetId } from '../../../indexer/ids.js';
-import { nearestTo, STREET_SAMPLE_POINTS, StreetAccumulator, streetWordTokens } from '../../../indexer/streets.js';
-import { emptyLevel, emptyStreets, verifyStreets } from '../../../indexer/summary.js';
+import { streetId } from '../../../indexer/records/ids.js';
+import {
+  nearestTo,
+  STREET_SAMPLE_POINTS,
+  StreetAccumulator,
+  streetWordTokens,
+} from '../../../indexer/derived/streetDocuments.js';
+import { emptyLevel, emptyStreets, verifyStreets } from '../../../indexer/execution/summary.js';
 
 const parents = { country_id: 'nl', province_id: 'pv28', municipality_id: 'gm0503', city_id: 'delft' };
 const address = (streetname: string, city: string, lat: number, lon: number, extra: Partial<typeof parents> = {}) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INDEX_KINDS, type IndexKind } from '../../../core/elasticsearch/documents.js';
-import { swapOutcome, unknownOutcomeMessage } from '../../../indexer/swapOutcome.js';
+import { swapOutcome, unknownOutcomeMessage } from '../../../indexer/generations/swapOutcome.js';
 
 const on = (generation: string) =>
   Object.fromEntries(INDEX_KINDS.map((kind) => [kind, [`${kind}-${generation}`]])) as Record<IndexKind, string[]>;

@@ -1,7 +1,7 @@
 import type { Polygon } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { emptyAllParents } from '../../../indexer/records.js';
-import { stableId } from '../../../indexer/ids.js';
+import { emptyAllParents } from '../../../indexer/records/records.js';
+import { stableId } from '../../../indexer/records/ids.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature, mergeAreas, toAreaDoc } from '../../../indexer/transform/area.js';
 import { buildingFromFeature, toBuildingDoc } from '../../../indexer/transform/building.js';

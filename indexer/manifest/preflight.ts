@@ -4,15 +4,15 @@
  * table has its key and value columns and at least one row. A mistyped column then fails at once, naming the
  * columns the file does have, instead of after a whole file of rejects.
  */
-import { LEVELS } from './levels.js';
+import { LEVELS } from '../records/levels.js';
 import { ManifestError } from './manifest.js';
 import type { Manifest } from './manifestSchema.js';
 import type { FieldSpec, FileSource } from './manifestSources.js';
-import { readCsvHeader, readCsvTable } from './sources/csv.js';
-import { bagProblems } from './sources/bag/readBag.js';
-import { bestProblems } from './sources/best/readBest.js';
-import { openAddressesProblems } from './sources/openaddresses/readOpenAddresses.js';
-import { fieldProperties } from './transform/fields.js';
+import { readCsvHeader, readCsvTable } from '../sources/csv.js';
+import { bagProblems } from '../sources/bag/readBag.js';
+import { bestProblems } from '../sources/best/readBest.js';
+import { openAddressesProblems } from '../sources/openaddresses/readOpenAddresses.js';
+import { fieldProperties } from '../transform/fields.js';
 
 /** The columns a source reads: its fields, its filters and its parent code (mapped sources: official ones check their own layout). */
 export function sourceColumns(source: FileSource): string[] {

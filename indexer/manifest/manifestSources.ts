@@ -1,12 +1,12 @@
 /**
  * How the manifest describes one source: its file and format, which property holds each field, which records it
- * reads and how a record finds its parent (the cross-source rules: indexer/manifestSchema.ts).
+ * reads and how a record finds its parent (the cross-source rules: indexer/manifest/manifestSchema.ts).
  */
-import { LANGUAGES } from '../core/text/languages.js';
+import { LANGUAGES } from '../records/text.js';
 import { z } from 'zod';
-import { AREA_LEVELS } from './levels.js';
-import { SOURCE_ID_NAMES } from '../core/elasticsearch/documents.js';
-import { encodingKnown } from './sources/decode.js';
+import { AREA_LEVELS } from '../records/levels.js';
+import { SOURCE_ID_NAMES } from '../../core/elasticsearch/documents.js';
+import { encodingKnown } from '../sources/decode.js';
 
 /**
  * Where a value comes from: a property name (shorthand), a constant, a property with a prefix
@@ -149,7 +149,7 @@ const AddressFieldsSchema = z.strictObject({
 
 /**
  * `geojson`, `geojsonseq` and `csv` are read with the manifest's `fields`; the official formats
- * (indexer/officialSources.ts) know their own layout and fill `fields` themselves.
+ * (indexer/manifest/officialSources.ts) know their own layout and fill `fields` themselves.
  */
 export const SOURCE_FORMATS = ['geojson', 'geojsonseq', 'csv', 'bag-gpkg', 'best-csv', 'openaddresses'] as const;
 

@@ -2,11 +2,11 @@
  * What a run reports: counts per level and source file, and the checks on them that decide whether a
  * generation may go live.
  */
-import type { IndexKind } from '../core/elasticsearch/documents.js';
-import { LEVELS, type LevelName, type ParentLevelName } from './levels.js';
-import type { GeometryRepairs } from './geometry/repair.js';
+import type { IndexKind } from '../../core/elasticsearch/documents.js';
+import { LEVELS, type LevelName, type ParentLevelName } from '../records/levels.js';
+import type { GeometryRepairs } from '../geometry/repair.js';
 import type { RejectReason } from './rejectReasons.js';
-import type { StatusCounts } from './sources/types.js';
+import type { StatusCounts } from '../sources/types.js';
 
 export interface SourceSummary {
   file: string;

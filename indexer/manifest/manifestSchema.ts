@@ -1,9 +1,9 @@
 /**
- * The dataset manifest's shape: the sources of each level (indexer/manifestSources.ts) and the rules that span a
+ * The dataset manifest's shape: the sources of each level (indexer/manifest/manifestSources.ts) and the rules that span a
  * source's fields or several sources, checked before any index exists.
  */
 import { z } from 'zod';
-import { isAreaLevel, LEVELS } from './levels.js';
+import { isAreaLevel, LEVELS } from '../records/levels.js';
 import {
   type AddressSource,
   AddressSourceSchema,

@@ -4,23 +4,23 @@
  */
 import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { IndexKind, StreetDoc } from '../core/elasticsearch/documents.js';
-import { generationIndexName } from '../core/elasticsearch/indexNames.js';
+import type { IndexKind, StreetDoc } from '../../core/elasticsearch/documents.js';
+import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
-import { Hierarchy } from './hierarchy.js';
-import { ancestorLevels, type LevelName, type ParentLevelName } from './levels.js';
+import { Hierarchy } from '../records/hierarchy.js';
+import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
 import type { Logger } from './logger.js';
-import { LookupTables } from './lookupTables.js';
-import { PlaceAccumulator } from './placeAccumulator.js';
-import type { Manifest } from './manifestSchema.js';
-import type { FileSource } from './manifestSources.js';
+import { LookupTables } from '../records/lookupTables.js';
+import { PlaceAccumulator } from '../derived/placeAccumulator.js';
+import type { Manifest } from '../manifest/manifestSchema.js';
+import type { FileSource } from '../manifest/manifestSources.js';
 import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
-import { type ReadStats, readSource, type SourceItem } from './sources/index.js';
-import { classifyItem } from './sourceItems.js';
+import { type ReadStats, readSource, type SourceItem } from '../sources/index.js';
+import { classifyItem } from '../records/sourceItems.js';
 import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
-import { matchesFilters } from './transform/fields.js';
+import { matchesFilters } from '../transform/fields.js';
 
 export interface RunSetup {
   client: Client;

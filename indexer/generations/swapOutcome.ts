@@ -3,7 +3,7 @@
  * answer lost (a reset connection, a proxy's 502/504): only the aliases read back from the cluster tell, and until
  * they are read nobody may delete an index, since the one deleted could be the one just made live.
  */
-import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 
 /**
  * `applied`: every alias points at its target alone (the swap went through). `not-applied`: no alias points at its

@@ -3,7 +3,7 @@
  * logs and CI). Both poll a shared state object, so the hot loop only bumps counters.
  */
 import cliProgress from 'cli-progress';
-import type { ReadProgress } from './sources/types.js';
+import type { ReadProgress } from '../sources/types.js';
 
 export type ProgressMode = 'auto' | 'json' | 'none';
 

@@ -4,11 +4,11 @@
  * each address by its street key within its scope. Pure: built from rows the loader has read; every key is built
  * once per table row, so an address costs two map look-ups.
  */
-import type { AddressDoc } from '../core/elasticsearch/documents.js';
-import type { StreetNamesSpec } from './manifestSources.js';
-import { type Names, otherNames } from './names.js';
-import { normaliseStreet, normaliseText, streetKey } from './text.js';
-import { type Properties, readField } from './transform/fields.js';
+import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import type { StreetNamesSpec } from '../manifest/manifestSources.js';
+import { type Names, otherNames } from '../records/names.js';
+import { normaliseStreet, normaliseText, streetKey } from '../records/text.js';
+import { type Properties, readField } from '../transform/fields.js';
 
 type Row = Record<string, string>;
 

@@ -2,9 +2,9 @@
  * The in-memory records the indexer builds from source features before they become documents, and the
  * parent ids they are joined to. Kept apart from the transforms and the hierarchy so both can use them.
  */
-import type { BoundingBox, GeoPoint, ParentIds } from '../core/elasticsearch/documents.js';
-import type { PolygonGeometry } from './geometry/checks.js';
-import type { GeometryRepairs } from './geometry/repair.js';
+import type { BoundingBox, GeoPoint, ParentIds } from '../../core/elasticsearch/documents.js';
+import type { PolygonGeometry } from '../geometry/checks.js';
+import type { GeometryRepairs } from '../geometry/repair.js';
 import type { AreaLevelName } from './levels.js';
 import type { Names } from './names.js';
 

@@ -2,7 +2,7 @@
  * The dataset levels a manifest can fill, top of the hierarchy first. Order matters: a level can
  * only be resolved against levels above it, which are always loaded first.
  */
-import { type AreaLevel, PARENT_ID_FIELD } from '../core/elasticsearch/documents.js';
+import { type AreaLevel, PARENT_ID_FIELD } from '../../core/elasticsearch/documents.js';
 
 export const AREA_LEVELS = ['countries', 'provinces', 'municipalities', 'cities', 'suburbs'] as const;
 export const LEVELS = [...AREA_LEVELS, 'buildings', 'addresses'] as const;

@@ -3,10 +3,10 @@
  * atomic `_aliases` call, roll back, prune, and report. The API only ever reads the aliases.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../core/elasticsearch/indexNames.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { generationOf } from './generationIndexes.js';
-import { type Logger, silentLogger } from './logger.js';
+import { type Logger, silentLogger } from '../execution/logger.js';
 import { acquireRunLock, type LeaseTiming } from './runLock.js';
 import { swapOutcome, SwapOutcomeUnknownError, unknownOutcomeMessage } from './swapOutcome.js';
 

@@ -1,12 +1,12 @@
 /**
- * What only the address stream knows, accumulated while it flows for the places index (indexer/places.ts): the
+ * What only the address stream knows, accumulated while it flows for the places index (indexer/derived/placeDocuments.ts): the
  * addresses per area, each street's extent and postcodes, and every postcode with its extent, cities and parents.
  * Small records, nothing allocated per address for a key already seen. Pure.
  */
-import type { AddressDoc, ParentIds } from '../core/elasticsearch/documents.js';
+import type { AddressDoc, ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from './derivedCities.js';
 import { type Extent, extend, newExtent } from './placeExtent.js';
-import { countInto } from './tallies.js';
+import { countInto } from '../execution/tallies.js';
 
 /** What an address contributes to places. */
 export type PlaceAddress = Pick<

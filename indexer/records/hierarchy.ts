@@ -4,7 +4,7 @@
  * municipality and a different municipality; only levels the chain leaves open are looked up
  * directly (an address outside every city still gets its municipality by point-in-polygon).
  */
-import type { ParentIds } from '../core/elasticsearch/documents.js';
+import type { ParentIds } from '../../core/elasticsearch/documents.js';
 import {
   type AreaLevelName,
   ancestorLevels,
@@ -13,7 +13,7 @@ import {
   PARENT_SLOT,
   type ParentLevelName,
 } from './levels.js';
-import type { ParentSpec } from './manifestSources.js';
+import type { ParentSpec } from '../manifest/manifestSources.js';
 import { type AreaRecord, type BuildingRecord, emptyAllParents, type Parents } from './records.js';
 import { PolygonIndex } from './spatialIndex.js';
 

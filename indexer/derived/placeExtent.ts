@@ -2,7 +2,7 @@
  * A place's extent, grown one address at a time: its envelope and a representative point, the address nearest the
  * running mean (a real address, so inside the place). Pure.
  */
-import type { BoundingBox, GeoPoint } from '../core/elasticsearch/documents.js';
+import type { BoundingBox, GeoPoint } from '../../core/elasticsearch/documents.js';
 
 export interface Extent {
   count: number;

@@ -9,16 +9,16 @@
  * Memory grows with the number of groups, not addresses: each keeps a count, a sum and at most
  * a bounded set of grid-thinned points (geometry/pointOutline.ts) for its concave-hull outline.
  */
-import type { BoundingBox, GeoPoint, ParentIds } from '../core/elasticsearch/documents.js';
-import { bboxOf, bboxPolygon } from './geometry/checks.js';
-import { outlineOf, ThinnedPoints } from './geometry/pointOutline.js';
-import { normaliseGeometry } from './geometry/repair.js';
-import { representativePoint } from './geometry/representativePoint.js';
-import type { Hierarchy } from './hierarchy.js';
-import { derivedCityKey, sourceKey, stableId } from './ids.js';
-import type { Names } from './names.js';
-import type { AreaRecord, Parents } from './records.js';
-import { normaliseText } from './text.js';
+import type { BoundingBox, GeoPoint, ParentIds } from '../../core/elasticsearch/documents.js';
+import { bboxOf, bboxPolygon } from '../geometry/checks.js';
+import { outlineOf, ThinnedPoints } from '../geometry/pointOutline.js';
+import { normaliseGeometry } from '../geometry/repair.js';
+import { representativePoint } from '../geometry/representativePoint.js';
+import type { Hierarchy } from '../records/hierarchy.js';
+import { derivedCityKey, sourceKey, stableId } from '../records/ids.js';
+import type { Names } from '../records/names.js';
+import type { AreaRecord, Parents } from '../records/records.js';
+import { normaliseText } from '../records/text.js';
 
 /** Groups of one name closer than this (in degrees, about 3-5 km) are one place split by a border. */
 const SAME_PLACE_DEGREES = 0.05;

@@ -3,9 +3,9 @@
  * (refreshed, force-merged, replicas restored, green) and marked complete. The alias side is generations.ts.
  */
 import { type Client, errors } from '@elastic/elasticsearch';
-import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../core/elasticsearch/indexNames.js';
-import { type IndexDefinition, indexDefinition } from '../core/elasticsearch/mappings.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
+import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
+import { type IndexDefinition, indexDefinition } from '../../core/elasticsearch/mappings.js';
 
 /** UTC `YYYYMMDDHHmmssSSS`: sorts as text in time order. */
 export function newGeneration(now: Date = new Date()): string {

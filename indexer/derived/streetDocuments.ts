@@ -4,10 +4,10 @@
  * written after them. Type-ahead (GET /autocomplete) searches it instead of grouping addresses per keystroke.
  * Pure apart from the seeded sampling, which is deterministic for a given input order.
  */
-import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../core/elasticsearch/documents.js';
-import { normaliseStreet, wordTails } from './text.js';
-import { seededRandom } from './seededRandom.js';
-import { streetId, streetSourceKey } from './ids.js';
+import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../../core/elasticsearch/documents.js';
+import { normaliseStreet, wordTails } from '../records/text.js';
+import { seededRandom } from '../execution/seededRandom.js';
+import { streetId, streetSourceKey } from '../records/ids.js';
 
 /** Address points kept per street (reservoir sample): distance ranking uses the nearest of them. */
 export const STREET_SAMPLE_POINTS = 16;

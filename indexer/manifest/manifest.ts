@@ -1,12 +1,12 @@
 /**
  * The dataset manifest: which files feed which level, how to read them, which property holds each
- * field and how a record finds its parent. Read from disk, validated (indexer/manifestSchema.ts) and its paths
+ * field and how a record finds its parent. Read from disk, validated (indexer/manifest/manifestSchema.ts) and its paths
  * resolved up front, so a typo fails before any index exists.
  */
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LEVELS } from './levels.js';
+import { LEVELS } from '../records/levels.js';
 import { type Manifest, ManifestSchema } from './manifestSchema.js';
 import type { FileSource } from './manifestSources.js';
 

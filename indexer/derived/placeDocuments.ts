@@ -1,7 +1,7 @@
 /**
  * The places index: one document per area, street and postcode, so a search box finds any of them with one query
  * (src/features/search/placeQueries.ts). What only the address stream knows comes from the PlaceAccumulator
- * (indexer/placeAccumulator.ts); the documents are built here once the areas, addresses and streets are all loaded.
+ * (indexer/derived/placeAccumulator.ts); the documents are built here once the areas, addresses and streets are all loaded.
  * Pure.
  */
 import type {
@@ -10,14 +10,14 @@ import type {
   PlaceDoc,
   PlaceParentNames,
   StreetDoc,
-} from '../core/elasticsearch/documents.js';
-import { placeNameKeys } from '../core/text/placeKeys.js';
-import { postcodePlaceId } from './ids.js';
-import { AREA_LEVEL_VALUE } from './levels.js';
+} from '../../core/elasticsearch/documents.js';
+import { placeNameKeys } from '../records/text.js';
+import { postcodePlaceId } from '../records/ids.js';
+import { AREA_LEVEL_VALUE } from '../records/levels.js';
 import type { PlaceAccumulator, PostcodeRecord } from './placeAccumulator.js';
 import { mergeExtents } from './placeExtent.js';
-import type { AreaRecord } from './records.js';
-import { mostCommon } from './tallies.js';
+import type { AreaRecord } from '../records/records.js';
+import { mostCommon } from '../execution/tallies.js';
 
 /** An area as the places see it: a record of the hierarchy, with per-language names where it has them. */
 export type PlaceArea = Pick<

@@ -4,8 +4,8 @@
  */
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import Flatbush from 'flatbush';
-import type { BoundingBox } from '../core/elasticsearch/documents.js';
-import type { PolygonGeometry } from './geometry/checks.js';
+import type { BoundingBox } from '../../core/elasticsearch/documents.js';
+import type { PolygonGeometry } from '../geometry/checks.js';
 
 export interface SpatialItem {
   geometry: PolygonGeometry;

@@ -1,5 +1,5 @@
 /** The CSV tables a code join maps its values through (`parent.lookup` in a manifest), each read once per run. */
-import { readCsvTable } from './sources/csv.js';
+import { readCsvTable } from '../sources/csv.js';
 
 export interface LookupSpec {
   file: string;

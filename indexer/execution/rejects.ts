@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { LevelName } from './levels.js';
+import type { LevelName } from '../records/levels.js';
 import type { RejectReason } from './rejectReasons.js';
 
 export interface RejectEntry {
