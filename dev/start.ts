@@ -15,7 +15,7 @@ import { RunLockedError } from '../indexer/generations/runLock.js';
 import { loadDevelopmentConfig } from '../core/config/development.js';
 import { ConfigError } from '../core/config/rules.js';
 import { loadConfig, sha256Hex } from '../src/config/service.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../core/elasticsearch/client.js';
 import { keyFingerprint } from '../src/http/auth.js';
 import { drain, listen, onShutdownSignal } from '../src/server.js';
 import { startElasticsearch } from './elasticsearch/provider.js';

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { type IndexerConfig, loadIndexerConfig } from '../core/config/indexer.js';
 import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../core/config/rules.js';
-import { createElasticsearchClient } from '../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../core/elasticsearch/client.js';
 import type { BulkTuning } from './execution/bulkLoader.js';
 import { IndexingAbortedError, IndexingError } from './execution/errors.js';
 import { aliasesExist, listGenerations, rollback } from './generations/generations.js';

@@ -5,7 +5,7 @@
  */
 import { ConfigError } from '../core/config/rules.js';
 import { type Config, loadConfig } from './config/service.js';
-import { createElasticsearchClient } from './elasticsearch/client.js';
+import { createElasticsearchClient } from '../core/elasticsearch/client.js';
 import { createServiceLogger } from './logger.js';
 import { transportPatched } from './elasticsearch/transportPatch.js';
 import { drain, listen, onShutdownSignal } from './server.js';

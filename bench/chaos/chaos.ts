@@ -43,7 +43,7 @@ import { freePort, type LocalCluster, startLocalCluster } from '../../dev/elasti
 import { listGenerations } from '../../indexer/generations/generations.js';
 import { deleteIndexes } from '../../indexer/generations/generationIndexes.js';
 import { runIndexing } from '../../indexer/run.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import type { AddressDoc, AreaDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startApiProcess } from '../support/apiProcess.js';

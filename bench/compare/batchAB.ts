@@ -16,7 +16,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { parseApiSpec } from '../support/apiSpec.js';
 import { startApiProcess } from '../support/apiProcess.js';
 import { sampleAddresses, streetBodies } from '../support/benchQueries.js';

@@ -22,7 +22,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { freePort } from '../../dev/elasticsearch/localNode.js';
 import { exactForwardRequest, exactLookupRequest } from '../../src/features/address/addressBodies.js';

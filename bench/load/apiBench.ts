@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import type { AreaDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { freePort } from '../../dev/elasticsearch/localNode.js';

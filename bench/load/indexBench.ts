@@ -23,7 +23,7 @@ import { listGenerations } from '../../indexer/generations/generations.js';
 import { loadManifest, parseManifest } from '../../indexer/manifest/manifest.js';
 import { createGenerationIndex, deleteIndexes } from '../../indexer/generations/generationIndexes.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
 import { REPO_ROOT } from '../support/defaults.js';

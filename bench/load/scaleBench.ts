@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { liveIndexes } from '../../indexer/generations/generations.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { loadDevelopmentConfig } from '../../core/config/development.js';

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { startApiProcess } from '../support/apiProcess.js';
 import { sampleAddresses, streetBodies } from '../support/benchQueries.js';
 import { load, type Scenario } from '../support/loadDriver.js';

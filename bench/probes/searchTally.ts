@@ -11,7 +11,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
 import { createServiceLogger } from '../../src/logger.js';
 import { buildSearchServices } from '../../src/wiring/services.js';

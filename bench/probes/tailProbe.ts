@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { parseApiSpec } from '../support/apiSpec.js';
 import { startApiProcess } from '../support/apiProcess.js';
 import { keystrokePaths, placePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';

@@ -22,7 +22,7 @@ import { aliasesExist } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { createApp } from '../../src/wiring/app.js';
 import { DEFAULT_ES_BATCH_MAX, loadConfig, sha256Hex } from '../../src/config/service.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { ENTRY_EVALUATIONS } from './eval/entry/registry.js';
 import { evalDataset, SHARED_EVAL_OPTIONS } from './eval/evalArgs.js';
 import type { ApiAnswer, EntryEvalContext, EntryEvaluation } from './eval/entry/context.js';

@@ -72,7 +72,7 @@ import { aliasesExist } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { createApp } from '../../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
 import { CLASSES, type ClassName, type ClassSpec, classRng, type EvalQuery } from './eval/classes.js';

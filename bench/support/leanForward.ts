@@ -11,7 +11,7 @@
  */
 import { createServer } from 'node:http';
 import { loadConfig } from '../../src/config/service.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
 import { answerOf, readInput } from '../../src/endpoints/answer.js';
 import { forwardEndpoint } from '../../src/features/address/endpoints.js';

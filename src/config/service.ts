@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_GUARD } from '../elasticsearch/client.js';
+import { DEFAULT_GUARD } from '../../core/elasticsearch/client.js';
 import { DEFAULT_HEAVY_ANSWERS, type HeavyAnswerLimits } from './heavyAnswerLimits.js';
 import {
   booleanFlag,
@@ -50,7 +50,7 @@ export const DEFAULT_ANON_REFUSAL_HOLD_MS = 1000;
 /**
  * Issue 22's target is a first fast 503 within 1.5 s of a freeze: the breaker opens after 1 s of silence while a
  * read waits, and only once a probe sent after 0.5 s is unanswered too, so a slow read on a living cluster never
- * opens it (src/elasticsearch/circuitBreaker.ts).
+ * opens it (core/elasticsearch/circuitBreaker.ts).
  */
 export const DEFAULT_BREAKER_STALL_MS = 1000;
 /**
@@ -152,7 +152,7 @@ export interface Config {
   apiKeysFile: string | undefined;
   /** Digests from API_KEYS alone: what stays accepted whatever the file holds. */
   envKeyDigests: string[];
-  /** Circuit breaker and load shedding around Elasticsearch (src/elasticsearch/circuitBreaker.ts), for the client. */
+  /** Circuit breaker and load shedding around Elasticsearch (core/elasticsearch/circuitBreaker.ts), for the client. */
   esGuard: typeof DEFAULT_GUARD;
   /** Token bucket per API key (src/http/rateLimit.ts); undefined: no limit. */
   rateLimit: { rps: number; burst: number } | undefined;

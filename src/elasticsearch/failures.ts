@@ -4,8 +4,8 @@
  * nothing above this folder needs to know the client's error classes.
  */
 import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
-import { BackendUnavailableError } from '../domain/errors.js';
-import { isUnreachable } from './circuitBreaker.js';
+import { BackendUnavailableError } from '../../core/domain/errors.js';
+import { isUnreachable } from '../../core/elasticsearch/circuitBreaker.js';
 
 /** An Elasticsearch answer that means "overloaded or without our indexes", for a request or one msearch item. */
 export function isUnavailableAnswer(status: number, errorType: string | undefined): boolean {

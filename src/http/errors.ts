@@ -2,7 +2,12 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import { issueMessage } from './issueMessage.js';
-import { BackendUnavailableError, InvalidQueryError, NotFoundError, OverloadedError } from '../domain/errors.js';
+import {
+  BackendUnavailableError,
+  InvalidQueryError,
+  NotFoundError,
+  OverloadedError,
+} from '../../core/domain/errors.js';
 
 export type ErrorCode =
   | 'invalid_request'

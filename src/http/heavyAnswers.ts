@@ -20,7 +20,7 @@
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { HeavyAnswerLimits } from '../config/heavyAnswerLimits.js';
-import { OverloadedError } from '../domain/errors.js';
+import { OverloadedError } from '../../core/domain/errors.js';
 import { ClientWatch } from './clientWatch.js';
 import { HEAVY_ANSWER_SLICE_BYTES, iteratorSource, readAhead, type SliceSource, slicedBody } from './slicedBody.js';
 

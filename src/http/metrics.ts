@@ -11,7 +11,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { GuardStats } from '../elasticsearch/circuitBreaker.js';
+import type { GuardStats } from '../../core/elasticsearch/circuitBreaker.js';
 import { isDirectLoopback } from './clientAddress.js';
 import { ApiError } from './errors.js';
 

@@ -11,7 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client } from '@elastic/elasticsearch';
-import { BackendUnavailableError } from '../domain/errors.js';
+import { BackendUnavailableError } from '../../core/domain/errors.js';
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { elasticsearchCall } from '../elasticsearch/failures.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config/service.js';
-import { guardOf } from '../elasticsearch/client.js';
+import { guardOf } from '../../core/elasticsearch/client.js';
 import { SearchBatcher } from '../elasticsearch/searchBatcher.js';
 import { AnonymousLimit } from '../http/anonymousLimit.js';
 import { acceptedKeyOf, apiKeyAuth } from '../http/auth.js';

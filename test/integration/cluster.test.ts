@@ -11,7 +11,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalCluster, startLocalCluster } from '../../dev/elasticsearch/localNode.js';
 import { runIndexing } from '../../indexer/run.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 const PREFIX = `cluster-test-${process.pid}-`;

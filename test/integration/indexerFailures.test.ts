@@ -16,7 +16,7 @@ import { listGenerations, liveGeneration } from '../../indexer/generations/gener
 import { runIndexing } from '../../indexer/run.js';
 import { readRunLock } from '../../indexer/generations/runLock.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
-import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient, guardOf } from '../../core/elasticsearch/client.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 import { boxPolygon } from '../support/geometry.js';

@@ -13,7 +13,7 @@ import { rollback } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 import { createCompleteGeneration, createLiveGeneration, generationIndexesOf } from '../support/generations.js';
 import { generationIndexNames } from '../support/generations.js';

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { SearchBatcher } from '../../src/elasticsearch/searchBatcher.js';
 import type { PlaceResult } from '../../src/features/places/placeRecords.js';

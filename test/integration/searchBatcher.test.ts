@@ -7,9 +7,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { SearchBatcher, searchEach } from '../../src/elasticsearch/searchBatcher.js';
-import { BackendUnavailableError } from '../../src/domain/errors.js';
+import { BackendUnavailableError } from '../../core/domain/errors.js';
 import { toApiError } from '../../src/http/errors.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { createTestClient } from '../support/elasticsearch.js';
 import { countingRoundTrips, type RoundTrips } from '../support/roundTrips.js';
 

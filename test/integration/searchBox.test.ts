@@ -3,7 +3,7 @@
  * addresses from one request, best first, each in its documented shape; the filters.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
 import { createServiceLogger } from '../../src/logger.js';
 import { buildSearchServices } from '../../src/wiring/services.js';

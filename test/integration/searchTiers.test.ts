@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 import { countingRoundTrips } from '../support/roundTrips.js';

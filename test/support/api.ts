@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { createApp } from '../../src/wiring/app.js';
 import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/server.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
-import { createElasticsearchClient, guardOf } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient, guardOf } from '../../core/elasticsearch/client.js';
 import type { ServiceState } from '../../src/http/serviceState.js';
 
 export const TEST_API_KEY = 'test-key-0123456789';

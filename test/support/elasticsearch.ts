@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { inject } from 'vitest';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 
 export function testElasticsearchUrl(): string {
   return inject('elasticsearchUrl');

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { type RunningElasticsearch, startElasticsearch } from '../../dev/elasticsearch/provider.js';
 
 declare module 'vitest' {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidQueryError } from '../../src/domain/errors.js';
+import { InvalidQueryError } from '../../core/domain/errors.js';
 import {
   exactForwardRequest,
   exactLookupRequest,

@@ -4,7 +4,7 @@ import { loadDevelopmentConfig } from '../../core/config/development.js';
 import { loadIndexerConfig } from '../../core/config/indexer.js';
 import { splitElasticsearchUrls } from '../../core/config/rules.js';
 import { ConfigError, loadConfig } from '../../src/config/service.js';
-import { createElasticsearchClient } from '../../src/elasticsearch/client.js';
+import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { indexDefinition } from '../../core/elasticsearch/mappings.js';
 
 describe('a multi-node ELASTICSEARCH_URL', () => {

@@ -7,7 +7,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Context } from 'koa';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { loadConfig } from '../../src/config/service.js';
-import { OverloadedError } from '../../src/domain/errors.js';
+import { OverloadedError } from '../../core/domain/errors.js';
 import { ClientWatch } from '../../src/http/clientWatch.js';
 import { HeavyAnswers } from '../../src/http/heavyAnswers.js';
 import { slicedBody } from '../../src/http/slicedBody.js';

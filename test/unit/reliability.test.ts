@@ -5,8 +5,8 @@ import { errors as esErrors } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../src/config/service.js';
-import { BackendUnavailableError, OverloadedError } from '../../src/domain/errors.js';
-import { ElasticsearchGuard, type GuardOptions } from '../../src/elasticsearch/circuitBreaker.js';
+import { BackendUnavailableError, OverloadedError } from '../../core/domain/errors.js';
+import { ElasticsearchGuard, type GuardOptions } from '../../core/elasticsearch/circuitBreaker.js';
 import { KeyStore } from '../../src/http/keyStore.js';
 import { TokenBuckets } from '../../src/http/rateLimit.js';
 

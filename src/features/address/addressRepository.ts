@@ -4,7 +4,7 @@
  * matchQuality.ts).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { NotFoundError } from '../../domain/errors.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import { type Searcher, searchEach } from '../../elasticsearch/searchBatcher.js';

@@ -2,7 +2,7 @@
  * POST /geocode/batch: every item answered as /geocode/forward answers it, with what makes a thousand of them
  * cheap: identical items are searched once, and the items' searches travel in large `_msearch` requests.
  */
-import { InvalidQueryError } from '../../domain/errors.js';
+import { InvalidQueryError } from '../../../core/domain/errors.js';
 import { errorBody, toApiError, unreadableField } from '../../http/errors.js';
 import { answerOf, readInput } from '../../endpoints/answer.js';
 import type { Endpoint } from '../../endpoints/endpoint.js';

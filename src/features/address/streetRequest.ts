@@ -4,7 +4,7 @@
  * checked types and sizes) nor of Elasticsearch (the bodies are built in addressBodies.ts).
  */
 import { type Focus, focusOf } from '../../geometry/focus.js';
-import { InvalidQueryError } from '../../domain/errors.js';
+import { InvalidQueryError } from '../../../core/domain/errors.js';
 import { parseHouseNumber, parseSuffix, suffixKey } from '../../../core/text/houseNumber.js';
 import { normaliseText, streetKeyReadings } from '../../../core/text/normalise.js';
 import { normalisePostcode } from '../../../core/text/postcode.js';

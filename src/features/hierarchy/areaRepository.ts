@@ -3,7 +3,7 @@
  * are async pages of documents, so a route can stream them; the queries come from areaBodies.ts.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { NotFoundError } from '../../domain/errors.js';
+import { NotFoundError } from '../../../core/domain/errors.js';
 import type { AreaDoc, AreaLevel, BuildingDoc } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { Searcher } from '../../elasticsearch/searchBatcher.js';

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { GuardStats } from '../../elasticsearch/circuitBreaker.js';
+import type { GuardStats } from '../../../core/elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../../http/bodyCache.js';
 import type { ServiceState } from '../../http/serviceState.js';
 import { isDirectLoopback } from '../../http/clientAddress.js';

@@ -1,5 +1,5 @@
 /**
- * Guards every Elasticsearch request (installed in the client's transport by src/elasticsearch/client.ts), so
+ * Guards every Elasticsearch request (installed in the client's transport by core/elasticsearch/client.ts), so
  * the batcher's searches and `_msearch`es, the paging's point-in-time pages and every other call pass it:
  *
  * - **Circuit breaker.** After `failureThreshold` consecutive timeouts or connection failures it opens: every

@@ -1,8 +1,8 @@
 import { Client, ClusterConnectionPool, errors, SniffingTransport } from '@elastic/elasticsearch';
-import { splitElasticsearchUrls } from '../../core/config/rules.js';
+import { splitElasticsearchUrls } from '../config/rules.js';
 import { ElasticsearchGuard } from './circuitBreaker.js';
 
-/** Circuit breaker and load shedding defaults (src/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */
+/** Circuit breaker and load shedding defaults (core/elasticsearch/circuitBreaker.ts; BREAKER_*, MAX_* variables). */
 /**
  * breakerStallMs 0: stall detection off for the indexer, the tests' and the benchmarks' clients, whose bulk and
  * admin calls may legitimately take seconds with nothing else in flight; the API has it on (BREAKER_STALL_MS,
