@@ -96,10 +96,10 @@ describe('GET /tiles/boundaries/{z}/{x}/{y}.mvt', () => {
     // Zooms 0-10 over NL+BE: every tile (a few hundred), fully, not sampled.
     expect(tiles).toBeGreaterThan(400);
     expect(decodedTiles).toBeGreaterThan(tiles / 2);
-    for (const expected of ['countries@0', 'provinces@4', 'municipalities@7', 'cities@10', 'labels@0']) {
+    for (const expected of ['countries@0', 'provinces@4', 'municipalities@8', 'cities@10', 'labels@0']) {
       expect(seen, expected).toContain(expected);
     }
-    for (const early of ['provinces@3', 'municipalities@6', 'cities@8', 'suburbs@10', 'buildings@10']) {
+    for (const early of ['provinces@3', 'municipalities@7', 'cities@8', 'suburbs@10', 'buildings@10']) {
       expect(seen, early).not.toContain(early);
     }
   });

@@ -34,7 +34,8 @@ describe('the pyramid', () => {
 
   it('shows each level from its zoom on', () => {
     expect(levelsAt(0).map((l) => l.layer)).toEqual(['countries']);
-    expect(levelsAt(7).map((l) => l.layer)).toEqual(['countries', 'provinces', 'municipalities']);
+    expect(levelsAt(7).map((l) => l.layer)).toEqual(['countries', 'provinces']);
+    expect(levelsAt(8).map((l) => l.layer)).toEqual(['countries', 'provinces', 'municipalities']);
     expect(levelsAt(MAX_ZOOM).map((l) => l.layer)).toContain('buildings');
     expect(levelsAt(MAX_ZOOM - 1).map((l) => l.layer)).not.toContain('buildings');
   });

@@ -2,10 +2,12 @@
  * The boundary tiles' pyramid and which source layer each level of the hierarchy is in from which zoom: the one
  * place this is decided (the tiles, TileJSON's `vector_layers` and the docs all read it).
  *
- * A level starts where its areas are a few pixels across or more on a 512 px tile (the size MapLibre draws a
- * 4096-extent tile at): a Dutch municipality (~10-20 km) is 10-20 px at zoom 7; a woonplaats at 9; a wijk (~1 km) at
- * 11; a building (~10-20 m) is 2-3 px at 14, the pyramid's last zoom. Past 14 a client overzooms (MapLibre and
- * OpenLayers do it themselves): at extent 4096, a zoom-14 tile in the Netherlands is ~0.4 m per unit.
+ * A level starts at the zoom where its areas are legible and a tile of it stays light. On a 512 px tile (the size
+ * MapLibre draws a 4096-extent tile at) in the Netherlands: a municipality (~10-20 km) is ~50-100 px across at zoom
+ * 8, where the sample's heaviest tile is 76 kB (at zoom 7 one tile held Belgium's 581 municipalities: 147 kB); a
+ * woonplaats (~3 km) ~30 px at 9; a wijk (~1 km) ~40 px at 11; a building (10-20 m) 3-7 px at 14, the pyramid's
+ * last zoom. Past 14 a client overzooms (MapLibre and OpenLayers do it themselves): a zoom-14 tile is ~1.5 km wide
+ * there, ~0.4 m per unit at extent 4096.
  */
 import type { AreaLevel } from '../../../core/elasticsearch/documents.js';
 
@@ -32,7 +34,7 @@ export interface LevelLayer {
 export const LEVEL_LAYERS: readonly LevelLayer[] = [
   { level: 'country', layer: 'countries', minzoom: 0 },
   { level: 'province', layer: 'provinces', minzoom: 4 },
-  { level: 'municipality', layer: 'municipalities', minzoom: 7 },
+  { level: 'municipality', layer: 'municipalities', minzoom: 8 },
   { level: 'city', layer: 'cities', minzoom: 9 },
   { level: 'suburb', layer: 'suburbs', minzoom: 11 },
   { level: 'building', layer: 'buildings', minzoom: 14 },
