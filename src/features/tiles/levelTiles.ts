@@ -7,8 +7,9 @@
  * Inside a large polygon every tile down to MAX_ZOOM holds a square, so a client walking the zoom-14 tiles of a
  * country would grow the index without end. Each request below INDEX_MAX_ZOOM is therefore charged what it may have
  * added: the points of the tile it answers (kept in the tile once transformed) plus REQUEST_COST for the tiles cut on
- * the way down (~80 bytes of heap per point charged, measured); once an index has been charged `maxCost`, it is built anew from the level's features and starts
- * empty again. The body cache in front of it keeps answered tiles, so a tile asked for again rarely gets here.
+ * the way down (80-135 bytes of heap per point charged, measured); once an index has been charged `maxCost`, it is
+ * built anew from the level's features and starts empty again. The body cache in front of it keeps answered tiles,
+ * so a tile asked for again rarely gets here.
  */
 import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTOptions } from '@maplibre/geojson-vt';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
@@ -37,7 +38,7 @@ export interface LevelTile {
 /**
  * What a request below INDEX_MAX_ZOOM whose tile holds something of the level is charged besides the tile's points:
  * the tiles cut on the way down (measured with bench/tileMemory.ts: a walk over zoom-14 tiles inside a country keeps
- * ~2.6 kB per request, and a point charged stands for ~80 bytes). A tile with nothing of the level was cut from an
+ * ~2.6 kB per request, and a point charged stands for 80-135 bytes). A tile with nothing of the level was cut from an
  * ancestor with nothing either, or from none: it adds next to nothing.
  */
 export const REQUEST_COST = 32;

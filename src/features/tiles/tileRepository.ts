@@ -21,8 +21,9 @@ import { areaTileFeatures, buildingTileFeature } from './tileFeatures.js';
 import { LEVEL_LAYERS, levelsAt, type TileLevel } from './zoomTable.js';
 
 /**
- * What one level's index may be charged (in points, levelTiles.ts) before it is built anew: at ~80 bytes of heap a
- * point, ~16 MB of cut tiles per level on top of the index itself (bench/tileMemory.ts measures both). Building the
+ * What one level's index may be charged (in points, levelTiles.ts) before it is built anew: at 80-135 bytes of heap
+ * a point, 16-27 MB of cut tiles per level on top of the index itself (bench/tileMemory.ts measures both; with the
+ * sample, all six indexes take 37 MB and the heap stayed under 37 + 35 MB through 25,000 zoom-14 tiles). Building the
  * largest level anew takes ~70 ms with the sample (the 923 municipalities), once per that many points of new tiles.
  */
 export const DEFAULT_MAX_COST = 200_000;
