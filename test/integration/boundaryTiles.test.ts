@@ -89,6 +89,8 @@ describe('GET /tiles/boundaries/{z}/{x}/{y}.mvt', () => {
             for (const key of keys) expect(declaration!.fields, `${name}.${key}`).toHaveProperty([key]);
             for (const key of ['id', 'name', 'local_identifier', 'level']) expect(keys, name).toContain(key);
             expect(feature.type).toBe(name === LABEL_LAYER ? 1 : 3);
+            // MVT 2.1, 4.3.4.4: an exterior ring (each polygon's first) has a positive surveyor's area, y down.
+            if (feature.type === 3) expect(surveyorArea(feature.loadGeometry()[0]!), name).toBeGreaterThan(0);
           }
         }
       }
@@ -288,6 +290,16 @@ describe('GET /tiles/boundaries.json', () => {
     expect((await fetch(url)).status).toBe(200);
   });
 });
+
+function surveyorArea(ring: readonly { x: number; y: number }[]): number {
+  let sum = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i]!;
+    const b = ring[(i + 1) % ring.length]!;
+    sum += a.x * b.y - b.x * a.y;
+  }
+  return sum / 2;
+}
 
 /** A ring in world units cut to the square of tile x/y. */
 function clipToTile(ring: XY[], x: number, y: number): XY[] {

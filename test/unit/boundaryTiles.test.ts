@@ -2,7 +2,12 @@
 import type { Feature, Geometry } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { encodeTile } from '../../src/features/tiles/encodeTile.js';
-import { INDEX_MAX_ZOOM, LevelTiles, REQUEST_COST } from '../../src/features/tiles/levelTiles.js';
+import {
+  INDEX_MAX_ZOOM,
+  LevelTiles,
+  REQUEST_COST,
+  withoutCollapsedRings,
+} from '../../src/features/tiles/levelTiles.js';
 import { areaProperties, type TileProperties } from '../../src/features/tiles/tileFeatures.js';
 import { tileJson } from '../../src/features/tiles/tileJson.js';
 import { LABEL_LAYER, levelsAt, MAX_ZOOM, outsidePyramid } from '../../src/features/tiles/zoomTable.js';
@@ -65,6 +70,42 @@ describe('a level’s tiles', () => {
     tiles.tile(INDEX_MAX_ZOOM, 16, 10);
     tiles.tile(z, 0, 0);
     expect(tiles.stats.cost).toBe(charge);
+  });
+});
+
+describe('rings rounding collapsed', () => {
+  // Exterior rings have a positive surveyor's area with y down; holes a negative one.
+  const exterior: [number, number][] = [
+    [0, 0],
+    [10, 0],
+    [10, 10],
+    [0, 10],
+    [0, 0],
+  ];
+  const hole: [number, number][] = [
+    [2, 2],
+    [2, 4],
+    [4, 4],
+    [4, 2],
+    [2, 2],
+  ];
+  const flat: [number, number][] = [
+    [5, 5],
+    [6, 5],
+    [5, 5],
+    [5, 5],
+  ];
+  const shape = (...geometry: [number, number][][]) => ({ type: 3 as const, tags: props, geometry });
+
+  it('leaves a polygon whose rings all have an area as it is', () => {
+    const polygon = shape(exterior, hole);
+    expect(withoutCollapsedRings(polygon)).toBe(polygon);
+  });
+
+  it('drops rings without area, and holes with no exterior ring before them', () => {
+    expect(withoutCollapsedRings(shape(flat, exterior, hole))?.geometry).toEqual([exterior, hole]);
+    expect(withoutCollapsedRings(shape(flat, hole, exterior))?.geometry).toEqual([exterior]);
+    expect(withoutCollapsedRings(shape(flat))).toBeUndefined();
   });
 });
 

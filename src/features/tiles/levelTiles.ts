@@ -84,8 +84,9 @@ export class LevelTiles {
     for (const feature of tile?.features ?? []) {
       if (feature.type === POINT) labels.push(feature);
       else {
-        shapes.push(feature);
         for (const ring of feature.geometry) points += ring.length;
+        const shape = withoutCollapsedRings(feature);
+        if (shape) shapes.push(shape);
       }
     }
     if (z > INDEX_MAX_ZOOM && (shapes.length > 0 || labels.length > 0))
@@ -96,4 +97,30 @@ export class LevelTiles {
   get stats(): LevelTilesStats {
     return { features: this.collection.features.length, cost: this.cost, rebuilds: this.rebuilds };
   }
+}
+
+/** Twice the surveyor's area of a ring in tile coordinates (y down): positive for an exterior ring (MVT 2.1 4.3.4.4). */
+export function ringArea2(ring: readonly [number, number][]): number {
+  let sum = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    sum += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
+  }
+  return sum;
+}
+
+/**
+ * The polygon without the rings that rounding to whole tile units collapsed to no area (an islet at a low zoom):
+ * MVT 2.1 wants each polygon's exterior ring to have a positive area, and a hole before any exterior ring that is
+ * left has no polygon to belong to. Undefined when no ring is left.
+ */
+export function withoutCollapsedRings(feature: GeoJSONVTFeature): GeoJSONVTFeature | undefined {
+  if (feature.type === POINT) return feature;
+  const rings: [number, number][][] = [];
+  for (const ring of feature.geometry) {
+    const area = ringArea2(ring);
+    if (area === 0 || (area < 0 && rings.length === 0)) continue;
+    rings.push(ring);
+  }
+  if (rings.length === feature.geometry.length) return feature;
+  return rings.length > 0 ? { ...feature, geometry: rings } : undefined;
 }
