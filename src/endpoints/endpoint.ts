@@ -62,6 +62,8 @@ export interface OperationSpec {
      * then follows Accept as with `geojson`.
      */
     geojsonFormat?: { schema: z.ZodType; shape: (body: never) => unknown };
+    /** What a 204 No Content means, where the handler may answer one (a BinaryAnswer without a body). */
+    noContent?: string;
   };
   /** Further statuses answered with the same schema as 200 (GET /health's 503), with what each means. */
   sameShape?: Record<string, string>;

@@ -9,6 +9,7 @@ import type { BodyCache } from '../http/bodyCache.js';
 import type { IndexGenerations } from '../indexes/generations.js';
 import type { Endpoint } from './endpoint.js';
 import { FeatureStream } from './featureStream.js';
+import { BinaryAnswer } from './binaryAnswer.js';
 
 /** `/addresses/{id}` (OpenAPI, as declared) -> `/addresses/:id` (the router's form). */
 export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -37,6 +38,7 @@ async function sendAnswer<D>(
 ) {
   const answer = await answerOf(endpoint, input, services);
   if (answer instanceof FeatureStream) return answer.send(ctx);
+  if (answer instanceof BinaryAnswer) return answer.send(ctx);
   if (geojsonType) ctx.type = geojsonType;
   if (serialised && isPlainJson(answer)) {
     // Koa's type for an object body ('json' is the same header as JSON_TYPE), set first so the text keeps it.

@@ -6,6 +6,7 @@ import compress from 'koa-compress';
 import { Readable, Stream, Writable } from 'node:stream';
 import { constants } from 'node:zlib';
 import type { Context, Next } from 'koa';
+import { MVT } from './mediaType.js';
 
 /** Below about one packet the headers and the compressor's CPU cost more than the bytes saved. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -44,6 +45,8 @@ export function compression() {
     await next();
     serialiseOnce(ctx);
     if (ctx.compress === false) return;
+    // koa-compress compresses the types the compressible package lists; vector tiles are not among them.
+    if (ctx.compress === undefined && ctx.response.type === MVT) ctx.compress = true;
     const source: unknown = ctx.body;
     // Its Vary is already there, so the second one changes nothing.
     await compressing(ctx, noMore);

@@ -11,3 +11,6 @@ export function geojsonMediaType(ctx: Context): string {
   // accepts() ranks by q-value, specificity, then order in Accept; a wildcard matches our first type, JSON.
   return ctx.accepts(JSON_TYPE, GEOJSON) === GEOJSON ? GEOJSON : JSON_TYPE;
 }
+
+/** Mapbox Vector Tiles (the boundary tiles). Not in compressible's list, though protobuf compresses well. */
+export const MVT = 'application/vnd.mapbox-vector-tile';

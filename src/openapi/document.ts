@@ -138,6 +138,7 @@ function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
   const out: Record<string, ZodOpenApiResponseObject> = {
     '200': { description, content, ...(op.reads ? { headers: VALIDATORS } : {}) },
   };
+  if (op.ok.noContent) out['204'] = { description: op.ok.noContent };
   if (op.reads) {
     out['304'] = { description: 'Not Modified: the `If-None-Match` tag is still current', headers: VALIDATORS };
   }

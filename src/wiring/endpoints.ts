@@ -21,6 +21,7 @@ import {
   openApiEndpoint,
   readinessEndpoint,
 } from '../features/service/endpoints.js';
+import { TILE_ENDPOINTS } from '../features/tiles/endpoints.js';
 import type { Endpoint } from '../endpoints/endpoint.js';
 import type { Services } from './services.js';
 
@@ -35,6 +36,7 @@ export const ENDPOINTS: readonly Endpoint<Services>[] = [
   addressGeojsonEndpoint,
   buildingAddressesEndpoint,
   ...HIERARCHY_ENDPOINTS,
+  ...TILE_ENDPOINTS,
   healthEndpoint,
   livenessEndpoint,
   readinessEndpoint,

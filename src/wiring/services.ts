@@ -19,6 +19,8 @@ import { FreeTextSearch } from '../features/search/freeTextSearch.js';
 import { PlaceRepository } from '../features/places/placeRepository.js';
 import { SearchBox } from '../features/search/searchBox.js';
 import type { ServiceEndpointServices } from '../features/service/endpoints.js';
+import type { TileServices } from '../features/tiles/endpoints.js';
+import { BoundaryTiles } from '../features/tiles/tileRepository.js';
 import { IndexGenerations } from '../indexes/generations.js';
 
 /** What every endpoint of ./endpoints.ts uses: each feature declares its part. */
@@ -29,7 +31,8 @@ export interface Services
     HierarchyServices,
     ReverseServices,
     SearchServices,
-    ServiceEndpointServices {}
+    ServiceEndpointServices,
+    TileServices {}
 
 export interface SearchStackOptions {
   client: Client;
@@ -60,5 +63,6 @@ export function buildSearchServices({ client, indexPrefix, searcher, batchSearch
     searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
     autocomplete: new AutocompleteRepository(searcher, indexPrefix),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
+    boundaryTiles: new BoundaryTiles(client, generations, logger),
   };
 }

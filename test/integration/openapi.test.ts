@@ -180,6 +180,15 @@ describe('real answers match the document', () => {
     expect(inBuilding.body.map((a: Json) => a.id)).toContain(id);
   });
 
+  it('the boundary tiles and their TileJSON', async () => {
+    await call('GET', '/tiles/boundaries.json', 200);
+    const tile = await call('GET', '/tiles/boundaries/5/16/10.mvt', 200);
+    expect(tile.headers.get('content-type')).toBe('application/vnd.mapbox-vector-tile');
+    await call('GET', '/tiles/boundaries/5/16/10.mvt', 304, {
+      headers: { 'if-none-match': tile.headers.get('etag')! },
+    });
+  });
+
   it('the hierarchy, as lists and as boundaries, with ids taken from the answers', async () => {
     const countries = await call('GET', '/countries?name=netherlands', 200);
     const nl = countries.body.find((c: Json) => c.country_code === 'NL');

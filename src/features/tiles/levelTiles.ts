@@ -1,0 +1,126 @@
+/**
+ * The tiles of one level (pure, no I/O): a geojson-vt index over the level's features, and the tile of z/x/y split
+ * into the level's shapes and its label points.
+ *
+ * geojson-vt cuts tiles down to INDEX_MAX_ZOOM when the index is built and any deeper tile on first request, and
+ * keeps every tile it cut (with its geometry, and the clipped source of the deepest) for the life of the index.
+ * Inside a large polygon every tile down to MAX_ZOOM holds a square, so a client walking the zoom-14 tiles of a
+ * country would grow the index without end. Each request below INDEX_MAX_ZOOM is therefore charged what it may have
+ * added: the points of the tile it answers (kept in the tile once transformed) plus REQUEST_COST for the tiles cut on
+ * the way down (80-135 bytes of heap per point charged, measured); once an index has been charged `maxCost`, it is
+ * built anew from the level's features and starts empty again. The body cache in front of it keeps answered tiles,
+ * so a tile asked for again rarely gets here.
+ */
+import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTOptions } from '@maplibre/geojson-vt';
+import type { Feature, FeatureCollection, Geometry } from 'geojson';
+import { BUFFER, EXTENT, MAX_ZOOM, TOLERANCE } from './zoomTable.js';
+import type { TileProperties } from './tileFeatures.js';
+
+/** Where geojson-vt stops cutting when it builds an index (its default): deeper tiles are cut on request. */
+export const INDEX_MAX_ZOOM = 5;
+
+export const GEOJSON_VT_OPTIONS: GeoJSONVTOptions = {
+  maxZoom: MAX_ZOOM,
+  indexMaxZoom: INDEX_MAX_ZOOM,
+  tolerance: TOLERANCE,
+  extent: EXTENT,
+  buffer: BUFFER,
+};
+
+/** MVT geometry types (vector_tile.proto): 1 point, 3 polygon. */
+const POINT = 1;
+
+export interface LevelTile {
+  shapes: GeoJSONVTFeature[];
+  labels: GeoJSONVTFeature[];
+}
+
+/**
+ * What a request below INDEX_MAX_ZOOM whose tile holds something of the level is charged besides the tile's points:
+ * the tiles cut on the way down (measured with bench/probes/tileMemory.ts: a walk over zoom-14 tiles inside a country keeps
+ * ~2.6 kB per request, and a point charged stands for 80-135 bytes). A tile with nothing of the level was cut from an
+ * ancestor with nothing either, or from none: it adds next to nothing.
+ */
+export const REQUEST_COST = 32;
+
+export interface LevelTilesStats {
+  features: number;
+  /** What requests below INDEX_MAX_ZOOM were charged since the index was last built, in points. */
+  cost: number;
+  /** How often the index was built anew after `maxCost`. */
+  rebuilds: number;
+}
+
+export class LevelTiles {
+  private index: GeoJSONVT | undefined;
+  private cost = 0;
+  private rebuilds = 0;
+  private readonly collection: FeatureCollection<Geometry, TileProperties>;
+
+  constructor(
+    features: Feature<Geometry, TileProperties>[],
+    private readonly maxCost: number,
+  ) {
+    this.collection = { type: 'FeatureCollection', features };
+  }
+
+  /** Builds the index now (else the first tile does). */
+  build(): this {
+    this.index = new GeoJSONVT(this.collection, GEOJSON_VT_OPTIONS);
+    this.cost = 0;
+    return this;
+  }
+
+  /** The level's shapes and label points in tile z/x/y (nothing: both empty). */
+  tile(z: number, x: number, y: number): LevelTile {
+    if (!this.index || this.cost >= this.maxCost) {
+      if (this.index) this.rebuilds++;
+      this.build();
+    }
+    const tile = this.index!.getTile(z, x, y);
+    const shapes: GeoJSONVTFeature[] = [];
+    const labels: GeoJSONVTFeature[] = [];
+    let points = 0;
+    for (const feature of tile?.features ?? []) {
+      if (feature.type === POINT) labels.push(feature);
+      else {
+        for (const ring of feature.geometry) points += ring.length;
+        const shape = withoutCollapsedRings(feature);
+        if (shape) shapes.push(shape);
+      }
+    }
+    if (z > INDEX_MAX_ZOOM && (shapes.length > 0 || labels.length > 0))
+      this.cost += REQUEST_COST + points + labels.length;
+    return { shapes, labels };
+  }
+
+  get stats(): LevelTilesStats {
+    return { features: this.collection.features.length, cost: this.cost, rebuilds: this.rebuilds };
+  }
+}
+
+/** Twice the surveyor's area of a ring in tile coordinates (y down): positive for an exterior ring (MVT 2.1 4.3.4.4). */
+export function ringArea2(ring: readonly [number, number][]): number {
+  let sum = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    sum += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
+  }
+  return sum;
+}
+
+/**
+ * The polygon without the rings that rounding to whole tile units collapsed to no area (an islet at a low zoom):
+ * MVT 2.1 wants each polygon's exterior ring to have a positive area, and a hole before any exterior ring that is
+ * left has no polygon to belong to. Undefined when no ring is left.
+ */
+export function withoutCollapsedRings(feature: GeoJSONVTFeature): GeoJSONVTFeature | undefined {
+  if (feature.type === POINT) return feature;
+  const rings: [number, number][][] = [];
+  for (const ring of feature.geometry) {
+    const area = ringArea2(ring);
+    if (area === 0 || (area < 0 && rings.length === 0)) continue;
+    rings.push(ring);
+  }
+  if (rings.length === feature.geometry.length) return feature;
+  return rings.length > 0 ? { ...feature, geometry: rings } : undefined;
+}

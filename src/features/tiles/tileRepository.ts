@@ -1,0 +1,134 @@
+/**
+ * The boundary tiles of the live generations: one LevelTiles per level, loaded from the areas (or buildings) index
+ * the first time a tile of a zoom that shows the level is asked for, and again for each new generation
+ * (GenerationCache).
+ *
+ * Lazily per level rather than all at once: a zoom-3 tile needs the countries and provinces only, so it waits for
+ * their load alone (not the municipalities' and buildings' as well); a level no client looks at (the buildings,
+ * shown from zoom 14 only) is never read nor held; and each level's index is built in its own turn of the event
+ * loop after its own Elasticsearch pages, so the cost of building them is spread in pieces between other requests
+ * rather than one block. The shapes come from the documents' `_source`: the geometry the indexer already repaired.
+ */
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { Logger } from 'pino';
+import type { AreaDoc, BuildingDoc, IndexKind } from '../../../core/elasticsearch/documents.js';
+import { elasticsearchCall } from '../../elasticsearch/failures.js';
+import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
+import { searchAllPages } from '../../indexes/paging.js';
+import { encodeTile } from './encodeTile.js';
+import { LevelTiles, type LevelTilesStats } from './levelTiles.js';
+import { areaTileFeatures, buildingTileFeature } from './tileFeatures.js';
+import { LEVEL_LAYERS, levelsAt, type TileLevel } from './zoomTable.js';
+
+/**
+ * What one level's index may be charged (in points, levelTiles.ts) before it is built anew: at 80-135 bytes of heap
+ * a point, 16-27 MB of cut tiles per level on top of the index itself (bench/probes/tileMemory.ts measures both; with the
+ * sample, all six indexes take 37 MB and the heap stayed under 37 + 35 MB through 25,000 zoom-14 tiles). Building the
+ * largest level anew takes ~70 ms with the sample (the 923 municipalities), once per that many points of new tiles.
+ */
+export const DEFAULT_MAX_COST = 200_000;
+
+const PAGE_SIZE = 200;
+const AREA_SOURCE = ['id', 'level', 'name', 'names', 'local_identifier', 'centroid', 'geometry'];
+const BUILDING_SOURCE = ['id', 'local_identifier', 'geometry'];
+
+export interface TileBounds {
+  minLon: number;
+  minLat: number;
+  maxLon: number;
+  maxLat: number;
+}
+
+export class BoundaryTiles {
+  private readonly levels = new Map<TileLevel, GenerationCache<LevelTiles>>();
+  private readonly extent: GenerationCache<TileBounds | undefined>;
+  /** The last index loaded of each level, for stats(). */
+  private readonly loaded = new Map<TileLevel, LevelTiles>();
+
+  constructor(
+    private readonly client: Client,
+    generations: IndexGenerations,
+    private readonly logger?: Logger,
+    private readonly maxCost = DEFAULT_MAX_COST,
+  ) {
+    for (const { level } of LEVEL_LAYERS) {
+      const kind: IndexKind = level === 'building' ? 'buildings' : 'areas';
+      this.levels.set(level, new GenerationCache(generations, kind, (g) => this.load(level, g)));
+    }
+    this.extent = new GenerationCache(generations, 'areas', (g) => this.loadBounds(g));
+  }
+
+  /** The encoded tile, undefined when it holds nothing. */
+  async tile(z: number, x: number, y: number): Promise<Buffer | undefined> {
+    const layers = levelsAt(z);
+    const indexes = await Promise.all(layers.map(({ level }) => this.levels.get(level)!.get()));
+    return encodeTile(layers.map(({ layer }, i) => ({ layer, tile: indexes[i]!.tile(z, x, y) })));
+  }
+
+  /** What each level's index holds and was charged (the levels loaded so far). */
+  stats(): Partial<Record<TileLevel, LevelTilesStats>> {
+    return Object.fromEntries([...this.loaded].map(([level, tiles]) => [level, tiles.stats]));
+  }
+
+  /** The envelope of every area of the live generation (TileJSON's `bounds`); undefined: no area. */
+  bounds(): Promise<TileBounds | undefined> {
+    return this.extent.get();
+  }
+
+  private async load(level: TileLevel, generation: string): Promise<LevelTiles> {
+    const started = Date.now();
+    const features =
+      level === 'building' ? await this.buildingFeatures(generation) : await this.areaFeatures(level, generation);
+    const tiles = new LevelTiles(features, this.maxCost).build();
+    this.loaded.set(level, tiles);
+    this.logger?.info(
+      { boundaryTiles: { level, generation, features: features.length, loadMs: Date.now() - started } },
+      'tiles: level loaded',
+    );
+    return tiles;
+  }
+
+  private async areaFeatures(level: TileLevel, generation: string) {
+    const features = [];
+    const query = { bool: { filter: [{ term: { level } }] } };
+    for await (const page of this.pages<AreaDoc>(generation, query, AREA_SOURCE)) {
+      for (const hit of page) if (hit._source) features.push(...areaTileFeatures(hit._source));
+    }
+    return features;
+  }
+
+  private async buildingFeatures(generation: string) {
+    const features = [];
+    for await (const page of this.pages<BuildingDoc>(generation, { match_all: {} }, BUILDING_SOURCE)) {
+      for (const hit of page) if (hit._source) features.push(buildingTileFeature(hit._source));
+    }
+    return features;
+  }
+
+  /** Reads the concrete index(es) of the generation, not the alias: a swap during the load cannot mix two. */
+  private pages<T>(generation: string, query: estypes.QueryDslQueryContainer, source: string[]) {
+    const index = concreteIndexes(generation);
+    return searchAllPages<T>(this.client, { index, query, sort: [{ id: 'asc' }], source, pageSize: PAGE_SIZE });
+  }
+
+  private async loadBounds(generation: string): Promise<TileBounds | undefined> {
+    const field = (name: string) => ({ field: `bbox.${name}` });
+    const res = await elasticsearchCall(() =>
+      this.client.search({
+        index: concreteIndexes(generation),
+        size: 0,
+        track_total_hits: false,
+        aggs: {
+          minLon: { min: field('min_lon') },
+          minLat: { min: field('min_lat') },
+          maxLon: { max: field('max_lon') },
+          maxLat: { max: field('max_lat') },
+        },
+      }),
+    );
+    const value = (name: string) => (res.aggregations?.[name] as estypes.AggregationsMinAggregate | undefined)?.value;
+    const [minLon, minLat, maxLon, maxLat] = ['minLon', 'minLat', 'maxLon', 'maxLat'].map(value);
+    if (minLon == null || minLat == null || maxLon == null || maxLat == null) return undefined;
+    return { minLon, minLat, maxLon, maxLat };
+  }
+}
