@@ -11,6 +11,7 @@ import {
   lookupEndpoint,
 } from '../features/address/endpoints.js';
 import { autocompleteEndpoint } from '../features/autocomplete/endpoint.js';
+import { NOMINATIM_ENDPOINTS } from '../features/dialects/nominatim/endpoints.js';
 import { HIERARCHY_ENDPOINTS } from '../features/hierarchy/endpoints.js';
 import { reverseEndpoint } from '../features/reverse/endpoint.js';
 import { searchEndpoint } from '../features/search/endpoint.js';
@@ -35,6 +36,7 @@ export const ENDPOINTS: readonly Endpoint<Services>[] = [
   addressGeojsonEndpoint,
   buildingAddressesEndpoint,
   ...HIERARCHY_ENDPOINTS,
+  ...NOMINATIM_ENDPOINTS,
   healthEndpoint,
   livenessEndpoint,
   readinessEndpoint,
