@@ -12,6 +12,7 @@ import {
 } from '../features/address/endpoints.js';
 import { autocompleteEndpoint } from '../features/autocomplete/endpoint.js';
 import { NOMINATIM_ENDPOINTS } from '../features/dialects/nominatim/endpoints.js';
+import { PHOTON_ENDPOINTS } from '../features/dialects/photon/endpoints.js';
 import { HIERARCHY_ENDPOINTS } from '../features/hierarchy/endpoints.js';
 import { reverseEndpoint } from '../features/reverse/endpoint.js';
 import { searchEndpoint } from '../features/search/endpoint.js';
@@ -37,6 +38,7 @@ export const ENDPOINTS: readonly Endpoint<Services>[] = [
   buildingAddressesEndpoint,
   ...HIERARCHY_ENDPOINTS,
   ...NOMINATIM_ENDPOINTS,
+  ...PHOTON_ENDPOINTS,
   healthEndpoint,
   livenessEndpoint,
   readinessEndpoint,

@@ -11,6 +11,7 @@ import type { AutocompleteServices } from '../features/autocomplete/endpoint.js'
 import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { NominatimServices } from '../features/dialects/nominatim/endpoints.js';
+import type { PhotonServices } from '../features/dialects/photon/endpoints.js';
 import type { HierarchyServices } from '../features/hierarchy/endpoints.js';
 import type { ReverseServices } from '../features/reverse/endpoint.js';
 import { ReverseRepository } from '../features/reverse/reverseRepository.js';
@@ -29,6 +30,7 @@ export interface Services
     AutocompleteServices,
     HierarchyServices,
     NominatimServices,
+    PhotonServices,
     ReverseServices,
     SearchServices,
     ServiceEndpointServices {}

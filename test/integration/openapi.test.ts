@@ -237,6 +237,9 @@ describe('real answers match the document', () => {
     await call('GET', '/nominatim/status', 200, { headers: { 'x-api-key': '' } });
     await call('GET', '/nominatim/search?format=json', 400);
     await call('GET', '/nominatim/reverse?lat=0&lon=-30', 401, { headers: { 'x-api-key': '' } });
+    await call('GET', '/photon/api?q=Delft&layer=city,street', 200);
+    await call('GET', '/photon/reverse?lat=51.995343&lon=4.3758823&limit=2', 200);
+    await call('GET', '/photon/api?q=', 400);
   });
 
   it('errors: 400, 401, 404, 413, 415 in the error envelope the document describes', async () => {

@@ -158,6 +158,23 @@ export function searchPlace(r: SearchResult): DialectPlace {
 
 type Reverse = z.infer<typeof ReverseResponse>;
 
+function parentsOf(areas: Reverse['areas']): ParentNames {
+  return {
+    suburb: areas.suburb?.name ?? '',
+    city: areas.city?.name ?? '',
+    municipality: areas.municipality?.name ?? '',
+    province: areas.province?.name ?? '',
+    country: areas.country?.name ?? '',
+    countryCode: areas.country?.local_identifier.toUpperCase() ?? '',
+  };
+}
+
+/** The reverse answer's addresses, nearest first, with the names of the areas around the point. */
+export function reverseAddresses(answer: Reverse): DialectPlace[] {
+  const parents = parentsOf(answer.areas);
+  return answer.addresses.map((a) => ({ ...addressPlace(a, 1), ...parents, city: a.city || parents.city }));
+}
+
 /** The levels a reverse answer can be given at, smallest first. */
 export const REVERSE_LEVELS = ['address', 'street', 'suburb', 'city', 'municipality', 'province', 'country'] as const;
 export type ReverseLevel = (typeof REVERSE_LEVELS)[number];
@@ -168,32 +185,26 @@ export type ReverseLevel = (typeof REVERSE_LEVELS)[number];
  * area has no point in the reverse answer, so it is given at the point asked.
  */
 export function reversePlace(answer: Reverse, level: ReverseLevel, at: { lat: number; lon: number }) {
-  const areas = answer.areas;
-  const parents = {
-    suburb: areas.suburb?.name ?? '',
-    city: areas.city?.name ?? '',
-    municipality: areas.municipality?.name ?? '',
-    province: areas.province?.name ?? '',
-    country: areas.country?.name ?? '',
-    countryCode: areas.country?.local_identifier.toUpperCase() ?? '',
-  };
+  const parents = parentsOf(answer.areas);
+  const [place] = reverseAddresses(answer);
   for (const candidate of REVERSE_LEVELS.slice(REVERSE_LEVELS.indexOf(level))) {
     const nearest = answer.addresses[0];
     if (candidate === 'address' || candidate === 'street') {
-      if (!nearest) continue;
-      const place = { ...addressPlace(nearest, 1), ...parents, city: nearest.city || parents.city };
+      if (!place || !nearest) continue;
       if (candidate === 'address') return place;
       const names = nearest.names?.streetname ?? {};
+      const label = [nearest.streetname, place.city].filter(Boolean).join(', ');
       return {
         ...place,
         kind: 'street',
         id: '',
         name: nearest.streetname,
         housenumber: '',
-        label: [nearest.streetname, place.city].filter(Boolean).join(', '),
+        label,
         names,
       } satisfies DialectPlace;
     }
+    const areas = answer.areas;
     const area = areas[candidate];
     if (!area) continue;
     return areaPlace(area, candidate, parents, at);
