@@ -13,6 +13,7 @@ import {
 import { autocompleteEndpoint } from '../features/autocomplete/endpoint.js';
 import { NOMINATIM_ENDPOINTS } from '../features/dialects/nominatim/endpoints.js';
 import { PHOTON_ENDPOINTS } from '../features/dialects/photon/endpoints.js';
+import { PELIAS_ENDPOINTS } from '../features/dialects/pelias/endpoints.js';
 import { HIERARCHY_ENDPOINTS } from '../features/hierarchy/endpoints.js';
 import { reverseEndpoint } from '../features/reverse/endpoint.js';
 import { searchEndpoint } from '../features/search/endpoint.js';
@@ -39,6 +40,7 @@ export const ENDPOINTS: readonly Endpoint<Services>[] = [
   ...HIERARCHY_ENDPOINTS,
   ...NOMINATIM_ENDPOINTS,
   ...PHOTON_ENDPOINTS,
+  ...PELIAS_ENDPOINTS,
   healthEndpoint,
   livenessEndpoint,
   readinessEndpoint,

@@ -12,6 +12,7 @@ import { AutocompleteRepository } from '../features/autocomplete/autocompleteRep
 import { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { NominatimServices } from '../features/dialects/nominatim/endpoints.js';
 import type { PhotonServices } from '../features/dialects/photon/endpoints.js';
+import type { PeliasServices } from '../features/dialects/pelias/endpoints.js';
 import type { HierarchyServices } from '../features/hierarchy/endpoints.js';
 import type { ReverseServices } from '../features/reverse/endpoint.js';
 import { ReverseRepository } from '../features/reverse/reverseRepository.js';
@@ -31,6 +32,7 @@ export interface Services
     HierarchyServices,
     NominatimServices,
     PhotonServices,
+    PeliasServices,
     ReverseServices,
     SearchServices,
     ServiceEndpointServices {}

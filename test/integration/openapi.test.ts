@@ -240,6 +240,11 @@ describe('real answers match the document', () => {
     await call('GET', '/photon/api?q=Delft&layer=city,street', 200);
     await call('GET', '/photon/reverse?lat=51.995343&lon=4.3758823&limit=2', 200);
     await call('GET', '/photon/api?q=', 400);
+    await call('GET', '/pelias/v1/search?text=Mekelweg%208%20Delft', 200);
+    await call('GET', '/pelias/v1/autocomplete?text=Mekelw', 200);
+    await call('GET', '/pelias/v1/reverse?point.lat=51.995343&point.lon=4.3758823', 200);
+    await call('GET', `/pelias/v1/place?ids=geocoder:address:${first.place_id}`, 200);
+    await call('GET', '/pelias/v1/search?size=2', 400);
   });
 
   it('errors: 400, 401, 404, 413, 415 in the error envelope the document describes', async () => {

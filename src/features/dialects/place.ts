@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
-import type { ReverseResponse, SearchResult } from '../../schemas/responses.js';
+import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../../schemas/responses.js';
 
 export const PLACE_KINDS = [
   'address',
@@ -153,6 +153,31 @@ export function searchPlace(r: SearchResult): DialectPlace {
     province: own('province') || p.province,
     country: own('country') || p.country,
     countryCode: r.type === 'country' ? r.local_identifier.toUpperCase() : countryCodeOf(p.country),
+  };
+}
+
+/** One suggestion of the native autocomplete (an area's name is its label's first part). */
+export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): DialectPlace {
+  if (s.type === 'address') return addressPlace({ ...s, id: s.id ?? '' }, 1, s.label);
+  const code = countryOfPostcode(s.postcode);
+  const name =
+    s.type === 'street' ? s.streetname : s.type === 'postcode' ? s.postcode : (s.label.split(',')[0] ?? s.label);
+  return {
+    ...EMPTY,
+    id: s.id ?? '',
+    kind: s.type,
+    name,
+    label: s.label,
+    lon: s.longitude,
+    lat: s.latitude,
+    bbox: s.bbox ?? pointBox(s.longitude, s.latitude),
+    street: s.streetname,
+    postcode: s.postcode,
+    city: s.type === 'city' ? name : s.city,
+    country: s.type === 'country' ? name : countryName(code),
+    countryCode: code,
+    confidence: 1,
+    names: s.names?.streetname ?? {},
   };
 }
 

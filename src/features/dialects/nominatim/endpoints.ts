@@ -5,15 +5,14 @@
 import { z } from 'zod';
 import { endpointsOf } from '../../../endpoints/endpoint.js';
 import { ApiError, errorText } from '../../../http/errors.js';
-import { NotFoundError } from '../../../domain/errors.js';
 import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
-import { addressRecord } from '../../address/addressRecords.js';
+import { addressPlaces } from '../addressLookup.js';
 import type { AddressRepository } from '../../address/addressRepository.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
 import { type HealthServices, readiness } from '../../service/health.js';
-import { addressPlace, reversePlace, searchPlace } from '../place.js';
+import { reversePlace, searchPlace } from '../place.js';
 import { languageOf } from '../params.js';
 import { NominatimError, nominatimError, nominatimResults, nominatimReverse } from './nominatimPlaces.js';
 import {
@@ -111,17 +110,7 @@ export const nominatimLookupEndpoint = endpoint({
   query: NominatimLookupQuery,
   ok: { description: "Addresses in Nominatim's format", schema: NominatimAnswer },
   handle: async ({ query }, { addresses }) => {
-    const docs = await Promise.all(
-      query.osm_ids.map((id) =>
-        addresses.get(id).catch((error: unknown) => {
-          if (error instanceof NotFoundError) return undefined;
-          throw error;
-        }),
-      ),
-    );
-    const places = docs.flatMap((doc) =>
-      doc ? [addressPlace({ ...addressRecord(doc), longitude: doc.location.lon, latitude: doc.location.lat }, 1)] : [],
-    );
+    const places = await addressPlaces(addresses, query.osm_ids);
     const options = {
       format: query.format,
       addressdetails: query.addressdetails ?? false,
