@@ -5,6 +5,7 @@
  * search themselves, they shape what the native services answered.
  */
 import type { z } from 'zod';
+import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
 import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../../schemas/responses.js';
 
@@ -154,6 +155,27 @@ export function searchPlace(r: SearchResult): DialectPlace {
     country: own('country') || p.country,
     countryCode: r.type === 'country' ? r.local_identifier.toUpperCase() : countryCodeOf(p.country),
   };
+}
+
+const OWN_FIELD: Partial<Record<PlaceKind, 'street' | 'suburb' | 'city' | 'municipality' | 'province' | 'country'>> = {
+  street: 'street',
+  suburb: 'suburb',
+  city: 'city',
+  municipality: 'municipality',
+  province: 'province',
+  country: 'country',
+};
+
+/**
+ * A place's own name in the answer's language where it has one (the native search shows a place's primary name
+ * with `names`; a dialect's clients read one name): "Elizastraat" as "Rue Élise" for `fr`.
+ */
+export function inLanguage(p: DialectPlace, language: Language | undefined): DialectPlace {
+  const name = language && p.names[language];
+  if (!name || name === p.name) return p;
+  const field = OWN_FIELD[p.kind];
+  const label = p.label.startsWith(p.name) ? name + p.label.slice(p.name.length) : p.label;
+  return { ...p, name, label, ...(field ? { [field]: name } : {}) };
 }
 
 /** One suggestion of the native autocomplete (an area's name is its label's first part). */

@@ -1,6 +1,6 @@
 /** The dialects' shared form of a native answer (pure): reverse answers at a level, countries from postcodes. */
 import { describe, expect, it } from 'vitest';
-import { countryOfPostcode, reversePlace } from '../../../src/features/dialects/place.js';
+import { countryOfPostcode, inLanguage, reversePlace, searchPlace } from '../../../src/features/dialects/place.js';
 
 const area = (id: string, name: string, local_identifier = '') => ({ id, name, local_identifier });
 const AREAS = {
@@ -60,4 +60,29 @@ describe('reversePlace', () => {
 
 it('countryOfPostcode: Dutch 1234AB, Belgian 1234, else unknown', () => {
   expect(['2628CD', '2628 cd', '1000', '12345', ''].map(countryOfPostcode)).toEqual(['NL', 'NL', 'BE', '', '']);
+});
+
+it("inLanguage: a place's own name in the language asked, where it has one", () => {
+  const street = searchPlace({
+    type: 'street',
+    label: 'Elizastraat, Elsene',
+    id: 's1',
+    longitude: 4.38,
+    latitude: 50.81,
+    bbox: [4.38, 50.81, 4.39, 50.82],
+    address_count: 1,
+    match: 'exact',
+    confidence: 1,
+    streetname: 'Elizastraat',
+    city: 'Elsene',
+    postcode: '1050',
+    names: { nl: 'Elizastraat', fr: 'Rue Élise' },
+  });
+  expect(inLanguage(street, 'fr')).toMatchObject({
+    name: 'Rue Élise',
+    street: 'Rue Élise',
+    label: 'Rue Élise, Elsene',
+  });
+  expect(inLanguage(street, 'de')).toBe(street);
+  expect(inLanguage(street, undefined)).toBe(street);
 });

@@ -12,7 +12,8 @@ import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
 import { type HealthServices, readiness } from '../../service/health.js';
-import { reversePlace, searchPlace } from '../place.js';
+import { inLanguage, reversePlace, searchPlace } from '../place.js';
+import { answerLanguage } from '../../../language/answerLanguage.js';
 import { languageOf } from '../params.js';
 import { NominatimError, nominatimError, nominatimResults, nominatimReverse } from './nominatimPlaces.js';
 import {
@@ -63,7 +64,9 @@ export const nominatimSearchEndpoint = endpoint({
       addressdetails: query.addressdetails ?? false,
       namedetails: query.namedetails ?? false,
     };
-    return nominatimResults(results.map(searchPlace), options, request === 'empty' ? '' : request.q);
+    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
+    const places = results.map((r) => inLanguage(searchPlace(r), language));
+    return nominatimResults(places, options, request === 'empty' ? '' : request.q);
   },
 });
 

@@ -13,13 +13,14 @@ import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
 import {
-  addressPlace,
   type DialectPlace,
   reverseAddresses,
+  inLanguage,
   reversePlace,
   searchPlace,
   suggestionPlace,
 } from '../place.js';
+import { answerLanguage } from '../../../language/answerLanguage.js';
 import { languageOf } from '../params.js';
 import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './peliasFeatures.js';
 import {
@@ -66,7 +67,9 @@ export const peliasSearchEndpoint = endpoint({
   handle: async ({ query, acceptLanguage }, { searchBox }) => {
     const request = peliasSearchRequest(query, acceptLanguage);
     const results = request === 'empty' ? [] : await searchBox.search(request);
-    return peliasCollection(results.map(searchPlace).filter(keepsTo(query)), echo(query));
+    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
+    const places = results.map((r) => inLanguage(searchPlace(r), language));
+    return peliasCollection(places.filter(keepsTo(query)), echo(query));
   },
 });
 

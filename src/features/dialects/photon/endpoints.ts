@@ -6,7 +6,8 @@ import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
-import { reverseAddresses, reversePlace, searchPlace } from '../place.js';
+import { inLanguage, reverseAddresses, reversePlace, searchPlace } from '../place.js';
+import { answerLanguage } from '../../../language/answerLanguage.js';
 import { languageOf } from '../params.js';
 import {
   photonCollection,
@@ -48,8 +49,11 @@ export const photonSearchEndpoint = endpoint({
     '`type`, `extent` for areas). Other parameters are ignored.',
   query: PhotonSearchQuery,
   ok: { description: 'Photon features', schema: PhotonCollection },
-  handle: async ({ query, acceptLanguage }, { searchBox }) =>
-    photonCollection((await searchBox.search(photonSearchRequest(query, acceptLanguage))).map(searchPlace)),
+  handle: async ({ query, acceptLanguage }, { searchBox }) => {
+    const request = photonSearchRequest(query, acceptLanguage);
+    const language = answerLanguage(request.language ?? {});
+    return photonCollection((await searchBox.search(request)).map((r) => inLanguage(searchPlace(r), language)));
+  },
 });
 
 export const photonReverseEndpoint = endpoint({
