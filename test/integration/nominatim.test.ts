@@ -121,6 +121,28 @@ describe('GET /nominatim/reverse, /lookup, /status', () => {
   });
 });
 
+describe('the key in the query string', () => {
+  it('never reaches a log line, on an answer or an error, and the header works as well', async () => {
+    const lines: { msg: string }[] = [];
+    const logged = await startTestApi({ logSink: (line) => lines.push(line) });
+    try {
+      const key = encodeURIComponent(TEST_API_KEY);
+      const ok = await fetch(`${logged.url}/nominatim/search?q=Delft&api_key=${key}`);
+      expect(ok.status).toBe(200);
+      expect((await fetch(`${logged.url}/nominatim/reverse?lat=x&lon=4&key=${key}`)).status).toBe(400);
+      expect((await fetch(`${logged.url}/nominatim/search?q=Delft&api_key=wrong-key-value`)).status).toBe(401);
+      const header = await fetch(`${logged.url}/nominatim/search?q=Delft`, { headers: { 'X-Api-Key': TEST_API_KEY } });
+      expect(header.status).toBe(200);
+      expect(lines.length).toBeGreaterThanOrEqual(4);
+      const text = JSON.stringify(lines);
+      expect(text).not.toContain(TEST_API_KEY);
+      expect(text).not.toContain('wrong-key-value');
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('the real clients', () => {
   const domain = () => `${new URL(api.url).host}/nominatim`;
 
