@@ -70,6 +70,23 @@ describe('GET /nominatim/search', () => {
     expect((await nominatim('search', away)).body.map((r: any) => r.name)).not.toContain('Mekelweg 8');
   });
 
+  it('polygon_geojson: the outline of an area, thinned by polygon_threshold; a point for an address', async () => {
+    const [city] = (await nominatim('search', { q: 'Delft', polygon_geojson: '1', limit: '1' })).body;
+    expect(city.addresstype).toBe('city');
+    expect(['Polygon', 'MultiPolygon']).toContain(city.geojson.type);
+    const points = (g: any): number => JSON.stringify(g.coordinates).split('],[').length;
+    const thin = (
+      await nominatim('search', { q: 'Delft', polygon_geojson: '1', polygon_threshold: '0.01', limit: '1' })
+    ).body[0];
+    expect(points(thin.geojson)).toBeLessThan(points(city.geojson));
+    const [address] = (await nominatim('search', { q: 'Mekelweg 8 Delft', polygon_geojson: '1' })).body;
+    expect(address.geojson.type).toBe('Point');
+    const collection = (await nominatim('search', { q: 'Delft', format: 'geojson', polygon_geojson: '1', limit: '1' }))
+      .body;
+    expect(collection.features[0].geometry.type).toBe(city.geojson.type);
+    expect((await nominatim('search', { q: 'Delft', limit: '1' })).body[0]).not.toHaveProperty('geojson');
+  });
+
   it('shows the names accept-language asks for (Brussels in French)', async () => {
     const q = { q: 'Nieuwstraat 1, 1000 Brussel', addressdetails: '1' };
     const french = (await nominatim('search', { ...q, 'accept-language': 'fr' })).body[0];

@@ -7,6 +7,8 @@ import { endpointsOf } from '../../../endpoints/endpoint.js';
 import { ApiError, errorText } from '../../../http/errors.js';
 import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { addressPlaces } from '../addressLookup.js';
+import { outlinesOf } from './outlines.js';
+import type { AreaRepository } from '../../hierarchy/areaRepository.js';
 import type { AddressRepository } from '../../address/addressRepository.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
@@ -28,6 +30,8 @@ import {
 /** The services the Nominatim dialect uses: the native search box, reverse and address records. */
 export interface NominatimServices extends SearchServices, ReverseServices, HealthServices {
   addresses: AddressRepository;
+  /** The areas' outlines, for polygon_geojson. */
+  areas: AreaRepository;
 }
 
 const endpoint = endpointsOf<NominatimServices>();
@@ -52,20 +56,22 @@ export const nominatimSearchEndpoint = endpoint({
   description:
     "Nominatim's /search over the native search box: free text `q`, or the structured `street`, `city`, " +
     '`postalcode`, `county`, `state`, `country`; `format` json, jsonv2 (default), geojson or geocodejson; `limit`, ' +
-    '`addressdetails`, `namedetails`, `countrycodes`, `viewbox` with `bounded`, `accept-language`, `featureType`. ' +
+    '`addressdetails`, `namedetails`, `countrycodes`, `viewbox` with `bounded`, `accept-language`, `featureType`, ' +
+    '`polygon_geojson` (the outline of an area result; `polygon_threshold` in degrees thins it). ' +
     'Other parameters are ignored.',
   query: NominatimSearchQuery,
   ok: { description: "Places in Nominatim's format", schema: NominatimAnswer },
-  handle: async ({ query, acceptLanguage }, { searchBox }) => {
+  handle: async ({ query, acceptLanguage }, { searchBox, areas }) => {
     const request = nominatimSearchRequest(query, acceptLanguage);
     const results = request === 'empty' ? [] : await searchBox.search(request);
+    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
+    const places = results.map((r) => inLanguage(searchPlace(r), language));
     const options = {
       format: query.format,
       addressdetails: query.addressdetails ?? false,
       namedetails: query.namedetails ?? false,
+      outlines: query.polygon_geojson ? await outlinesOf(areas, places, query.polygon_threshold) : undefined,
     };
-    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
-    const places = results.map((r) => inLanguage(searchPlace(r), language));
     return nominatimResults(places, options, request === 'empty' ? '' : request.q);
   },
 });

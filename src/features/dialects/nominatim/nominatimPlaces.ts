@@ -3,6 +3,7 @@
  * `place_id`, `lat`/`lon` as strings, `display_name`, `boundingbox` as strings [minlat, maxlat, minlon, maxlon],
  * `class`/`category`, `type`, `place_rank`, `addresstype`, `importance`, `address{}`, `licence`. Pure.
  */
+import type { Geometry } from 'geojson';
 import { z } from 'zod';
 import type { DialectPlace, PlaceKind } from '../place.js';
 import type { NominatimFormat } from './nominatimQuery.js';
@@ -45,12 +46,16 @@ export function displayName(p: DialectPlace): string {
   return all.filter((v, i) => all.indexOf(v) === i).join(', ') || p.label;
 }
 
+const pointOf = (p: DialectPlace): Geometry => ({ type: 'Point', coordinates: [p.lon, p.lat] });
+
 const fixed = (n: number) => String(Math.round(n * 1e7) / 1e7);
 
 export interface NominatimOptions {
   format: NominatimFormat;
   addressdetails: boolean;
   namedetails: boolean;
+  /** polygon_geojson: the areas' outlines by place id (./outlines.ts). */
+  outlines?: ReadonlyMap<string, Geometry> | undefined;
 }
 
 function nameDetails(p: DialectPlace): Record<string, string> {
@@ -77,6 +82,7 @@ export function nominatimPlace(p: DialectPlace, o: NominatimOptions): Record<str
     ...(o.addressdetails ? { address: nominatimAddress(p) } : {}),
     ...(o.namedetails ? { namedetails: nameDetails(p) } : {}),
     boundingbox: [fixed(minLat), fixed(maxLat), fixed(minLon), fixed(maxLon)],
+    ...(o.outlines ? { geojson: o.outlines.get(p.id) ?? pointOf(p) } : {}),
   };
 }
 
@@ -97,7 +103,7 @@ function geojsonFeature(p: DialectPlace, o: NominatimOptions) {
       ...(o.namedetails ? { namedetails: nameDetails(p) } : {}),
     },
     bbox: p.bbox,
-    geometry: { type: 'Point', coordinates: [p.lon, p.lat] },
+    geometry: o.outlines?.get(p.id) ?? pointOf(p),
   };
 }
 

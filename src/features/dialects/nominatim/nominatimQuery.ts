@@ -8,7 +8,7 @@ import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { SearchLayer } from '../../../schemas/requests.js';
 import { MAX_SEARCH_SIZE } from '../../../schemas/requests.js';
 import type { ReverseLevel } from '../place.js';
-import { centreOf, clampedCount, corners, flag, languageOf, latitude, longitude, text } from '../params.js';
+import { centreOf, clampedCount, corners, decimal, flag, languageOf, latitude, longitude, text } from '../params.js';
 
 export const NOMINATIM_FORMATS = ['json', 'jsonv2', 'geojson', 'geocodejson'] as const;
 export type NominatimFormat = (typeof NOMINATIM_FORMATS)[number];
@@ -23,6 +23,9 @@ const output = {
   namedetails: flag,
   extratags: flag,
   'accept-language': z.string().max(200).optional(),
+  polygon_geojson: flag,
+  /** Degrees, as Nominatim takes it: the outline thinned by that tolerance. */
+  polygon_threshold: decimal.pipe(z.number().min(0).max(1)).optional(),
 };
 
 const STRUCTURED = ['street', 'city', 'county', 'state', 'country', 'postalcode', 'amenity'] as const;
