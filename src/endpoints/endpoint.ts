@@ -10,6 +10,7 @@ import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { IdParam } from '../schemas/requests.js';
+import type { ErrorShape } from '../http/errors.js';
 
 export const TAGS = [
   { name: 'Geocoding', description: 'From what people type to addresses and coordinates, and back.' },
@@ -21,6 +22,14 @@ export const TAGS = [
       'GeoJSON FeatureCollections of every level, down to buildings. `geometry=centroid` answers points instead ' +
       'of shapes; `simplify` thins shapes; `bbox` keeps what intersects a viewport. Answers carry an ETag: ' +
       '`If-None-Match` answers 304 while the data has not changed.',
+  },
+  {
+    name: 'Compatibility',
+    description:
+      'The same search and reverse in the dialects of Nominatim (`/nominatim/`), Photon (`/photon/`) and Pelias ' +
+      '(`/pelias/v1/`), for the clients that speak them (geopy, QGIS, Leaflet geocoders, node-geocoder). The key ' +
+      'may come as `api_key=` (or `key=`) in the query string; unknown parameters are ignored, errors take the ' +
+      "dialect's shape.",
   },
   { name: 'Service', description: 'Health, metrics and this description: no API key needed.' },
 ] as const;
@@ -46,6 +55,11 @@ export interface OperationSpec {
    * (src/http/queryKey.ts).
    */
   keyInQuery?: boolean;
+  /**
+   * Errors on this route in another API's shape (a compatibility dialect's, for the clients that parse it); the
+   * statuses stay ours. Unset: the JSON error envelope.
+   */
+  errorShape?: ErrorShape;
   pathParams?: z.ZodObject;
   /** The handler's query schema; every unknown or repeated parameter is a 400. */
   query?: z.ZodObject;

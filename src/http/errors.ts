@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import type { ZodError } from 'zod';
+import type { z, ZodError } from 'zod';
 import { issueMessage } from './issueMessage.js';
 import {
   BackendUnavailableError,
@@ -125,19 +125,40 @@ export function abortStartedResponse(
   return 'broken';
 }
 
+/**
+ * An error body in another API's shape (a compatibility dialect's: src/features/dialects/), made from the same
+ * ApiError, so the status, the message and what is kept from the client stay decided here.
+ */
+export interface ErrorShape {
+  /** The body's schema, for the API document. */
+  schema: z.ZodType;
+  body: (error: ApiError) => unknown;
+}
+
+/** The message with its details, for error shapes that have one string only: "Invalid request query: q: ...". */
+export function errorText(error: ApiError): string {
+  const details = (error.details ?? []).map((d) => `${d.path.replace(/^query\./, '')}: ${d.message}`);
+  return details.length ? `${error.message}: ${details.join('; ')}` : error.message;
+}
+
 /** Every failure leaves as the JSON error envelope; internals go to the log, never to the client. */
-export async function errorEnvelope(ctx: Context, next: Next): Promise<void> {
-  try {
-    await next();
-    if (ctx.body == null && ctx.status === 404) throw new ApiError(404, 'not_found', 'No such endpoint');
-    if (ctx.body == null && ctx.status === 405) {
-      throw new ApiError(405, 'method_not_allowed', `Method ${ctx.method} is not allowed here`);
+export const errorEnvelope = errorEnvelopeWith(() => undefined);
+
+/** The envelope, or the shape `shapeOf` names for the request's path (a dialect's route). */
+export function errorEnvelopeWith(shapeOf: (path: string) => ErrorShape | undefined) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.body == null && ctx.status === 404) throw new ApiError(404, 'not_found', 'No such endpoint');
+      if (ctx.body == null && ctx.status === 405) {
+        throw new ApiError(405, 'method_not_allowed', `Method ${ctx.method} is not allowed here`);
+      }
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.status >= 500) ctx.state.error = error;
+      ctx.status = apiError.status;
+      ctx.body = (shapeOf(ctx.path)?.body ?? errorBody)(apiError);
+      if (apiError.status === 503) ctx.set('Retry-After', '1');
     }
-  } catch (error) {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) ctx.state.error = error;
-    ctx.status = apiError.status;
-    ctx.body = errorBody(apiError);
-    if (apiError.status === 503) ctx.set('Retry-After', '1');
-  }
+  };
 }

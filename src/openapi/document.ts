@@ -156,7 +156,18 @@ function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
   // Requests without a valid key are limited per client address (ANON_RATE_LIMIT_*), open endpoints included.
   out['429'] = op.access === 'key' ? ERRORS[429] : ERRORS.anonymous429;
   if (op.backend) out['503'] = ERRORS[503];
-  return out as ZodOpenApiResponsesObject;
+  return (op.errorShape ? inShape(out, op.errorShape.schema) : out) as ZodOpenApiResponsesObject;
+}
+
+/** A dialect's route: its errors (the same statuses and meanings) in the dialect's own body. */
+function inShape(out: Record<string, ZodOpenApiResponseObject>, schema: z.ZodType) {
+  return Object.fromEntries(
+    Object.entries(out).map(([status, answer]) => {
+      if (Number(status) < 400) return [status, answer];
+      const { id: _id, content: _content, ...rest } = answer;
+      return [status, { ...rest, content: { [JSON_TYPE]: { schema } } }];
+    }),
+  );
 }
 
 const SECURITY: Record<OperationSpec['access'], oas31.SecurityRequirementObject[]> = {
@@ -173,6 +184,10 @@ function operationIdOf({ method, path }: OperationSpec): string {
   return method + words.map((w) => (w.startsWith('{') ? `By${capital(w.slice(1, -1))}` : capital(w))).join('');
 }
 
+/** A route whose clients cannot send a header also takes the key as `api_key` (or `key`) in the query string. */
+const securityOf = (op: OperationSpec) =>
+  op.access === 'key' && op.keyInQuery ? [...SECURITY.key, { ApiKeyQuery: [] }] : SECURITY[op.access];
+
 function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
   const header = op.reads
     ? z.object({ 'If-None-Match': z.string().optional().describe('An ETag of an earlier answer: 304 while current') })
@@ -182,7 +197,7 @@ function operationOf(op: OperationSpec): ZodOpenApiOperationObject {
     tags: [op.tag],
     summary: op.summary,
     description: op.description,
-    security: SECURITY[op.access],
+    security: securityOf(op),
     requestParams: {
       ...(op.pathParams ? { path: op.pathParams } : {}),
       ...(op.query ? { query: op.query } : {}),
@@ -232,6 +247,12 @@ export function buildOpenApiDocument(
         schemas: SCHEMAS,
         securitySchemes: {
           ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          ApiKeyQuery: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'api_key',
+            description: 'The key in the query string (or as `key`), on the routes of clients that cannot send headers',
+          },
           MetricsKey: { type: 'apiKey', in: 'header', name: 'X-Metrics-Key', description: 'METRICS_KEY' },
           MetricsBearer: { type: 'http', scheme: 'bearer', description: 'METRICS_KEY as a Bearer token' },
         },

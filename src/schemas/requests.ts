@@ -152,6 +152,7 @@ const format = z
 /** GET /reverse. */
 export const MAX_REVERSE_RADIUS_METRES = 5000;
 export const MAX_REVERSE_SIZE = 50;
+export const DEFAULT_REVERSE_RADIUS_METRES = 200;
 export const ReverseQuery = z
   .object({
     lat: latitude.describe('Latitude, WGS84'),
@@ -159,7 +160,7 @@ export const ReverseQuery = z
     size: count(MAX_REVERSE_SIZE).default(1).describe('Most addresses returned, nearest first'),
     radius: decimal
       .pipe(z.number().positive().max(MAX_REVERSE_RADIUS_METRES))
-      .default(200)
+      .default(DEFAULT_REVERSE_RADIUS_METRES)
       .describe('Metres around the point in which addresses are looked for'),
     lang: Lang,
     format,

@@ -10,7 +10,7 @@ import { BodyCache } from '../http/bodyCache.js';
 import { HeavyAnswers } from '../http/heavyAnswers.js';
 import { compression } from '../http/compression.js';
 import { corsPolicy } from '../http/cors.js';
-import { abortStartedResponse, errorEnvelope } from '../http/errors.js';
+import { abortStartedResponse, errorEnvelopeWith } from '../http/errors.js';
 import { jsonBody } from '../http/jsonBody.js';
 import { KeyStore } from '../http/keyStore.js';
 import { Metrics } from '../http/metrics.js';
@@ -44,6 +44,8 @@ export interface AppOptions {
 const OPEN_PATHS = new Set(ENDPOINTS.filter((endpoint) => endpoint.access !== 'key').map((endpoint) => endpoint.path));
 /** The endpoints whose bodies may be up to BATCH_BODY_LIMIT_BYTES. */
 const LARGE_BODY_PATHS = ENDPOINTS.filter((endpoint) => endpoint.largeBody).map((endpoint) => endpoint.path);
+/** The routes whose errors take a dialect's shape (their paths are exact, without parameters). */
+const ERROR_SHAPES = new Map(ENDPOINTS.flatMap((e) => (e.errorShape ? [[e.path, e.errorShape] as const] : [])));
 
 export function createApp({ config, client, logger, now, state = new ServiceState() }: AppOptions): Koa {
   const app = new Koa();
@@ -112,7 +114,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   app.use(corsPolicy(config.corsOrigins));
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
   app.use(compression());
-  app.use(errorEnvelope);
+  app.use(errorEnvelopeWith((path) => ERROR_SHAPES.get(path)));
   app.use(apiKeyAuth(keys, isOpenPath, keyInQuery, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   app.use(routeGate(routes));

@@ -11,6 +11,9 @@ import {
   lookupEndpoint,
 } from '../features/address/endpoints.js';
 import { autocompleteEndpoint } from '../features/autocomplete/endpoint.js';
+import { NOMINATIM_ENDPOINTS } from '../features/dialects/nominatim/endpoints.js';
+import { PHOTON_ENDPOINTS } from '../features/dialects/photon/endpoints.js';
+import { PELIAS_ENDPOINTS } from '../features/dialects/pelias/endpoints.js';
 import { HIERARCHY_ENDPOINTS } from '../features/hierarchy/endpoints.js';
 import { reverseEndpoint } from '../features/reverse/endpoint.js';
 import { searchEndpoint } from '../features/search/endpoint.js';
@@ -37,6 +40,9 @@ export const ENDPOINTS: readonly Endpoint<Services>[] = [
   buildingAddressesEndpoint,
   ...HIERARCHY_ENDPOINTS,
   ...TILE_ENDPOINTS,
+  ...NOMINATIM_ENDPOINTS,
+  ...PHOTON_ENDPOINTS,
+  ...PELIAS_ENDPOINTS,
   healthEndpoint,
   livenessEndpoint,
   readinessEndpoint,

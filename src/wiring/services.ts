@@ -10,6 +10,9 @@ import type { AddressServices } from '../features/address/endpoints.js';
 import type { AutocompleteServices } from '../features/autocomplete/endpoint.js';
 import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import { AreaRepository } from '../features/hierarchy/areaRepository.js';
+import type { NominatimServices } from '../features/dialects/nominatim/endpoints.js';
+import type { PhotonServices } from '../features/dialects/photon/endpoints.js';
+import type { PeliasServices } from '../features/dialects/pelias/endpoints.js';
 import type { HierarchyServices } from '../features/hierarchy/endpoints.js';
 import type { ReverseServices } from '../features/reverse/endpoint.js';
 import { ReverseRepository } from '../features/reverse/reverseRepository.js';
@@ -29,6 +32,9 @@ export interface Services
     AddressServices,
     AutocompleteServices,
     HierarchyServices,
+    NominatimServices,
+    PhotonServices,
+    PeliasServices,
     ReverseServices,
     SearchServices,
     ServiceEndpointServices,

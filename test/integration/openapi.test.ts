@@ -129,7 +129,14 @@ describe('GET /openapi.json', () => {
         .filter((op) => !op.security?.some((r: Json) => 'ApiKey' in r))
         .map(() => path),
     );
-    expect(open.sort()).toEqual(['/health', '/health/live', '/health/ready', '/metrics', '/openapi.json']);
+    expect(open.sort()).toEqual([
+      '/health',
+      '/health/live',
+      '/health/ready',
+      '/metrics',
+      '/nominatim/status',
+      '/openapi.json',
+    ]);
   });
 });
 
@@ -228,6 +235,25 @@ describe('real answers match the document', () => {
     await call('GET', '/health/ready', 200);
     await call('GET', '/metrics', 200, { headers: { 'x-api-key': '' } });
     await call('GET', '/openapi.json', 200, { headers: { 'x-api-key': '' } });
+  });
+
+  it("the compatibility dialects, their errors in the dialect's shape", async () => {
+    const [first] = (await call('GET', '/nominatim/search?q=Mekelweg%208%20Delft&format=json', 200)).body;
+    await call('GET', '/nominatim/search?q=Delft&format=geocodejson', 200);
+    await call('GET', '/nominatim/reverse?lat=51.995343&lon=4.3758823', 200);
+    await call('GET', '/nominatim/reverse?lat=0&lon=-30', 200);
+    await call('GET', `/nominatim/lookup?osm_ids=${first.place_id}`, 200);
+    await call('GET', '/nominatim/status', 200, { headers: { 'x-api-key': '' } });
+    await call('GET', '/nominatim/search?format=json', 400);
+    await call('GET', '/nominatim/reverse?lat=0&lon=-30', 401, { headers: { 'x-api-key': '' } });
+    await call('GET', '/photon/api?q=Delft&layer=city,street', 200);
+    await call('GET', '/photon/reverse?lat=51.995343&lon=4.3758823&limit=2', 200);
+    await call('GET', '/photon/api?q=', 400);
+    await call('GET', '/pelias/v1/search?text=Mekelweg%208%20Delft', 200);
+    await call('GET', '/pelias/v1/autocomplete?text=Mekelw', 200);
+    await call('GET', '/pelias/v1/reverse?point.lat=51.995343&point.lon=4.3758823', 200);
+    await call('GET', `/pelias/v1/place?ids=geocoder:address:${first.place_id}`, 200);
+    await call('GET', '/pelias/v1/search?size=2', 400);
   });
 
   it('errors: 400, 401, 404, 413, 415 in the error envelope the document describes', async () => {

@@ -4,9 +4,7 @@ import { endpointsOf } from '../../endpoints/endpoint.js';
 import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, ReverseQuery } from '../../schemas/requests.js';
 import { ReverseFeatureCollection, ReverseResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
-import { reverseRecord } from './reverseRecord.js';
-import { reverseInLanguage } from './reverseLanguage.js';
-import { answerLanguage } from '../../language/answerLanguage.js';
+import { answerReverse } from './reverseAnswer.js';
 import type { ReverseRepository } from './reverseRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 
@@ -40,10 +38,6 @@ export const reverseEndpoint = endpointsOf<ReverseServices>()({
   },
   backend: true,
   languages: true,
-  handle: async ({ query: { lat, lon, size, radius, lang }, acceptLanguage }, { reverse, cityNames }) => {
-    // The city names are cached per index generation: read alongside the point's searches, not after them.
-    const [answer, cities] = await Promise.all([reverse.reverse({ lat, lon }, radius, size), cityNames.known()]);
-    return reverseInLanguage(answer, answerLanguage({ lang, acceptLanguage }), cities.names);
-  },
-  record: reverseRecord,
+  handle: ({ query: { lat, lon, size, radius, lang }, acceptLanguage }, services) =>
+    answerReverse(services, { lat, lon, radius, size, language: { lang, acceptLanguage } }),
 });

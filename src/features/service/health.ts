@@ -21,7 +21,11 @@ export interface HealthServices {
 }
 
 /** Whether the service can serve, from the shared recent check (src/indexes/health.ts); undefined: no answer. */
-async function readiness({ health, state, logger }: HealthServices): Promise<[Readiness, BackendHealth | undefined]> {
+export async function readiness({
+  health,
+  state,
+  logger,
+}: HealthServices): Promise<[Readiness, BackendHealth | undefined]> {
   if (state.draining) return ['draining', undefined];
   try {
     const backend = await health.recent();

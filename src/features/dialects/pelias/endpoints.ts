@@ -1,0 +1,148 @@
+/**
+ * Pelias' API under /pelias/v1/ (search, autocomplete, reverse, place): translations over the native search box,
+ * autocomplete, reverse and address records.
+ */
+import { endpointsOf } from '../../../endpoints/endpoint.js';
+import { errorText } from '../../../http/errors.js';
+import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
+import { addressPlaces } from '../addressLookup.js';
+import type { AddressRepository } from '../../address/addressRepository.js';
+import { answerAutocomplete } from '../../autocomplete/autocompleteAnswer.js';
+import type { AutocompleteServices } from '../../autocomplete/endpoint.js';
+import { answerReverse } from '../../reverse/reverseAnswer.js';
+import type { ReverseServices } from '../../reverse/endpoint.js';
+import type { SearchServices } from '../../search/endpoint.js';
+import {
+  type DialectPlace,
+  reverseAddresses,
+  inLanguage,
+  reversePlace,
+  searchPlace,
+  suggestionPlace,
+} from '../place.js';
+import { answerLanguage } from '../../../language/answerLanguage.js';
+import { languageOf } from '../params.js';
+import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './peliasFeatures.js';
+import {
+  keepsTo,
+  PeliasPlaceQuery,
+  PeliasReverseQuery,
+  PeliasSearchQuery,
+  peliasSearchRequest,
+  reverseRadiusMetres,
+} from './peliasQuery.js';
+
+export interface PeliasServices extends SearchServices, AutocompleteServices, ReverseServices {
+  addresses: AddressRepository;
+}
+
+const endpoint = endpointsOf<PeliasServices>();
+
+const common = {
+  tag: 'Compatibility',
+  access: 'key',
+  keyInQuery: true,
+  backend: true,
+  languages: true,
+  errorShape: { schema: PeliasError, body: (e) => peliasError(errorText(e)) },
+  ok: { description: "Pelias' GeoJSON", schema: PeliasCollection },
+} as const satisfies Partial<Parameters<typeof endpoint>[0]>;
+
+/** The parameters echoed in `geocoding.query`, as Pelias does (the key never among them: taken out before). */
+const echo = (query: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+
+const FILTERS =
+  '`size`, `focus.point.lat`/`lon`, `boundary.rect.*`, `boundary.circle.*` (km), `boundary.country` ' +
+  '(alpha-2 or alpha-3), `layers` (address, street, postalcode, neighbourhood, locality, localadmin, region, ' +
+  'country, coarse), `lang`; `sources` and other parameters are ignored.';
+
+export const peliasSearchEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/pelias/v1/search',
+  summary: 'Pelias: search',
+  description: `Pelias' /v1/search over the native search box: \`text\`, ${FILTERS}`,
+  query: PeliasSearchQuery,
+  handle: async ({ query, acceptLanguage }, { searchBox }) => {
+    const request = peliasSearchRequest(query, acceptLanguage);
+    const results = request === 'empty' ? [] : await searchBox.search(request);
+    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
+    const places = results.map((r) => inLanguage(searchPlace(r), language));
+    return peliasCollection(places.filter(keepsTo(query)), echo(query));
+  },
+});
+
+export const peliasAutocompleteEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/pelias/v1/autocomplete',
+  summary: 'Pelias: autocomplete',
+  description: `Pelias' /v1/autocomplete over the native autocomplete: \`text\`, ${FILTERS} The filters keep to the suggestions.`,
+  query: PeliasSearchQuery,
+  handle: async ({ query, acceptLanguage }, services) => {
+    const lang = languageOf(query.lang);
+    const request = {
+      q: query.text,
+      size: Math.min(query.size, 20),
+      lat: query['focus.point.lat'],
+      lon: query['focus.point.lon'],
+      lang,
+    };
+    const suggestions = await answerAutocomplete(services, request, acceptLanguage);
+    return peliasCollection(suggestions.map(suggestionPlace).filter(keepsTo(query)), echo(query));
+  },
+});
+
+const AREA_LEVELS = ['suburb', 'city', 'municipality', 'province', 'country'] as const;
+
+export const peliasReverseEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/pelias/v1/reverse',
+  summary: 'Pelias: reverse',
+  description:
+    "Pelias' /v1/reverse over the native reverse: `point.lat`, `point.lon`, `size`, `layers`, `lang`, " +
+    '`boundary.circle.radius` (km, at most 5): the nearest addresses, then the areas containing the point, ' +
+    'smallest first.',
+  query: PeliasReverseQuery,
+  handle: async ({ query, acceptLanguage }, services) => {
+    const lat = query['point.lat'];
+    const lon = query['point.lon'];
+    const radius = reverseRadiusMetres(query['boundary.circle.radius'], DEFAULT_REVERSE_RADIUS_METRES);
+    const language = { lang: languageOf(query.lang), acceptLanguage };
+    const answer = await answerReverse(services, { lat, lon, radius, size: query.size, language });
+    const areas = AREA_LEVELS.map((level) => reversePlace(answer, level, { lat, lon }));
+    const places = [...reverseAddresses(answer), ...areas].filter(
+      (p, i, all): p is DialectPlace => p !== undefined && all.findIndex((o) => o?.id === p.id) === i,
+    );
+    const kept = places.filter((p) => !query.layers || query.layers.includes(p.kind)).slice(0, query.size);
+    return peliasCollection(kept, echo(query));
+  },
+});
+
+export const peliasPlaceEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/pelias/v1/place',
+  summary: 'Pelias: place',
+  description:
+    "Pelias' /v1/place for the addresses our answers name: `ids` is a comma-separated list of `gid`s " +
+    '(`geocoder:address:<id>`, up to 50); other ids are left out.',
+  query: PeliasPlaceQuery,
+  handle: async ({ query }, { addresses }) => {
+    const ids = query.ids.flatMap((gid) => {
+      const parsed = idOfGid(gid);
+      return parsed?.layer === 'address' ? [parsed.id] : [];
+    });
+    const places = await addressPlaces(addresses, ids);
+    return peliasCollection(places, echo(query));
+  },
+});
+
+export const PELIAS_ENDPOINTS = [
+  peliasSearchEndpoint,
+  peliasAutocompleteEndpoint,
+  peliasReverseEndpoint,
+  peliasPlaceEndpoint,
+];

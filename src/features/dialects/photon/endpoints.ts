@@ -1,0 +1,80 @@
+/** Photon's API under /photon/ (api, reverse): translations over the native search box and reverse. */
+import { z } from 'zod';
+import { endpointsOf } from '../../../endpoints/endpoint.js';
+import { errorText } from '../../../http/errors.js';
+import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
+import { answerReverse } from '../../reverse/reverseAnswer.js';
+import type { ReverseServices } from '../../reverse/endpoint.js';
+import type { SearchServices } from '../../search/endpoint.js';
+import { inLanguage, reverseAddresses, reversePlace, searchPlace } from '../place.js';
+import { answerLanguage } from '../../../language/answerLanguage.js';
+import { languageOf } from '../params.js';
+import {
+  photonCollection,
+  PhotonError,
+  PhotonReverseQuery,
+  PhotonSearchQuery,
+  photonSearchRequest,
+  reverseRadiusMetres,
+} from './photon.js';
+
+export interface PhotonServices extends SearchServices, ReverseServices {}
+
+const endpoint = endpointsOf<PhotonServices>();
+
+const common = {
+  tag: 'Compatibility',
+  access: 'key',
+  keyInQuery: true,
+  backend: true,
+  languages: true,
+  errorShape: { schema: PhotonError, body: (e) => ({ message: errorText(e) }) },
+} as const satisfies Partial<Parameters<typeof endpoint>[0]>;
+
+const PhotonCollection = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(z.record(z.string(), z.unknown())),
+});
+
+export const photonSearchEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/photon/api',
+  summary: 'Photon: search',
+  description:
+    "Photon's /api over the native search box: `q`, `limit`, `lang`, `lat`/`lon` (a focus), `bbox` " +
+    '(minLon,minLat,maxLon,maxLat: a filter), `layer` (house, street, district, locality, city, county, state, ' +
+    "country, other; comma-separated). A GeoJSON FeatureCollection with Photon's properties (`name`, " +
+    '`housenumber`, `street`, `postcode`, `district`, `city`, `county`, `state`, `country`, `countrycode`, ' +
+    '`type`, `extent` for areas). Other parameters are ignored.',
+  query: PhotonSearchQuery,
+  ok: { description: 'Photon features', schema: PhotonCollection },
+  handle: async ({ query, acceptLanguage }, { searchBox }) => {
+    const request = photonSearchRequest(query, acceptLanguage);
+    const language = answerLanguage(request.language ?? {});
+    return photonCollection((await searchBox.search(request)).map((r) => inLanguage(searchPlace(r), language)));
+  },
+});
+
+export const photonReverseEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/photon/reverse',
+  summary: 'Photon: reverse',
+  description:
+    "Photon's /reverse over the native reverse: `lat`, `lon`, `limit`, `lang`, `radius` (km, at most 5): the " +
+    'nearest addresses, else the smallest area containing the point; none: no features.',
+  query: PhotonReverseQuery,
+  ok: { description: 'Photon features', schema: PhotonCollection },
+  handle: async ({ query, acceptLanguage }, services) => {
+    const { lat, lon, limit } = query;
+    const radius = reverseRadiusMetres(query.radius, DEFAULT_REVERSE_RADIUS_METRES);
+    const language = { lang: languageOf(query.lang), acceptLanguage };
+    const answer = await answerReverse(services, { lat, lon, radius, size: limit, language });
+    const addresses = reverseAddresses(answer);
+    const area = addresses.length ? undefined : reversePlace(answer, 'suburb', { lat, lon });
+    return photonCollection(area ? [area] : addresses);
+  },
+});
+
+export const PHOTON_ENDPOINTS = [photonSearchEndpoint, photonReverseEndpoint];

@@ -1,0 +1,146 @@
+/**
+ * The Pelias dialect (/pelias/v1/) against the sample in the real Elasticsearch: search, autocomplete, reverse and
+ * place over HTTP, and geopy's Pelias class unchanged (it sends the key as `api_key=` itself).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
+import { type GeopyLocation, runGeopy } from '../support/geopy.js';
+
+let api: TestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const pelias = (path: string, params: Record<string, string>) =>
+  fetch(`${api.url}/pelias/v1/${path}?${new URLSearchParams({ ...params, api_key: TEST_API_KEY })}`).then(
+    async (res) => ({ status: res.status, body: (await res.json()) as any }),
+  );
+
+const nativeTop = async (q: string) => (await api.call('GET', `/search?q=${encodeURIComponent(q)}`)).body[0];
+
+describe('GET /pelias/v1/search and /autocomplete', () => {
+  it("answers the native results as Pelias' GeoJSON, with the geocoding block and bbox", async () => {
+    const native = await nativeTop('Mekelweg 8 Delft');
+    const { status, body } = await pelias('search', { text: 'Mekelweg 8 Delft', size: '2' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      type: 'FeatureCollection',
+      geocoding: { version: '0.2', query: { text: 'Mekelweg 8 Delft', size: 2 } },
+    });
+    expect(body.geocoding.query).not.toHaveProperty('api_key');
+    expect(body.bbox).toHaveLength(4);
+    expect(body.features[0]).toMatchObject({
+      geometry: { type: 'Point', coordinates: [native.longitude, native.latitude] },
+      properties: {
+        gid: `geocoder:address:${native.id}`,
+        layer: 'address',
+        source: 'geocoder',
+        name: 'Mekelweg 8',
+        housenumber: '8',
+        street: 'Mekelweg',
+        postalcode: '2628CD',
+        locality: 'Delft',
+        country: 'Netherlands',
+        country_a: 'NLD',
+        match_type: 'exact',
+        accuracy: 'point',
+        label: 'Mekelweg 8, Delft, Netherlands',
+      },
+    });
+    expect(body.features[1].properties).toMatchObject({ layer: 'street', name: 'Mekelweg' });
+    expect(body.features[1].bbox).toHaveLength(4);
+  });
+
+  it('keeps to layers, boundary.country, boundary.rect and boundary.circle; lang names', async () => {
+    const cities = await pelias('search', { text: 'Delft', layers: 'locality' });
+    expect(cities.body.features.map((f: any) => f.properties.layer)).toEqual(['locality']);
+    expect((await pelias('search', { text: 'Delft', 'boundary.country': 'DEU' })).body.features).toEqual([]);
+    const rect = {
+      'boundary.rect.min_lat': '50.8',
+      'boundary.rect.min_lon': '4.3',
+      'boundary.rect.max_lat': '50.9',
+      'boundary.rect.max_lon': '4.4',
+    };
+    expect((await pelias('search', { text: 'Mekelweg 8 Delft', ...rect })).body.features).toEqual([]);
+    const circle = { 'boundary.circle.lat': '50.85', 'boundary.circle.lon': '4.35', 'boundary.circle.radius': '5' };
+    expect((await pelias('search', { text: 'Mekelweg 8 Delft', ...circle })).body.features).toEqual([]);
+    const french = await pelias('search', { text: 'Nieuwstraat 1, 1000 Brussel', lang: 'fr', size: '1' });
+    expect(french.body.features[0].properties).toMatchObject({
+      street: 'Rue Neuve',
+      locality: 'Bruxelles',
+      country_a: 'BEL',
+    });
+  });
+
+  it('autocomplete: the native suggestions', async () => {
+    const { body } = await pelias('autocomplete', { text: 'Mekelw' });
+    const native = (await api.call('GET', '/autocomplete?q=Mekelw')).body;
+    expect(body.features.map((f: any) => f.properties.label.split(',')[0])).toContain('Mekelweg');
+    expect(body.features).toHaveLength(native.length);
+    expect(body.features[0].geometry.coordinates).toEqual([native[0].longitude, native[0].latitude]);
+  });
+
+  it("answers errors in Pelias' shape, with our statuses", async () => {
+    const missing = await pelias('search', { size: '3' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({
+      type: 'FeatureCollection',
+      features: [],
+      geocoding: { errors: [expect.stringMatching(/text/)] },
+    });
+    expect((await pelias('search', { text: 'x', layers: 'venue' })).status).toBe(400);
+    const res = await fetch(`${api.url}/pelias/v1/search?text=Delft`);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as any).geocoding.errors).toHaveLength(1);
+  });
+});
+
+describe('GET /pelias/v1/reverse and /place', () => {
+  it('the nearest address first, then the areas containing the point; a place by its gid', async () => {
+    const native = await nativeTop('Mekelweg 8 Delft');
+    const at = { 'point.lat': String(native.latitude), 'point.lon': String(native.longitude) };
+    const { body } = await pelias('reverse', at);
+    expect(body.features[0].properties).toMatchObject({ gid: `geocoder:address:${native.id}`, region: 'Zuid-Holland' });
+    expect(body.features.length).toBeLessThanOrEqual(10);
+    const areas = await pelias('reverse', { ...at, layers: 'coarse' });
+    const layers = areas.body.features.map((f: any) => f.properties.layer);
+    expect(layers).toEqual(['neighbourhood', 'locality', 'localadmin', 'region', 'country']);
+    const coarse = await pelias('reverse', { ...at, layers: 'coarse', size: '1' });
+    expect(coarse.body.features.map((f: any) => f.properties.layer)).toEqual(['neighbourhood']);
+    expect((await pelias('reverse', { 'point.lat': '0', 'point.lon': '-30' })).body.features).toEqual([]);
+    const place = await pelias('place', {
+      ids: `geocoder:address:${native.id},geocoder:address:nope,whosonfirst:locality:1`,
+    });
+    expect(place.body.features.map((f: any) => f.properties.id)).toEqual([native.id]);
+  });
+});
+
+describe("geopy's Pelias", () => {
+  it('geocodes an address, a street, a city, a Brussels address in French, and reverses', async () => {
+    const domain = `${new URL(api.url).host}/pelias`;
+    const [address, street, city, brussels, reverse, nothing] = await runGeopy('pelias', domain, TEST_API_KEY, [
+      { op: 'geocode', query: 'Mekelweg 8, 2628 CD Delft' },
+      { op: 'geocode', query: 'Mekelweg Delft', kwargs: { country_bias: 'NLD' } },
+      { op: 'geocode', query: 'Delft', kwargs: { exactly_one: false } },
+      { op: 'geocode', query: 'Rue Neuve 1, 1000 Bruxelles', kwargs: { language: 'fr' } },
+      { op: 'reverse', query: '51.995343, 4.3758823' },
+      { op: 'reverse', query: '0, -30' },
+    ]);
+    const mekelweg = await nativeTop('Mekelweg 8 Delft');
+    expect(address).toMatchObject({
+      address: 'Mekelweg 8',
+      latitude: mekelweg.latitude,
+      longitude: mekelweg.longitude,
+    });
+    expect((street as GeopyLocation).raw.properties).toMatchObject({ layer: 'street', name: 'Mekelweg' });
+    expect((city as GeopyLocation[])[0]!.raw.properties).toMatchObject({ layer: 'locality', name: 'Delft' });
+    expect((brussels as GeopyLocation).address).toBe('Rue Neuve 1');
+    expect((reverse as GeopyLocation).raw.properties.id).toBe(mekelweg.id);
+    expect(nothing).toBeNull();
+  });
+});
