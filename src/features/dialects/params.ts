@@ -4,6 +4,7 @@
  * Photon and Pelias ignore what they do not know too. The parameters we read are validated as strictly as ours.
  */
 import { z } from 'zod';
+import type { ErrorShape } from '../../http/errors.js';
 import { preferredLanguage, type Language } from '../../language/answerLanguage.js';
 
 export const decimal = z
@@ -62,6 +63,36 @@ export const corners = z
     return box;
   })
   .optional();
+
+/** Comma-separated ids (Nominatim's `osm_ids`, Pelias' `ids`): each once, at most 50, as those services cap them. */
+export const idList = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((v) =>
+    [
+      ...new Set(
+        v
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ].slice(0, 50),
+  );
+
+/**
+ * What every route of a dialect declares alike: its tag, the key (also in the query string: their clients cannot send
+ * a header), names that follow the language, and errors in the dialect's own shape.
+ */
+export const dialectRoute = (errorShape: ErrorShape) =>
+  ({
+    tag: 'Compatibility',
+    access: 'key',
+    keyInQuery: true,
+    backend: true,
+    languages: true,
+    errorShape,
+  }) as const;
 
 /** The middle of a box, as a focus point. */
 export const centreOf = (b: Box) => ({ lat: (b.minLat + b.maxLat) / 2, lon: (b.minLon + b.maxLon) / 2 });

@@ -2,6 +2,7 @@
  * Nominatim's API under /nominatim/ (search, reverse, lookup, status): each a translation of Nominatim's parameters
  * into the native search box's and reverse's requests and of their results into Nominatim's formats.
  */
+import { dialectRoute } from '../params.js';
 import { z } from 'zod';
 import { endpointsOf } from '../../../endpoints/endpoint.js';
 import { ApiError, errorText } from '../../../http/errors.js';
@@ -36,14 +37,7 @@ export interface NominatimServices extends SearchServices, ReverseServices, Heal
 
 const endpoint = endpointsOf<NominatimServices>();
 
-const common = {
-  tag: 'Compatibility',
-  access: 'key',
-  keyInQuery: true,
-  backend: true,
-  languages: true,
-  errorShape: { schema: NominatimError, body: (e) => nominatimError(e.status, errorText(e)) },
-} as const satisfies Partial<Parameters<typeof endpoint>[0]>;
+const common = dialectRoute({ schema: NominatimError, body: (e) => nominatimError(e.status, errorText(e)) });
 
 /** Nominatim's answers, loosely: a list of places, one place, a FeatureCollection or `{"error": ...}`. */
 const NominatimAnswer = z.union([z.array(z.record(z.string(), z.unknown())), z.record(z.string(), z.unknown())]);

@@ -8,7 +8,18 @@ import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { SearchLayer } from '../../../schemas/requests.js';
 import { MAX_SEARCH_SIZE } from '../../../schemas/requests.js';
 import type { ReverseLevel } from '../place.js';
-import { centreOf, clampedCount, corners, decimal, flag, languageOf, latitude, longitude, text } from '../params.js';
+import {
+  centreOf,
+  clampedCount,
+  corners,
+  decimal,
+  flag,
+  idList,
+  languageOf,
+  latitude,
+  longitude,
+  text,
+} from '../params.js';
 
 export const NOMINATIM_FORMATS = ['json', 'jsonv2', 'geojson', 'geocodejson'] as const;
 export type NominatimFormat = (typeof NOMINATIM_FORMATS)[number];
@@ -71,20 +82,7 @@ export const NominatimReverseQuery = z.looseObject({
 export type NominatimReverseQuery = z.infer<typeof NominatimReverseQuery>;
 
 export const NominatimLookupQuery = z.looseObject({
-  osm_ids: z
-    .string()
-    .trim()
-    .min(1)
-    .transform((v) =>
-      [
-        ...new Set(
-          v
-            .split(',')
-            .map((id) => id.trim())
-            .filter(Boolean),
-        ),
-      ].slice(0, 50),
-    ),
+  osm_ids: idList,
   ...output,
 });
 

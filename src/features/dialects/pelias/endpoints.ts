@@ -2,6 +2,7 @@
  * Pelias' API under /pelias/v1/ (search, autocomplete, reverse, place): translations over the native search box,
  * autocomplete, reverse and address records.
  */
+import { dialectRoute } from '../params.js';
 import { endpointsOf } from '../../../endpoints/endpoint.js';
 import { errorText } from '../../../http/errors.js';
 import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
@@ -39,14 +40,9 @@ export interface PeliasServices extends SearchServices, AutocompleteServices, Re
 const endpoint = endpointsOf<PeliasServices>();
 
 const common = {
-  tag: 'Compatibility',
-  access: 'key',
-  keyInQuery: true,
-  backend: true,
-  languages: true,
-  errorShape: { schema: PeliasError, body: (e) => peliasError(errorText(e)) },
+  ...dialectRoute({ schema: PeliasError, body: (e) => peliasError(errorText(e)) }),
   ok: { description: "Pelias' GeoJSON", schema: PeliasCollection },
-} as const satisfies Partial<Parameters<typeof endpoint>[0]>;
+} as const;
 
 /** The parameters echoed in `geocoding.query`, as Pelias does (the key never among them: taken out before). */
 const echo = (query: Record<string, unknown>) =>

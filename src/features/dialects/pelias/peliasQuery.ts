@@ -8,7 +8,7 @@ import type { SearchLayer } from '../../../schemas/requests.js';
 import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, MAX_SEARCH_SIZE } from '../../../schemas/requests.js';
 import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { Box } from '../params.js';
-import { clampedCount, decimal, languageOf, latitude, longitude, text } from '../params.js';
+import { clampedCount, decimal, idList, languageOf, latitude, longitude, text } from '../params.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
 
 /** Pelias' layers and the kinds of ours each names (`coarse`: every area). */
@@ -111,20 +111,7 @@ export const PeliasReverseQuery = z.looseObject({
 export type PeliasReverseQuery = z.infer<typeof PeliasReverseQuery>;
 
 export const PeliasPlaceQuery = z.looseObject({
-  ids: z
-    .string()
-    .trim()
-    .min(1)
-    .transform((v) =>
-      [
-        ...new Set(
-          v
-            .split(',')
-            .map((id) => id.trim())
-            .filter(Boolean),
-        ),
-      ].slice(0, 50),
-    ),
+  ids: idList,
   lang: z.string().max(50).optional(),
 });
 

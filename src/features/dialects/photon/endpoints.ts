@@ -1,4 +1,5 @@
 /** Photon's API under /photon/ (api, reverse): translations over the native search box and reverse. */
+import { dialectRoute } from '../params.js';
 import { z } from 'zod';
 import { endpointsOf } from '../../../endpoints/endpoint.js';
 import { errorText } from '../../../http/errors.js';
@@ -22,14 +23,7 @@ export interface PhotonServices extends SearchServices, ReverseServices {}
 
 const endpoint = endpointsOf<PhotonServices>();
 
-const common = {
-  tag: 'Compatibility',
-  access: 'key',
-  keyInQuery: true,
-  backend: true,
-  languages: true,
-  errorShape: { schema: PhotonError, body: (e) => ({ message: errorText(e) }) },
-} as const satisfies Partial<Parameters<typeof endpoint>[0]>;
+const common = dialectRoute({ schema: PhotonError, body: (e) => ({ message: errorText(e) }) });
 
 const PhotonCollection = z.object({
   type: z.literal('FeatureCollection'),
