@@ -81,6 +81,8 @@ interface ChildReport {
   meanLon: number;
   meanLat: number;
   ms: number;
+  /** CPU time of the whole process (user + system, every thread) over the same span. */
+  cpuMs: number;
   maxRssMb: number;
 }
 
@@ -91,6 +93,7 @@ async function readManifest(path: string, transform: boolean): Promise<void> {
   let lon = 0;
   let lat = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (const source of manifest.levels.addresses ?? []) {
     const stats: ReadStats = { encoding: '' };
     for await (const item of readSource(source, undefined, stats, 'addresses')) {
@@ -119,6 +122,7 @@ async function readManifest(path: string, transform: boolean): Promise<void> {
     meanLon: lon / Math.max(1, r.addresses),
     meanLat: lat / Math.max(1, r.addresses),
     ms: Math.round(performance.now() - started),
+    cpuMs: Math.round(Object.values(process.cpuUsage(cpu)).reduce((a, b) => a + b, 0) / 1000),
     maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
@@ -129,6 +133,8 @@ interface Measurement extends ChildReport {
   round: number;
   /** Records read (kept by classification) per second. */
   perSecond: number;
+  /** Records read per second of the process's CPU time: what a loaded, shared machine disturbs least. */
+  perCpuSecond: number;
   peakRssMb: number;
   loadBefore: string;
   loadAfter: string;
@@ -170,13 +176,14 @@ async function compareManifests(specs: string[]): Promise<void> {
       round,
       ...report,
       perSecond: Math.round(report.read / (report.ms / 1000)),
+      perCpuSecond: Math.round(report.read / (report.cpuMs / 1000)),
       peakRssMb: Math.max(run.peakRssMb, report.maxRssMb),
       loadBefore,
       loadAfter: load(),
     };
     measurements.push(row);
     process.stderr.write(
-      `round ${round} ${m.label}: ${row.read} read, ${row.addresses} addresses, ${row.perSecond}/s, ` +
+      `round ${round} ${m.label}: ${row.read} read, ${row.addresses} addresses, ${row.perSecond}/s, ${row.perCpuSecond}/CPU-s, ` +
         `peak RSS ${row.peakRssMb} MB, load ${loadBefore} -> ${row.loadAfter}\n`,
     );
   });
@@ -190,19 +197,33 @@ async function compareManifests(specs: string[]): Promise<void> {
       rejected: rows[0]?.rejected,
       meanLonLat: `${rows[0]?.meanLon.toFixed(6)} ${rows[0]?.meanLat.toFixed(6)}`,
       medianPerSecond: median(rows.map((x) => x.perSecond)),
+      medianPerCpuSecond: median(rows.map((x) => x.perCpuSecond)),
       medianPeakRssMb: median(rows.map((x) => x.peakRssMb)),
     };
   });
   const base = summary.find((s) => s.label === first);
+  /** The median over rounds of the rate's ratio to the first manifest's in the same round (paired). */
+  const pairedRatio = (label: string) =>
+    median(
+      measurements
+        .filter((x) => x.label === label)
+        .map((x) => {
+          const b = measurements.find((y) => y.label === first && y.round === x.round);
+          return b ? x.perSecond / b.perSecond : NaN;
+        }),
+    ).toFixed(2);
   const table = summary.map((s) => ({
     ...s,
+    pairedRateVsFirst: pairedRatio(s.label),
     rateVsFirst: base ? (s.medianPerSecond / base.medianPerSecond).toFixed(2) : '',
+    cpuRateVsFirst: base ? (s.medianPerCpuSecond / base.medianPerCpuSecond).toFixed(2) : '',
     rssVsFirst: base ? (s.medianPeakRssMb / base.medianPeakRssMb).toFixed(2) : '',
   }));
   console.table(table);
   console.log(
     `read/s = address records read (classified, not skipped) / time of reader${transform ? ' + address transform' : ''};` +
-      ' peak RSS = VmHWM of the child process. Medians over rounds; ratios to the first manifest.',
+      " per CPU-s: the same over the process's CPU time (user + system, all threads); peak RSS = VmHWM of the" +
+      ' child process. Medians over rounds; ratios to the first manifest.',
   );
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, 'read-bench.json'), `${JSON.stringify({ summary: table, measurements }, null, 2)}\n`);
