@@ -1,5 +1,6 @@
 /**
  * npm run bench:index [-- --small] [-- --no-cap] [-- --only small|medium|large|capped] [-- --probe]
+ * npm run bench:index -- --manifest [LABEL=]MANIFEST ... [--rounds 1] [--probe]
  *
  * Address indexing throughput through the indexer (read, parse, normalise, spatial joins, bulk) next
  * to raw `_bulk` requests of the very same documents sent straight to Elasticsearch in the same run,
@@ -8,14 +9,18 @@
  * large file under a 128 MB V8 old-space cap shows the heap the stream really needs: without a cap V8
  * grows its heap lazily, so the uncapped peak says more about V8 than about the indexer.
  *
+ * --manifest: these manifests instead of the cases above (no raw _bulk), in interleaved rounds (the order rotating),
+ * the load average logged with each; e.g. the CSV and BAG GeoPackage manifests of the same addresses that
+ * scripts/fixtures/makeBulkBagGeoPackage.ts writes.
+ *
  * Elasticsearch as for `npm run bench`: ELASTICSEARCH_URL when set (an external node, left running), else a node
  * started for the run (testcontainers or the local launcher, 1 GB heap) and stopped at the end.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { DEFAULT_TUNING } from '../../indexer/execution/bulkLoader.js';
@@ -27,6 +32,7 @@ import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
 import { REPO_ROOT } from '../support/defaults.js';
+import { roundOrder } from '../support/interleave.js';
 
 const work = join(tmpdir(), `index-bench-${process.pid}`);
 
@@ -212,6 +218,7 @@ interface Row {
   indexerShareOfRaw: string;
   peakRssMb: number;
   wallSeconds: number;
+  load: string;
 }
 
 async function main(): Promise<void> {
@@ -221,6 +228,8 @@ async function main(): Promise<void> {
       'no-cap': { type: 'boolean' },
       only: { type: 'string' },
       probe: { type: 'boolean' },
+      manifest: { type: 'string', multiple: true },
+      rounds: { type: 'string', default: '1' },
     },
   });
   mkdirSync(work, { recursive: true });
@@ -251,7 +260,18 @@ async function main(): Promise<void> {
   }
   // --only large: the uncapped Brussels run alone (capped: the 128 MB one), for A/B pairs that take minutes, not ten.
   const only = values.only;
-  if (only) {
+  if (values.manifest?.length) {
+    const given = values.manifest.map((spec) => {
+      const eq = spec.indexOf('=');
+      return {
+        name: eq > 0 ? spec.slice(0, eq) : spec,
+        manifest: resolve(eq > 0 ? spec.slice(eq + 1) : spec),
+        raw: false,
+      };
+    });
+    cases = [];
+    for (let round = 0; round < Number(values.rounds); round++) cases.push(...roundOrder(given, round, 'rotate'));
+  } else if (only) {
     cases = cases.filter((c) =>
       only === 'capped' ? c.name.includes('capped') : c.name.startsWith(`${only}:`) && !c.name.includes('capped'),
     );
@@ -263,7 +283,10 @@ async function main(): Promise<void> {
     for (const [i, c] of cases.entries()) {
       const prefix = `bench-index-${process.pid}-${i}-`;
       const rawIndex = `${prefix}raw-addresses`;
-      process.stderr.write(`indexing ${c.name} ...\n`);
+      const loadBefore = loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ');
+      process.stderr.write(`indexing ${c.name} (load average ${loadBefore}) ...\n`);
       try {
         const result = await runIndexer(url, c.manifest, prefix, c.flags, values.probe);
         if (result.probe) waits.push(addressPhaseWaits(c.name, result.summary.levels.addresses.read, result.probe));
@@ -283,6 +306,9 @@ async function main(): Promise<void> {
           indexerShareOfRaw: rawRate ? `${Math.round((100 * result.summary.addressesPerSecond) / rawRate)}%` : '',
           peakRssMb: result.peakRssMb,
           wallSeconds: Math.round(result.wallMs / 100) / 10,
+          load: `${loadBefore} -> ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}`,
         });
       } finally {
         await cleanup(client, prefix, [rawIndex]);

@@ -100,6 +100,37 @@ describe('readBagAddresses', () => {
     expect(checked).toBe(320 - 4);
   });
 
+  it("hands on each row's address columns as text, with its table's own id and the verblijfsobject's pand", async () => {
+    const items = await all(readBagAddresses(FIXTURE));
+    const props = (table: string, id: string) => items.find((i) => i.props[`${table}_identificatie`] === id)?.props;
+    expect(props('verblijfsobject', '0503010000000032')).toStrictEqual({
+      bag_table: 'verblijfsobject',
+      status: 'Verblijfsobject in gebruik',
+      openbare_ruimte_naam: 'Vulcanusweg',
+      huisnummer: '259',
+      huisletter: 'A',
+      toevoeging: '',
+      postcode: '2624AV',
+      woonplaats_naam: 'Delft',
+      nummeraanduiding_hoofdadres_identificatie: '0503200000000032',
+      verblijfsobject_identificatie: '0503010000000032',
+      pand_identificatie: '0503100000013887',
+    });
+    expect(props('verblijfsobject', '0503010000000065')).toMatchObject({ huisletter: '', toevoeging: 'II' });
+    expect(props('standplaats', '0503030000000001')).toStrictEqual({
+      bag_table: 'standplaats',
+      status: 'Plaats aangewezen',
+      openbare_ruimte_naam: 'Schieweg',
+      huisnummer: '15',
+      huisletter: 'Z',
+      toevoeging: '',
+      postcode: '2627AN',
+      woonplaats_naam: 'Delft',
+      nummeraanduiding_hoofdadres_identificatie: '0503200000000321',
+      standplaats_identificatie: '0503030000000001',
+    });
+  });
+
   it('keeps the BAG ids as 16-digit text, also from a file that stored them as numbers', () => {
     expect(bagId(503010000000001)).toBe('0503010000000001');
     expect(bagId(' 0503200000000001 ')).toBe('0503200000000001');
