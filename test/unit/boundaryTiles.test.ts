@@ -10,7 +10,7 @@ import {
 } from '../../src/features/tiles/levelTiles.js';
 import { areaProperties, type TileProperties } from '../../src/features/tiles/tileFeatures.js';
 import { tileJson } from '../../src/features/tiles/tileJson.js';
-import { LABEL_LAYER, levelsAt, MAX_ZOOM, outsidePyramid } from '../../src/features/tiles/zoomTable.js';
+import { AREA_TOLERANCE, LABEL_LAYER, levelsAt, MAX_ZOOM, outsidePyramid } from '../../src/features/tiles/zoomTable.js';
 import type { AreaDoc } from '../../core/elasticsearch/documents.js';
 import { boxPolygon } from '../support/geometry.js';
 import { decodeTile, featuresOf } from '../support/vectorTiles.js';
@@ -48,20 +48,20 @@ describe('the pyramid', () => {
 
 describe('a level’s tiles', () => {
   it('splits shapes from label points', () => {
-    const { shapes, labels } = new LevelTiles(square, 100).tile(6, 32, 21);
+    const { shapes, labels } = new LevelTiles(square, 100, AREA_TOLERANCE).tile(6, 32, 21);
     expect(shapes).toHaveLength(1);
     expect(labels).toHaveLength(1);
-    expect(new LevelTiles(square, 100).tile(6, 0, 0)).toEqual({ shapes: [], labels: [] });
+    expect(new LevelTiles(square, 100, AREA_TOLERANCE).tile(6, 0, 0)).toEqual({ shapes: [], labels: [] });
   });
 
   it('is built anew once charged its budget below the index zoom, answering the same', () => {
     const z = INDEX_MAX_ZOOM + 3;
-    const probe = new LevelTiles(square, Infinity);
+    const probe = new LevelTiles(square, Infinity, AREA_TOLERANCE);
     const first = JSON.stringify(probe.tile(z, 131, 86));
     const charge = probe.stats.cost;
     // The tile's points and label, and what the tiles cut on the way down stand for.
     expect(charge).toBeGreaterThan(REQUEST_COST);
-    const tiles = new LevelTiles(square, 3 * charge);
+    const tiles = new LevelTiles(square, 3 * charge, AREA_TOLERANCE);
     for (let i = 0; i < 3; i++) tiles.tile(z, 131, 86);
     expect(tiles.stats.rebuilds).toBe(0);
     expect(JSON.stringify(tiles.tile(z, 131, 86))).toBe(first);
@@ -115,7 +115,7 @@ describe('encoding', () => {
   });
 
   it('writes a layer per level with shapes and one label layer, with the properties', () => {
-    const tile = new LevelTiles(square, 100).tile(6, 32, 21);
+    const tile = new LevelTiles(square, 100, AREA_TOLERANCE).tile(6, 32, 21);
     const decoded = decodeTile(
       encodeTile([
         { layer: 'municipalities', tile },

@@ -13,19 +13,20 @@
  */
 import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTOptions } from '@maplibre/geojson-vt';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
-import { BUFFER, EXTENT, MAX_ZOOM, TOLERANCE } from './zoomTable.js';
+import { BUFFER, EXTENT, MAX_ZOOM } from './zoomTable.js';
 import type { TileProperties } from './tileFeatures.js';
 
 /** Where geojson-vt stops cutting when it builds an index (its default): deeper tiles are cut on request. */
 export const INDEX_MAX_ZOOM = 5;
 
-export const GEOJSON_VT_OPTIONS: GeoJSONVTOptions = {
+/** geojson-vt's options for a level simplified with `tolerance` (zoomTable.ts' toleranceOf). */
+export const geojsonVtOptions = (tolerance: number): GeoJSONVTOptions => ({
   maxZoom: MAX_ZOOM,
   indexMaxZoom: INDEX_MAX_ZOOM,
-  tolerance: TOLERANCE,
+  tolerance,
   extent: EXTENT,
   buffer: BUFFER,
-};
+});
 
 /** MVT geometry types (vector_tile.proto): 1 point, 3 polygon. */
 const POINT = 1;
@@ -60,13 +61,14 @@ export class LevelTiles {
   constructor(
     features: Feature<Geometry, TileProperties>[],
     private readonly maxCost: number,
+    private readonly tolerance: number,
   ) {
     this.collection = { type: 'FeatureCollection', features };
   }
 
   /** Builds the index now (else the first tile does). */
   build(): this {
-    this.index = new GeoJSONVT(this.collection, GEOJSON_VT_OPTIONS);
+    this.index = new GeoJSONVT(this.collection, geojsonVtOptions(this.tolerance));
     this.cost = 0;
     return this;
   }

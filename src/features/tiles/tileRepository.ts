@@ -18,7 +18,7 @@ import { searchAllPages } from '../../indexes/paging.js';
 import { encodeTile } from './encodeTile.js';
 import { LevelTiles, type LevelTilesStats } from './levelTiles.js';
 import { areaTileFeatures, buildingTileFeature } from './tileFeatures.js';
-import { LEVEL_LAYERS, levelsAt, type TileLevel } from './zoomTable.js';
+import { LEVEL_LAYERS, levelsAt, type TileLevel, toleranceOf } from './zoomTable.js';
 
 /**
  * What one level's index may be charged (in points, levelTiles.ts) before it is built anew: at 80-135 bytes of heap
@@ -79,7 +79,7 @@ export class BoundaryTiles {
     const started = Date.now();
     const features =
       level === 'building' ? await this.buildingFeatures(generation) : await this.areaFeatures(level, generation);
-    const tiles = new LevelTiles(features, this.maxCost).build();
+    const tiles = new LevelTiles(features, this.maxCost, toleranceOf(level)).build();
     this.loaded.set(level, tiles);
     this.logger?.info(
       { boundaryTiles: { level, generation, features: features.length, loadMs: Date.now() - started } },

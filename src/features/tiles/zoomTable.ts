@@ -17,8 +17,17 @@ export const MAX_ZOOM = 14;
 /** Tile coordinates per side (MVT's default); BUFFER units of the neighbouring tiles are repeated on each side. */
 export const EXTENT = 4096;
 export const BUFFER = 64;
-/** geojson-vt's simplification tolerance in tile units at every zoom (its default): ~1.5 px of a 4096-unit tile. */
-export const TOLERANCE = 3;
+/**
+ * geojson-vt's simplification tolerance, in tile units at every zoom. A boundary may move 16 units, 2 px of the 512 px
+ * MapLibre draws a tile at: Belgium's municipalities at zoom 8 then cost 0.17-0.20 of their GeoJSON's bytes (0.26-0.30
+ * at geojson-vt's default of 3; bench/probes/tileBytes.ts). Buildings (3-7 px across at zoom 14) keep the default:
+ * 2 px would turn them into triangles.
+ */
+export const AREA_TOLERANCE = 16;
+export const BUILDING_TOLERANCE = 3;
+
+/** The tolerance of a level's shapes. */
+export const toleranceOf = (level: TileLevel) => (level === 'building' ? BUILDING_TOLERANCE : AREA_TOLERANCE);
 
 export type TileLevel = AreaLevel | 'building';
 
