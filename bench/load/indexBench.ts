@@ -16,7 +16,6 @@
  * Elasticsearch as for `npm run bench`: ELASTICSEARCH_URL when set (an external node, left running), else a node
  * started for the run (testcontainers or the local launcher, 1 GB heap) and stopped at the end.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -31,6 +30,7 @@ import type { RunSummary } from '../../indexer/execution/summary.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
+import { runWithPeakRss } from '../support/childPeakRss.js';
 import { REPO_ROOT } from '../support/defaults.js';
 import { roundOrder } from '../support/interleave.js';
 
@@ -75,8 +75,7 @@ async function runIndexer(
           .join(','),
       }
     : {};
-  const started = Date.now();
-  const child = spawn(
+  const { code, stdout, peakRssMb, wallMs } = await runWithPeakRss(
     process.execPath,
     [
       ...nodeFlags,
@@ -95,34 +94,14 @@ async function runIndexer(
       '--rejects',
       join(work, `${prefix}rejects.jsonl`),
     ],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ELASTICSEARCH_URL: url, LOG_LEVEL: 'warn', ...probeEnv },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { cwd: REPO_ROOT, env: { ...process.env, ELASTICSEARCH_URL: url, LOG_LEVEL: 'warn', ...probeEnv } },
   );
-  let stdout = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  let hwmKb = 0;
-  const sampler = setInterval(() => {
-    try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      if (kb > hwmKb) hwmKb = kb;
-    } catch {
-      // exited between samples
-    }
-  }, 50);
-  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  clearInterval(sampler);
   if (code !== 0) throw new Error(`indexer exited with ${code}: ${stdout.slice(0, 2000)}`);
   const summary = JSON.parse(stdout) as RunSummary;
   return {
     summary,
-    peakRssMb: Math.max(Math.round(hwmKb / 1024), summary.peakRssMb),
-    wallMs: Date.now() - started,
+    peakRssMb: Math.max(peakRssMb, summary.peakRssMb),
+    wallMs,
     ...(probe ? { probe: JSON.parse(readFileSync(probeOut, 'utf8')) as AddressPhaseProbe } : {}),
   };
 }

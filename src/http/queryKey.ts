@@ -30,9 +30,10 @@ export function takeQueryKey(ctx: Context, accepts: (path: string) => boolean): 
   const state = ctx.state as { queryKey?: string | null };
   if (state.queryKey !== undefined) return state.queryKey ?? undefined;
   state.queryKey = null;
-  if (!ctx.querystring || !accepts(ctx.path)) return undefined;
+  // The text first: a query string naming no key (nearly every request) never asks which route it is.
+  if (!ctx.querystring) return undefined;
   const { key, rest } = splitQueryKey(ctx.querystring);
-  if (key === undefined) return undefined;
+  if (key === undefined || !accepts(ctx.path)) return undefined;
   ctx.querystring = rest;
   state.queryKey = key;
   return key;

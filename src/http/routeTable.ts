@@ -42,8 +42,12 @@ function matcherOf(path: string): (candidate: string) => boolean {
   return (candidate) => regexp.test(candidate);
 }
 
+const ROUTE: Resolution = { kind: 'route' };
+
 export class RouteTable {
   private readonly patterns: Pattern[] = [];
+  /** The methods of each path without parameters: most requests are answered by one lookup here. */
+  private readonly exact = new Map<string, Set<string>>();
 
   constructor(routes: readonly RouteDeclaration[]) {
     const byPath = new Map<string, Set<string>>();
@@ -54,11 +58,16 @@ export class RouteTable {
       if (method === 'GET') methods.add('HEAD');
       byPath.set(route.path, methods);
     }
-    for (const [path, methods] of byPath) this.patterns.push({ test: matcherOf(path), methods });
+    for (const [path, methods] of byPath) {
+      this.patterns.push({ test: matcherOf(path), methods });
+      if (!path.includes('{')) this.exact.set(path, methods);
+    }
   }
 
   /** What `method path` is: a route, or why not. `path` is the request's, undecoded (Koa's ctx.path). */
   resolve(method: string, path: string): Resolution {
+    // A declared path and one of its methods is a route whatever else the path matches.
+    if (this.exact.get(path)?.has(method)) return ROUTE;
     if (!(KNOWN_METHODS as readonly string[]).includes(method)) return { kind: 'not_implemented' };
     // Every pattern the path matches (`/countries/geojson` is also `/countries/{id}`): their methods together.
     const allowed = new Set<string>();
@@ -66,7 +75,7 @@ export class RouteTable {
       if (pattern.test(path)) for (const m of pattern.methods) allowed.add(m);
     }
     if (allowed.size === 0) return { kind: 'not_found' };
-    if (allowed.has(method)) return { kind: 'route' };
+    if (allowed.has(method)) return ROUTE;
     return { kind: 'method_not_allowed', allow: ALLOW_ORDER.filter((m) => allowed.has(m)).join(', ') };
   }
 }

@@ -9,7 +9,7 @@ import type { TableNeeds } from '../gpkg/geopackage.js';
 export const RD_NEW = 28992;
 
 /** Columns every addressable object table has (verblijfsobject, standplaats, ligplaats). */
-const ADDRESS_COLUMNS = [
+export const ADDRESS_COLUMNS = [
   'identificatie',
   'status',
   'openbare_ruimte_naam',

@@ -10,6 +10,7 @@ import { columnPositions, GEOMETRY, GeoPackage, ROWID } from '../gpkg/geopackage
 import { parseGeometryBlob } from '../gpkg/geometryBlob.js';
 import { type ReadOptions, SourceFileError, type SourceItem } from '../types.js';
 import {
+  ADDRESS_COLUMNS,
   ADDRESS_STATUSES_KEPT,
   ADDRESS_TABLES,
   bagId,
@@ -94,18 +95,7 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
     if (options.stats) options.stats.encoding = 'UTF-8';
     let position = 0;
     for (const t of tables) {
-      const at = columnPositions(t.columns, [
-        'identificatie',
-        'status',
-        'openbare_ruimte_naam',
-        'huisnummer',
-        'huisletter',
-        'toevoeging',
-        'postcode',
-        'woonplaats_naam',
-        'nummeraanduiding_hoofdadres_identificatie',
-        'pand_identificatie',
-      ]);
+      const at = columnPositions(t.columns, [...ADDRESS_COLUMNS, 'pand_identificatie']);
       const idKey = `${t.table}_identificatie`;
       for (const row of gpkg.rows(t.table, t.geometryColumn, t.columns)) {
         const { status, kept } = counted(row[at.status], ++position, progress, keep, options);

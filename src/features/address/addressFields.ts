@@ -1,8 +1,11 @@
 /** The addresses index's `_source` field lists of the street lookup and forward answers, each with its hit type. */
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 
-/** The stored fields a lookup answer needs; `LookupHit` is what they fetch. */
-export const LOOKUP_SOURCE = [
+/**
+ * What every answer that shows an address fetches (its id, street, number, city, postcode, location and the
+ * street's names per language, which `lang` shows): lookup, forward, autocomplete and reverse extend it.
+ */
+export const ADDRESS_SOURCE = [
   'id',
   'streetname',
   'number',
@@ -10,8 +13,13 @@ export const LOOKUP_SOURCE = [
   'city',
   'postcode',
   'location',
-  // The street's names per language (what `lang` shows) and their keys (which language the query matched).
   'street_names',
+] as const satisfies readonly (keyof AddressDoc)[];
+
+/** The stored fields a lookup answer needs; `LookupHit` is what they fetch. */
+export const LOOKUP_SOURCE = [
+  ...ADDRESS_SOURCE,
+  // The street names' keys: which language the query matched.
   'other_street_keys',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type LookupHit = Pick<AddressDoc, (typeof LOOKUP_SOURCE)[number]>;

@@ -8,6 +8,7 @@
  * distance to the focus (the nearest of the street's sampled address points), then by the street's size.
  * Addresses (once a number is typed) and postcodes are searched on the address index.
  */
+import { ADDRESS_SOURCE } from '../address/addressFields.js';
 import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc, GeoPoint, StreetDoc } from '../../../core/elasticsearch/documents.js';
 import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteInput.js';
@@ -18,17 +19,7 @@ import { constantPart } from '../../elasticsearch/constantPart.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
-export const AUTOCOMPLETE_SOURCE = [
-  'id',
-  'streetname',
-  'number',
-  'suffix',
-  'postcode',
-  'city',
-  'location',
-  'street_key',
-  'street_names',
-] as const satisfies readonly (keyof AddressDoc)[];
+export const AUTOCOMPLETE_SOURCE = [...ADDRESS_SOURCE, 'street_key'] as const satisfies readonly (keyof AddressDoc)[];
 
 export type AutocompleteHit = Pick<AddressDoc, (typeof AUTOCOMPLETE_SOURCE)[number]>;
 

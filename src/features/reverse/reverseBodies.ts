@@ -3,6 +3,7 @@
  * request bodies. Which runs when, and the exact containment tests, live in reverseRepository.ts and
  * containment.ts.
  */
+import { ADDRESS_SOURCE } from '../address/addressFields.js';
 import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { viewportClause } from '../../geometry/viewport.js';
@@ -15,17 +16,10 @@ export interface ReversePoint {
 
 /** The stored fields an address of a reverse answer needs (the Address record and its location). */
 export const REVERSE_ADDRESS_SOURCE = [
-  'id',
+  ...ADDRESS_SOURCE,
+  // The Address record's ids of its suburb and building.
   'suburb_id',
   'building_id',
-  'number',
-  'suffix',
-  'streetname',
-  'postcode',
-  'city',
-  'location',
-  // The street's names per language: what `lang` shows.
-  'street_names',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type ReverseAddressDoc = Pick<AddressDoc, (typeof REVERSE_ADDRESS_SOURCE)[number]>;
 
