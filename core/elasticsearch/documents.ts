@@ -157,9 +157,14 @@ export interface StreetDoc extends ParentIds {
   points: GeoPoint[];
 }
 
-/** What a place document is; areas keep their level's name. */
+/**
+ * What a place document is; areas keep their level's name. The result types of the search box, declared once:
+ * the API's rules for each (label, prior, offered while typing) are the table in
+ * src/features/places/placeTypes.ts, keyed by this type, so a new type fails to compile until it has its entry.
+ */
 export type PlaceType = 'street' | 'postcode' | AreaLevel;
-export const PLACE_TYPES: readonly PlaceType[] = [
+/** Every place type, in the order the API lists them (`layers`, the schemas' enums). */
+export const PLACE_TYPES = [
   'street',
   'postcode',
   'city',
@@ -167,7 +172,14 @@ export const PLACE_TYPES: readonly PlaceType[] = [
   'municipality',
   'province',
   'country',
-];
+] as const satisfies readonly PlaceType[];
+/** Compile-time check that PLACE_TYPES names every PlaceType. */
+const everyPlaceType: Exclude<PlaceType, (typeof PLACE_TYPES)[number]> extends never ? true : never = true;
+void everyPlaceType;
+/** A place type that is an area of the hierarchy (its id is a hierarchy id). */
+export const isAreaType = (type: PlaceType): type is AreaLevel => (AREA_LEVELS as readonly string[]).includes(type);
+/** The area place types, in PLACE_TYPES' order. */
+export const AREA_PLACE_TYPES = PLACE_TYPES.filter(isAreaType);
 
 /**
  * A name per language (`nl`, `fr`, `de`) where the source has several (Brussels); absent where it has one. Copied

@@ -3,14 +3,8 @@
  * or the language the query named the street (else the city) in, and `names` where there is more than one.
  */
 import { normaliseText, streetKey } from '../../../core/text/normalise.js';
-import {
-  answerLanguage,
-  distinctNames,
-  type Language,
-  type LanguageChoice,
-  languageOfKey,
-  localName,
-} from '../../language/answerLanguage.js';
+import { answerLanguage, type Language, type LanguageChoice, languageOfKey } from '../../language/answerLanguage.js';
+import { localise } from '../../language/localise.js';
 import type { CityNames, KnownCities } from '../cities/knownCities.js';
 import type { StreetQuery } from './streetRequest.js';
 
@@ -40,17 +34,15 @@ export function inLanguage<D extends LocalisableAddress>(
   language: Language | undefined,
   cityNames: Names | undefined,
 ): D & { names?: AddressNames } {
-  const names: AddressNames = {};
-  const street = distinctNames(doc.street_names);
-  const city = distinctNames(cityNames);
-  if (street) names.streetname = street;
-  if (city) names.city = city;
-  return {
-    ...doc,
-    streetname: localName(doc.streetname, doc.street_names, language),
-    city: localName(doc.city, cityNames, language),
-    ...(street || city ? { names } : {}),
-  };
+  const { record, names } = localise(
+    doc,
+    [
+      { field: 'streetname', names: doc.street_names },
+      { field: 'city', names: cityNames },
+    ],
+    language,
+  );
+  return Object.keys(names).length ? { ...record, names } : record;
 }
 
 /** The names of an address's city, by its shown (primary) name: the known cities named in several languages. */

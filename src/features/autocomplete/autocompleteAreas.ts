@@ -3,12 +3,12 @@
  * places index (the search box's), with the same `type` values GET /search answers. Pure: the merge of the two
  * answers; the endpoint runs both searches at once.
  */
-import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { PlaceResult } from '../places/placeRecords.js';
+import { TYPES_WHILE_TYPING } from '../places/placeTypes.js';
 import type { Suggestion } from './autocompleteRepository.js';
 
-/** The area types offered while typing; streets and postcodes come from autocomplete's own searches. */
-export const AUTOCOMPLETE_AREA_TYPES: readonly PlaceType[] = ['city', 'suburb', 'municipality', 'province', 'country'];
+/** The place types offered while typing (placeTypes.ts); streets and postcodes come from autocomplete's own searches. */
+export const AUTOCOMPLETE_AREA_TYPES = TYPES_WHILE_TYPING;
 /** Areas offered at most per answer: the answer is mostly about streets. */
 export const MAX_AREAS = 3;
 

@@ -11,8 +11,8 @@ import {
   type Language,
   type LanguageChoice,
   languageWhere,
-  localName,
 } from '../../language/answerLanguage.js';
+import { localise } from '../../language/localise.js';
 import type { PlaceResult } from '../places/placeRecords.js';
 import { type AddressNames, cityNamesOf, inLanguage } from '../address/addressLanguage.js';
 import type { CityNames } from '../cities/knownCities.js';
@@ -58,11 +58,7 @@ export function suggestionInLanguage(
   if (!streetNames && !cityNames) return rest;
   const matched = streetNames && (languageTyped(typed, streetNames) ?? languageTypedWithTypo(typed, streetNames));
   const { street_names: _, ...shown } = inLanguage(suggestion, answerLanguage({ ...choice, matched }), cityNames);
-  let label = rest.label;
-  if (rest.streetname && label.startsWith(rest.streetname))
-    label = shown.streetname + label.slice(rest.streetname.length);
-  if (rest.city && label.endsWith(rest.city)) label = label.slice(0, label.length - rest.city.length) + shown.city;
-  return { ...shown, label };
+  return shown;
 }
 
 /**
@@ -72,9 +68,8 @@ export function suggestionInLanguage(
 export function placeInLanguage(place: PlaceResult, typed: string, choice: Omit<LanguageChoice, 'matched'>) {
   const names = distinctNames(definedNames(place.names));
   if (!names) return place;
-  const name = localName(place.name, names, answerLanguage({ ...choice, matched: languageTyped(typed, names) }));
-  const label = place.label.startsWith(place.name) ? name + place.label.slice(place.name.length) : place.label;
-  return { ...place, name, label };
+  const language = answerLanguage({ ...choice, matched: languageTyped(typed, names) });
+  return localise(place, [{ field: 'name', names }], language).record;
 }
 
 const definedNames = (names: Readonly<Partial<Record<string, string>>>) =>

@@ -5,21 +5,13 @@
  * search themselves, they shape what the native services answered.
  */
 import type { z } from 'zod';
+import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
 import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../../schemas/responses.js';
 
-export const PLACE_KINDS = [
-  'address',
-  'street',
-  'postcode',
-  'suburb',
-  'city',
-  'municipality',
-  'province',
-  'country',
-] as const;
-export type PlaceKind = (typeof PLACE_KINDS)[number];
+/** What a dialect result is: an address or one of the search box's place types (each dialect names every one). */
+export type PlaceKind = 'address' | PlaceType;
 
 export interface DialectPlace {
   /** Our id: an address id, a street id, `postcode:<country>:<code>`, or an area's hierarchy id. */

@@ -4,14 +4,8 @@
  */
 import type { AreaDoc } from '../../../core/elasticsearch/documents.js';
 import { normaliseText } from '../../../core/text/normalise.js';
-import {
-  answerLanguage,
-  distinctNames,
-  type Language,
-  type LanguageChoice,
-  languageOfKey,
-  localName,
-} from '../../language/answerLanguage.js';
+import { answerLanguage, type Language, type LanguageChoice, languageOfKey } from '../../language/answerLanguage.js';
+import { localise } from '../../language/localise.js';
 
 export function areaLocaliser(choice: Omit<LanguageChoice, 'matched'>, nameFilter: string | undefined) {
   const filterKey = nameFilter ? normaliseText(nameFilter) : '';
@@ -24,5 +18,6 @@ export function areaLocaliser(choice: Omit<LanguageChoice, 'matched'>, nameFilte
 /** The area with `name` in `language` (where it has one) and `names` where there are several. */
 export function areaInLanguage<D extends Pick<AreaDoc, 'name' | 'names'>>(doc: D, language: Language | undefined): D {
   if (!doc.names) return doc;
-  return { ...doc, name: localName(doc.name, doc.names, language), names: distinctNames(doc.names) };
+  const { record, names } = localise(doc, [{ field: 'name', names: doc.names }], language);
+  return { ...record, names: names.name };
 }

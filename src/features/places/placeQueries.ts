@@ -16,6 +16,7 @@ import type { GeoPoint, PlaceDoc, PlaceType } from '../../../core/elasticsearch/
 import { normaliseText } from '../../../core/text/normalise.js';
 import { isPostcodeKey, placeNameKeys } from '../../../core/text/placeKeys.js';
 import { constantPart } from '../../elasticsearch/constantPart.js';
+import { PLACE_TYPE_RULES } from './placeTypes.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -80,16 +81,6 @@ export function streetOfAddressReading(streetname: string, city: string): PlaceR
 /** Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 15 + 5). */
 export const TIER_SCORES = { exact: 200, prefix: 100, typo: 50 } as const;
 export type PlaceMatch = keyof typeof TIER_SCORES;
-
-/** The type prior: at equal match, a city is what people mean by its name; streets count on their size alone. */
-const TYPE_BOOSTS: Partial<Record<PlaceType, number>> = {
-  city: 8,
-  municipality: 6,
-  province: 4,
-  country: 4,
-  suburb: 2,
-  postcode: 2,
-};
 
 /**
  * Focus: a place this far away gets half of FOCUS_BOOST (distance_feature: boost * pivot / (pivot + distance)); at
@@ -221,7 +212,9 @@ function filters(q: PlaceQuery): Query[] {
  */
 const RANK_FUNCTIONS: readonly estypes.QueryDslFunctionScoreContainer[] = constantPart([
   { field_value_factor: { field: 'address_count', modifier: 'ln2p', missing: 0 } },
-  ...Object.entries(TYPE_BOOSTS).map(([type, weight]) => ({ filter: { term: { type } }, weight })),
+  ...Object.entries(PLACE_TYPE_RULES)
+    .filter(([, rules]) => rules.prior > 0)
+    .map(([type, rules]) => ({ filter: { term: { type } }, weight: rules.prior })),
 ]);
 
 function focusClauses(focus: GeoPoint | undefined): Query[] {

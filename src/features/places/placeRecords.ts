@@ -5,6 +5,7 @@
 import type { LocalisedNames, PlaceParentNames, PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { SearchResult } from '../../schemas/responses.js';
 import type { PlaceHit, PlaceMatch } from './placeQueries.js';
+import { PLACE_TYPE_RULES } from './placeTypes.js';
 
 export interface PlaceResult {
   type: PlaceType;
@@ -31,25 +32,9 @@ export interface PlaceResult {
 /** An exact name is what was asked for; a prefix or a typo is a guess, graded as forward geocoding grades them. */
 const CONFIDENCE: Record<PlaceMatch, number> = { exact: 1, prefix: 0.8, typo: 0.6 };
 
-/** "Mekelweg, Delft", "2628CD Delft", "Delft, Zuid-Holland", "Wippolder, Delft", "Zuid-Holland, Netherlands". */
+/** "Mekelweg, Delft", "2628CD Delft", "Delft, Zuid-Holland": the label its type's rule makes (placeTypes.ts). */
 export function placeLabel(hit: Pick<PlaceHit, 'type' | 'name' | 'city' | 'parent_names'>): string {
-  const p = hit.parent_names;
-  const join = (...parts: string[]) => parts.filter((s, i) => s && parts.indexOf(s) === i).join(', ');
-  switch (hit.type) {
-    case 'street':
-      return join(hit.name, hit.city || p.city);
-    case 'postcode':
-      return [hit.name, hit.city].filter(Boolean).join(' ');
-    case 'suburb':
-      return join(hit.name, p.city || p.municipality);
-    case 'city':
-    case 'municipality':
-      return join(hit.name, p.province);
-    case 'province':
-      return join(hit.name, p.country);
-    case 'country':
-      return hit.name;
-  }
+  return PLACE_TYPE_RULES[hit.type].label({ name: hit.name, city: hit.city, parents: hit.parent_names });
 }
 
 export function placeResult(hit: PlaceHit, match: PlaceMatch): PlaceResult {

@@ -1,5 +1,6 @@
 /** GET /autocomplete: the type-ahead suggestions. */
 import { z } from 'zod';
+import { PLACE_TYPES } from '../../../core/elasticsearch/documents.js';
 import { AddressNames, Coordinates } from './fields.js';
 
 /**
@@ -7,7 +8,7 @@ import { AddressNames, Coordinates } from './fields.js';
  * `id` on addresses and areas (the hierarchy id), `bbox` on areas.
  */
 export const AutocompleteSuggestion = z.object({
-  type: z.enum(['street', 'address', 'postcode', 'city', 'suburb', 'municipality', 'province', 'country']),
+  type: z.enum(['address', ...PLACE_TYPES]),
   label: z.string(),
   id: z.string().optional(),
   bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional(),

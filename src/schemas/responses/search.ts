@@ -1,5 +1,6 @@
 /** GET /search: the search box's results, addresses and places on one list. */
 import { z } from 'zod';
+import { AREA_PLACE_TYPES, type AreaLevel } from '../../../core/elasticsearch/documents.js';
 import { ForwardResult } from './addresses.js';
 import { Bbox, Coordinates } from './fields.js';
 
@@ -37,7 +38,7 @@ const ParentNames = z.object({
   country: z.string(),
 });
 /** An area: `id` is the hierarchy id (`/cities/{id}/geojson` and the like). */
-const areaSearchResult = <T extends 'city' | 'suburb' | 'municipality' | 'province' | 'country'>(type: T) =>
+const areaSearchResult = <T extends AreaLevel>(type: T) =>
   z.object({
     type: z.literal(type),
     ...PlaceCommon,
@@ -50,11 +51,7 @@ export const SearchResult = z.discriminatedUnion('type', [
   AddressSearchResult,
   StreetSearchResult,
   PostcodeSearchResult,
-  areaSearchResult('city'),
-  areaSearchResult('suburb'),
-  areaSearchResult('municipality'),
-  areaSearchResult('province'),
-  areaSearchResult('country'),
+  ...AREA_PLACE_TYPES.map(areaSearchResult),
 ]);
 export type SearchResult = z.infer<typeof SearchResult>;
 /** GET /search: addresses and places, best first. */
