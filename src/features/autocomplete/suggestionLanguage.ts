@@ -5,30 +5,12 @@
  * same language where the city has names in several.
  */
 import { normaliseStreet, normaliseText, wordTails } from '../../../core/text/normalise.js';
-import {
-  answerLanguage,
-  distinctNames,
-  type Language,
-  type LanguageChoice,
-  languageWhere,
-  localName,
-} from '../../language/answerLanguage.js';
-import type { PlaceResult } from '../places/placeRecords.js';
+import { answerLanguage, type Language, type LanguageChoice, languageWhere } from '../../language/answerLanguage.js';
+import { languageTyped } from '../places/placeLanguage.js';
 import { type AddressNames, cityNamesOf, inLanguage } from '../address/addressLanguage.js';
 import type { CityNames } from '../cities/knownCities.js';
 import { fuzzyPhraseRegexp, mayBeTypo } from './typoRegexp.js';
 import type { Suggestion } from './autocompleteRepository.js';
-
-/** The language whose name has a word starting with the typed text (as languageOfKey: the first of several, none
- * when all or none do). */
-export function languageTyped(typed: string, names: Readonly<Record<string, string>>): Language | undefined {
-  const text = normaliseText(typed);
-  if (!text) return undefined;
-  return languageWhere(names, (name) => {
-    const key = normaliseText(name);
-    return key.startsWith(text) || key.includes(` ${text}`);
-  });
-}
 
 /**
  * The language whose name the typed words reach with the typo round's rule (fuzzyPhraseRegexp over the name's word
@@ -64,18 +46,3 @@ export function suggestionInLanguage(
   if (rest.city && label.endsWith(rest.city)) label = label.slice(0, label.length - rest.city.length) + shown.city;
   return { ...shown, label };
 }
-
-/**
- * An area offered while typing (a place of the search box) named in the chosen language, else the one typed
- * (`bruxel` -> Bruxelles), else its primary name; its label begins with that name.
- */
-export function placeInLanguage(place: PlaceResult, typed: string, choice: Omit<LanguageChoice, 'matched'>) {
-  const names = distinctNames(definedNames(place.names));
-  if (!names) return place;
-  const name = localName(place.name, names, answerLanguage({ ...choice, matched: languageTyped(typed, names) }));
-  const label = place.label.startsWith(place.name) ? name + place.label.slice(place.name.length) : place.label;
-  return { ...place, name, label };
-}
-
-const definedNames = (names: Readonly<Partial<Record<string, string>>>) =>
-  Object.fromEntries(Object.entries(names).filter((e): e is [string, string] => typeof e[1] === 'string'));
