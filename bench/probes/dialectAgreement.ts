@@ -158,7 +158,11 @@ async function main() {
         );
       }
     }
-    const summary = `${texts.length} texts in ${seconds.toFixed(0)} s; load average after: ${load()}`;
+    // Both sides empty agrees: how many of the agreements that is.
+    const nativeEmpty = outcomes.filter((o) => o.tops.native === undefined).length;
+    const summary =
+      `${texts.length} texts (native /search answered nothing for ${nativeEmpty}) in ${seconds.toFixed(0)} s; ` +
+      `load average after: ${load()}`;
     console.log(`\n${summary}`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = resolve(RESULTS_DIR, `dialect-agreement-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
