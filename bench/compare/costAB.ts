@@ -16,7 +16,9 @@
  * reads. `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
  * (bench/support/leanForward.ts): what Koa and the middleware cost, measured; and the same with raw undici in place
  * of the Elasticsearch client (`lean undici`, bench/support/undiciSearcher.ts): what the client costs, and the
- * floor of the handler's own work with neither.
+ * floor of the handler's own work with neither. `--scenario dialects`: the same search texts (free text and places,
+ * alternating) as native `/search` and as each compatibility dialect's search (Nominatim, Photon, Pelias), every side
+ * on its own process of the first `--api` build: what the translation costs per request (`vs native`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -29,7 +31,14 @@ import { exactForwardRequest, exactLookupRequest } from '../../src/features/addr
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
 import { parseApiSpec } from '../support/apiSpec.js';
 import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
-import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import {
+  freeTextPaths,
+  keystrokePaths,
+  placePaths,
+  reversePaths,
+  sampleAddresses,
+  streetBodies,
+} from '../support/benchQueries.js';
 import { atRate as atRateOf, formatTable, type Scenario } from '../support/loadDriver.js';
 import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
 import { layerShares } from '../support/profileLayers.js';
@@ -124,8 +133,8 @@ async function main() {
         ),
       },
     };
-    const chosen = scenarios[args.scenario];
-    if (!chosen) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}`);
+    const chosen = args.scenario === 'dialects' ? { api: [] } : scenarios[args.scenario];
+    if (!chosen) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}, dialects`);
 
     const targets: Target[] = [];
     const scenario = (url: string, headers: Record<string, string>, requests: Scenario['requests']): Scenario => ({
@@ -166,8 +175,18 @@ async function main() {
         addTarget(label, lean.process, dir, scenario(lean.url, apiHeaders, chosen.api));
       }
     }
-    for (const spec of args.api ?? ['now=.']) {
-      const { label, dir, modes } = parseApiSpec(spec);
+    // One API process per side for `dialects` (the first --api build), else one per build with the scenario's list.
+    const sides: { spec: string; label?: string; requests: Scenario['requests'] }[] =
+      args.scenario === 'dialects'
+        ? Object.entries(dialectRequests(addresses)).map(([label, requests]) => ({
+            spec: args.api?.[0] ?? 'now=.',
+            label,
+            requests,
+          }))
+        : (args.api ?? ['now=.']).map((spec) => ({ spec, requests: chosen.api }));
+    for (const side of sides) {
+      const { dir, modes } = parseApiSpec(side.spec);
+      const label = side.label ?? parseApiSpec(side.spec).label;
       const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
       const profile = profiling(label);
       const api = await startApiProcess({
@@ -178,11 +197,11 @@ async function main() {
         compiled: modes.includes('dist'),
         nodeOptions: [...nodeFlags, ...profile.options],
       });
-      addTarget(label, api.process, profile.dir, scenario(api.url, apiHeaders, chosen.api));
+      addTarget(label, api.process, profile.dir, scenario(api.url, apiHeaders, side.requests));
     }
 
     // Warm-up: each target's JIT, and the relay's memory of every search the scenario makes.
-    const warmSeconds = Math.ceil(chosen.api.length / rate) + 3;
+    const warmSeconds = Math.ceil(Math.max(...targets.map((t) => t.scenario.requests.length)) / rate) + 3;
     for (const target of targets) {
       console.error(`[cost] warming up ${target.label} (${warmSeconds} s at ${rate}/s)`);
       await atRate(target.scenario, warmSeconds);
@@ -239,6 +258,24 @@ async function main() {
     for (const child of children) child.kill('SIGTERM');
     await client.close();
   }
+}
+
+/**
+ * The same texts (an address as people write it, then a street, a city or a postcode, alternating) as native /search
+ * asks them and as each dialect's search does, with its clients' usual parameters.
+ */
+function dialectRequests(addresses: Parameters<typeof freeTextPaths>[0]): Record<string, Scenario['requests']> {
+  const texts = freeTextPaths(addresses)
+    .flatMap((path, i) => [path, placePaths(addresses)[i]!])
+    .map((path) => new URLSearchParams(path.slice(path.indexOf('?'))).get('q') ?? '');
+  const paths = (path: (q: string) => string) => texts.map((q) => ({ method: 'GET' as const, path: path(q) }));
+  const q = (value: string) => encodeURIComponent(value);
+  return {
+    native: paths((text) => `/search?q=${q(text)}`),
+    nominatim: paths((text) => `/nominatim/search?q=${q(text)}&format=jsonv2&addressdetails=1`),
+    photon: paths((text) => `/photon/api?q=${q(text)}`),
+    pelias: paths((text) => `/pelias/v1/search?text=${q(text)}`),
+  };
 }
 
 function newTarget(label: string, pid: number, scenario: Scenario): Target {

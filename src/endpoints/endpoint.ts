@@ -56,6 +56,12 @@ export interface OperationSpec {
    */
   keyInQuery?: boolean;
   /**
+   * The key may also come first in the path, `/k/<key>/…` (the compatibility dialects: QGIS' Nominatim locator
+   * replaces an endpoint's query string and sends no header of ours); it is cut off the path before anything else
+   * reads it (src/http/pathKey.ts).
+   */
+  keyInPath?: boolean;
+  /**
    * Errors on this route in another API's shape (a compatibility dialect's, for the clients that parse it); the
    * statuses stay ours. Unset: the JSON error envelope.
    */

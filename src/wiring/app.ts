@@ -16,6 +16,7 @@ import { KeyStore } from '../http/keyStore.js';
 import { Metrics } from '../http/metrics.js';
 import { rateLimit, TokenBuckets } from '../http/rateLimit.js';
 import { requestFrame } from '../http/requestFrame.js';
+import { pathKey } from '../http/pathKey.js';
 import { countSearch } from '../http/workMeter.js';
 import { ServiceState } from '../http/serviceState.js';
 import { apiReferencePage } from '../pages/docs.js';
@@ -94,7 +95,11 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   // Every rule above and below matches paths exactly as declared: other spellings are unknown paths (404).
   const routes = new RouteTable([...ENDPOINTS, ...pagePaths(pages).map((path) => ({ method: 'get', path }))]);
   const queryKeyRoutes = new RouteTable(ENDPOINTS.filter((endpoint) => endpoint.keyInQuery));
-  const keyInQuery = (path: string) => queryKeyRoutes.resolve('GET', path).kind !== 'not_found';
+  const pathKeyRoutes = new RouteTable(ENDPOINTS.filter((endpoint) => endpoint.keyInPath));
+  const keyPlaces = {
+    query: (path: string) => queryKeyRoutes.resolve('GET', path).kind !== 'not_found',
+    path: (path: string) => pathKeyRoutes.resolve('GET', path).kind !== 'not_found',
+  };
 
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
@@ -106,8 +111,10 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
       })
     : undefined;
 
-  // First: a flood without a key is refused before any other middleware spends anything on it.
-  if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx, keyInQuery) !== undefined));
+  // Before anything reads the path: a key in it (`/k/<key>/…`) is cut off, for authentication only.
+  app.use(pathKey());
+  // Then a flood without a key is refused before any other middleware spends anything on it.
+  if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx, keyPlaces) !== undefined));
   // The request's id and log line, its metrics, security headers and the draining notice: one layer.
   app.use(requestFrame(logger, metrics, state));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
@@ -115,7 +122,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.
   app.use(compression());
   app.use(errorEnvelopeWith((path) => ERROR_SHAPES.get(path)));
-  app.use(apiKeyAuth(keys, isOpenPath, keyInQuery, anonymous));
+  app.use(apiKeyAuth(keys, isOpenPath, keyPlaces, anonymous));
   if (config.rateLimit) app.use(rateLimit(new TokenBuckets(config.rateLimit, now), metrics.countRateLimited));
   app.use(routeGate(routes));
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));

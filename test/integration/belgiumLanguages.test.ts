@@ -62,6 +62,29 @@ describe('the same Brussels address in French and Dutch', () => {
     expect(bad.status).toBe(400);
   });
 
+  it("/search: a place's name in the language asked, else the one typed, its label too", async () => {
+    const top = async (q: string, lang = '', headers?: Record<string, string>) => {
+      const res = await api.call('GET', `/search?q=${encodeURIComponent(q)}${lang}`, headers ? { headers } : {});
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      return res.body[0];
+    };
+    const elsene = await top('Elsene');
+    expect(elsene).toMatchObject({ name: 'Elsene', label: expect.stringMatching(/^Elsene/) });
+    const asked = await top('Elsene', '&lang=fr');
+    expect(asked).toMatchObject({ id: elsene.id, name: 'Ixelles', label: expect.stringMatching(/^Ixelles/) });
+    expect(asked.names).toMatchObject({ nl: 'Elsene', fr: 'Ixelles' });
+    expect(await top('Ixelles')).toMatchObject({ id: elsene.id, name: 'Ixelles' });
+    expect(await top('Ixelles', '', { 'Accept-Language': 'nl-BE' })).toMatchObject({ name: 'Elsene' });
+    // A street: its streetname and label.
+    const street = await top('rue neuve bruxelles', '&lang=nl');
+    expect(street).toMatchObject({
+      type: 'street',
+      streetname: 'Nieuwstraat',
+      label: expect.stringMatching(/^Nieuwstraat/),
+    });
+    expect(await top('nieuwstraat brussel', '&lang=fr')).toMatchObject({ type: 'street', streetname: 'Rue Neuve' });
+  });
+
   it('/geocode/forward and /lookup/street match the French street and city', async () => {
     const forward = await api.call('POST', '/geocode/forward', {
       body: { streetname: 'Rue Neuve', number: '1', city: 'Bruxelles' },

@@ -11,12 +11,8 @@ import {
 import { addressesInLanguage, inLanguage, queryLanguage } from '../../src/features/address/addressLanguage.js';
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
 import { KnownCities } from '../../src/features/cities/knownCities.js';
-import {
-  languageTyped,
-  languageTypedWithTypo,
-  placeInLanguage,
-  suggestionInLanguage,
-} from '../../src/features/autocomplete/suggestionLanguage.js';
+import { languageTypedWithTypo, suggestionInLanguage } from '../../src/features/autocomplete/suggestionLanguage.js';
+import { languageTyped, placeInLanguage } from '../../src/features/places/placeLanguage.js';
 import { reverseInLanguage } from '../../src/features/reverse/reverseLanguage.js';
 
 const elsene = { nl: 'Elsene', fr: 'Ixelles', de: 'Ixelles' };
@@ -170,6 +166,27 @@ describe('areas offered while typing', () => {
     expect(placeInLanguage(place, 'elsen', {})).toMatchObject({ name: 'Elsene' });
     const delft = { name: 'Delft', names: {}, label: 'Delft' } as never;
     expect(placeInLanguage(delft, 'delf', { lang: 'fr' })).toBe(delft);
+  });
+});
+
+describe('places the search box answers', () => {
+  it('are named in the language the whole text was written in, a street its streetname too', () => {
+    const street = {
+      type: 'street',
+      name: 'Nieuwstraat',
+      streetname: 'Nieuwstraat',
+      names: { nl: 'Nieuwstraat', fr: 'Rue Neuve' },
+      label: 'Nieuwstraat, Brussel',
+    } as never;
+    expect(placeInLanguage(street, 'rue neuve bruxelles', {})).toMatchObject({
+      name: 'Rue Neuve',
+      streetname: 'Rue Neuve',
+      label: 'Rue Neuve, Brussel',
+    });
+    expect(placeInLanguage(street, 'rue neuve bruxelles', { lang: 'nl' })).toEqual(street);
+    expect(placeInLanguage(street, 'nieuwstraat brussel', { lang: 'fr' })).toMatchObject({ streetname: 'Rue Neuve' });
+    // Part of a name is no writing of it: "rue" alone tells nothing.
+    expect(placeInLanguage(street, 'rue brussel', {})).toEqual(street);
   });
 });
 

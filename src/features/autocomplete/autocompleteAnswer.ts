@@ -10,7 +10,8 @@ import type { CityNameRepository } from '../cities/cityNames.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
-import { placeInLanguage, suggestionInLanguage } from './suggestionLanguage.js';
+import { suggestionInLanguage } from './suggestionLanguage.js';
+import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
 
 export interface AutocompleteAnswerServices {

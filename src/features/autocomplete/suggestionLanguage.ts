@@ -5,30 +5,12 @@
  * same language where the city has names in several.
  */
 import { normaliseStreet, normaliseText, wordTails } from '../../../core/text/normalise.js';
-import {
-  answerLanguage,
-  distinctNames,
-  type Language,
-  type LanguageChoice,
-  languageWhere,
-} from '../../language/answerLanguage.js';
-import { localise } from '../../language/localise.js';
-import type { PlaceResult } from '../places/placeRecords.js';
+import { answerLanguage, type Language, type LanguageChoice, languageWhere } from '../../language/answerLanguage.js';
+import { languageTyped } from '../places/placeLanguage.js';
 import { type AddressNames, cityNamesOf, inLanguage } from '../address/addressLanguage.js';
 import type { CityNames } from '../cities/knownCities.js';
 import { fuzzyPhraseRegexp, mayBeTypo } from './typoRegexp.js';
 import type { Suggestion } from './autocompleteRepository.js';
-
-/** The language whose name has a word starting with the typed text (as languageOfKey: the first of several, none
- * when all or none do). */
-export function languageTyped(typed: string, names: Readonly<Record<string, string>>): Language | undefined {
-  const text = normaliseText(typed);
-  if (!text) return undefined;
-  return languageWhere(names, (name) => {
-    const key = normaliseText(name);
-    return key.startsWith(text) || key.includes(` ${text}`);
-  });
-}
 
 /**
  * The language whose name the typed words reach with the typo round's rule (fuzzyPhraseRegexp over the name's word
@@ -60,17 +42,3 @@ export function suggestionInLanguage(
   const { street_names: _, ...shown } = inLanguage(suggestion, answerLanguage({ ...choice, matched }), cityNames);
   return shown;
 }
-
-/**
- * An area offered while typing (a place of the search box) named in the chosen language, else the one typed
- * (`bruxel` -> Bruxelles), else its primary name; its label begins with that name.
- */
-export function placeInLanguage(place: PlaceResult, typed: string, choice: Omit<LanguageChoice, 'matched'>) {
-  const names = distinctNames(definedNames(place.names));
-  if (!names) return place;
-  const language = answerLanguage({ ...choice, matched: languageTyped(typed, names) });
-  return localise(place, [{ field: 'name', names }], language).record;
-}
-
-const definedNames = (names: Readonly<Partial<Record<string, string>>>) =>
-  Object.fromEntries(Object.entries(names).filter((e): e is [string, string] => typeof e[1] === 'string'));

@@ -81,14 +81,15 @@ export const idList = z
   );
 
 /**
- * What every route of a dialect declares alike: its tag, the key (also in the query string: their clients cannot send
- * a header), names that follow the language, and errors in the dialect's own shape.
+ * What every route of a dialect declares alike: its tag, the key (also in the query string or the path: their clients
+ * cannot send a header), names that follow the language, and errors in the dialect's own shape.
  */
 export const dialectRoute = (errorShape: ErrorShape) =>
   ({
     tag: 'Compatibility',
     access: 'key',
     keyInQuery: true,
+    keyInPath: true,
     backend: true,
     languages: true,
     errorShape,

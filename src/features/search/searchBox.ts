@@ -15,6 +15,7 @@ import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import { type PlaceQuery, streetOfAddressReading } from '../places/placeQueries.js';
 import { type PlaceResult, searchRecord } from '../places/placeRecords.js';
+import { placeInLanguage } from '../places/placeLanguage.js';
 
 export interface SearchBoxRequest {
   q: string;
@@ -25,7 +26,7 @@ export interface SearchBoxRequest {
   layers?: readonly SearchLayer[] | undefined;
   bbox?: Viewport | undefined;
   within?: string | undefined;
-  /** The answer's language for the addresses (`lang`, Accept-Language): FreeTextSearch shows them in it. */
+  /** The answer's language (`lang`, Accept-Language): addresses (FreeTextSearch) and places are shown in it. */
   language?: FreeTextRequest['language'];
 }
 
@@ -120,7 +121,8 @@ export class SearchBox {
           within: r.within,
         })
       : [];
-    return mergeSearchResults(kept.map(addressSearchRecord), places.map(searchRecord), r.size);
+    const shown = places.map((place) => searchRecord(placeInLanguage(place, r.q, r.language ?? {})));
+    return mergeSearchResults(kept.map(addressSearchRecord), shown, r.size);
   }
 
   private async placesAfter(addresses: readonly ForwardAnswer[], q: PlaceQuery): Promise<PlaceResult[]> {

@@ -25,7 +25,7 @@ import {
   percentile,
 } from './context.js';
 
-interface Case {
+export interface FreeTextCase {
   format: string;
   text: string;
   addr: Addr;
@@ -65,9 +65,9 @@ const SAID_BOX_WORDS = ['bus', 'bus', 'bte', 'boîte', 'b'];
  * The box classes (issue 20): the box as the register wrote it after `bus` and after `/`, and a numeric box as
  * people say it (no zeros, no b; the box word any of bus, bte, boîte, b).
  */
-function boxCasesOf(a: Addr, rng: Rng): Case[] {
+function boxCasesOf(a: Addr, rng: Rng): FreeTextCase[] {
   const place = `${a.postcode} ${a.city}`;
-  const cases: Case[] = [
+  const cases: FreeTextCase[] = [
     { format: 'box: bus N', text: `${a.streetname} ${a.number} bus ${a.suffix_key}, ${place}`, addr: a, gives: ALL },
     { format: 'box: /N', text: `${a.streetname} ${a.number}/${a.suffix_key}, ${place}`, addr: a, gives: ALL },
   ];
@@ -85,11 +85,11 @@ const isDutchPostcode = (postcode: string) => /^\d{4}\s?[A-Za-z]{2}$/.test(postc
 const spacedPostcode = (postcode: string) =>
   isDutchPostcode(postcode) ? `${postcode.slice(0, 4)} ${postcode.slice(-2).toUpperCase()}` : postcode;
 
-function casesOf(a: Addr, rng: Rng, streets: StreetKeyIndex, numbers: Map<string, Set<number>>): Case[] {
+function casesOf(a: Addr, rng: Rng, streets: StreetKeyIndex, numbers: Map<string, Set<number>>): FreeTextCase[] {
   const number = `${a.number}${a.suffix}`;
   const all = { city: true, postcode: true, street: true };
   const noPostcode = { city: true, postcode: false, street: true };
-  const cases: Case[] = [];
+  const cases: FreeTextCase[] = [];
   if (a.postcode) {
     cases.push({
       format: FORMATS[0],
@@ -130,7 +130,7 @@ function casesOf(a: Addr, rng: Rng, streets: StreetKeyIndex, numbers: Map<string
 
 const compactSuffix = (suffix: string) => suffix.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-function isRight(c: Case, first: any): boolean {
+function isRight(c: FreeTextCase, first: any): boolean {
   if (!first) return false;
   const a = c.addr;
   if (c.gives.street && streetKey(first.streetname) !== a.street_key) return false;
@@ -141,7 +141,10 @@ function isRight(c: Case, first: any): boolean {
   return true;
 }
 
-export async function evaluateFreeText(ctx: EntryEvalContext): Promise<EntryEvaluation> {
+/** The texts this evaluation asks (seeded from the live addresses index), each with the address it names. */
+export async function drawFreeTextCases(
+  ctx: Pick<EntryEvalContext, 'client' | 'prefix' | 'limit' | 'seed' | 'log'>,
+): Promise<FreeTextCase[]> {
   const index = aliasName(ctx.prefix, 'addresses');
   const sample = new SmallestK<Addr>(ctx.limit === Infinity ? Number.MAX_SAFE_INTEGER : ctx.limit);
   const boxes = new SmallestK<Addr>(ctx.limit === Infinity ? Number.MAX_SAFE_INTEGER : ctx.limit);
@@ -155,6 +158,11 @@ export async function evaluateFreeText(ctx: EntryEvalContext): Promise<EntryEval
     .flatMap((a) => casesOf(a, new Rng(`${ctx.seed}|search|${a.id}`), streets, pass.numbersByStreet))
     .concat(boxes.sorted().flatMap((a) => boxCasesOf(a, new Rng(`${ctx.seed}|box|${a.id}`))));
   ctx.log(`search: ${cases.length} strings from ${sample.sorted().length} addresses`);
+  return cases;
+}
+
+export async function evaluateFreeText(ctx: EntryEvalContext): Promise<EntryEvaluation> {
+  const cases = await drawFreeTextCases(ctx);
 
   const outcomes = await ctx.runAll(cases, async (c) => {
     const res = await ctx.api.get(`/search?${new URLSearchParams({ q: c.text, size: '1' })}`);

@@ -34,7 +34,7 @@ const TARGET = 0.99;
 
 type Scanned = Pick<PlaceDoc, 'id' | 'type' | 'name' | 'city' | 'ancestor_ids' | 'parent_names' | 'country'>;
 
-interface Case {
+export interface PlaceCase {
   cls: PlaceClass;
   text: string;
   target: Scanned;
@@ -43,7 +43,7 @@ interface Case {
 const AREA_TYPES = new Set(['city', 'municipality', 'province', 'suburb']);
 const keyOf = (name: string) => placeNameKeys(name)[0] ?? '';
 
-async function scanPlaces(ctx: EntryEvalContext): Promise<Scanned[]> {
+async function scanPlaces(ctx: Pick<EntryEvalContext, 'client' | 'prefix'>): Promise<Scanned[]> {
   const out: Scanned[] = [];
   const index = aliasName(ctx.prefix, 'places');
   const pit = await ctx.client.openPointInTime({ index, keep_alive: '2m' });
@@ -95,7 +95,11 @@ function withQualifier(name: string, qualifier: string, rng: Rng): string {
 
 const anyCase = (text: string, rng: Rng) => (rng.chance(0.5) ? text : (caseVariant(text, rng) ?? text));
 
-export async function evaluatePlaces(ctx: EntryEvalContext): Promise<EntryEvaluation> {
+/**
+ * The texts this evaluation asks (seeded from the live places index), each with the place it names; `byId`: every
+ * place by id; `ambiguous`: how many were left out.
+ */
+export async function drawPlaceCases(ctx: Pick<EntryEvalContext, 'client' | 'prefix' | 'limit' | 'seed' | 'log'>) {
   const places = await scanPlaces(ctx);
   const byId = new Map(places.map((p) => [p.id, p]));
   const areasByKey = new Map<string, Scanned[]>();
@@ -110,14 +114,14 @@ export async function evaluatePlaces(ctx: EntryEvalContext): Promise<EntryEvalua
     }
   }
   const capacity = ctx.limit === Infinity ? Number.MAX_SAFE_INTEGER : ctx.limit;
-  const samples = Object.fromEntries(CLASSES.map((c) => [c, new SmallestK<Case>(capacity)])) as Record<
+  const samples = Object.fromEntries(CLASSES.map((c) => [c, new SmallestK<PlaceCase>(capacity)])) as Record<
     PlaceClass,
-    SmallestK<Case>
+    SmallestK<PlaceCase>
   >;
   let ambiguous = 0;
   for (const p of places) {
     const rng = new Rng(`${ctx.seed}|places|${p.id}`);
-    let c: Case | undefined;
+    let c: PlaceCase | undefined;
     if (AREA_TYPES.has(p.type)) {
       const rivals = (areasByKey.get(keyOf(p.name)) ?? []).filter((o) => !inChain(o, p));
       let text = p.name;
@@ -144,7 +148,11 @@ export async function evaluatePlaces(ctx: EntryEvalContext): Promise<EntryEvalua
   }
   const cases = CLASSES.flatMap((cls) => samples[cls].sorted());
   ctx.log(`places: ${cases.length} texts from ${places.length} places (${ambiguous} ambiguous left out)`);
+  return { cases, byId, ambiguous };
+}
 
+export async function evaluatePlaces(ctx: EntryEvalContext): Promise<EntryEvaluation> {
+  const { cases, byId, ambiguous } = await drawPlaceCases(ctx);
   const outcomes = await ctx.runAll(cases, async (c) => {
     const res = await ctx.api.get(`/search?${new URLSearchParams({ q: c.text, size: '1' })}`);
     const first = res.status === 200 ? (res.json?.[0] as SearchResult | undefined) : undefined;
