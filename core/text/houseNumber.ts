@@ -141,22 +141,29 @@ export function parseHouseNumberParts(number: string, letter: string, addition: 
 const BOX_PREFIXES = ['', 'b', 'bt', 'bte', 'bus'] as const;
 /** A box as digits, optionally after one of BOX_PREFIXES: "3", "0003", "b003", "B3", "BT03" (compared as "3"). */
 const NUMERIC_BOX_RE = /^(?:b|bt|bte|bus)?0*([1-9][0-9]{0,3})$/;
+/**
+ * A house letter and a numeric box: the register writes `27A` + `003` (key "a003"), people "27A bus 3" ("a3"). Compared
+ * like a bare box, zeros aside, the letter kept ("a3" = "a03" = "a003").
+ */
+const LETTERED_BOX_RE = /^([ac-z])0*([1-9][0-9]{0,3})$/;
 /** Zero-padded widths the register writes boxes in ("0003", "b003"): up to four digits. */
 const BOX_WIDTH = 4;
 
 /**
  * The suffix keys that spell the same Belgian box as `key`: digits are compared without leading zeros or a
- * prefix ("3" = "03" = "0003" = "b3" = "b003" = "bt03" = "bus3"); anything else (`et02`, `rc`, `a1`) only as
- * written. The stored key is what the register wrote, so a lookup asks for every spelling (at most twenty
+ * prefix ("3" = "03" = "0003" = "b3" = "b003" = "bt03" = "bus3"), after a house letter without leading zeros ("a3" =
+ * "a003"); anything else (`et02`, `rc`, `a1b`) only as written. The stored key is what the register wrote, so a lookup asks for every spelling (at most twenty
  * terms), the spelling asked first.
  */
 export function boxKeys(key: string): string[] {
   const m = NUMERIC_BOX_RE.exec(key);
-  if (!m) return [key];
-  const digits = m[1] as string;
+  const lettered = m ? null : LETTERED_BOX_RE.exec(key);
+  if (!m && !lettered) return [key];
+  const digits = (m ?? lettered)![m ? 1 : 2] as string;
   const padded: string[] = [];
   for (let width = digits.length; width <= BOX_WIDTH; width++) padded.push(digits.padStart(width, '0'));
-  const keys = BOX_PREFIXES.flatMap((prefix) => padded.map((p) => `${prefix}${p}`));
+  const prefixes = m ? BOX_PREFIXES : [lettered![1] as string];
+  const keys = prefixes.flatMap((prefix) => padded.map((p) => `${prefix}${p}`));
   return [key, ...keys.filter((k) => k !== key)];
 }
 

@@ -259,7 +259,12 @@ describe('Belgian boxes', () => {
   it('keeps a box with letters as written', () => {
     expect(boxKeys('et02')).toEqual(['et02']);
     expect(boxKeys('rc')).toEqual(['rc']);
-    expect(boxKeys('a1')).toEqual(['a1']);
+    expect(boxKeys('a1b')).toEqual(['a1b']);
     expect(boxKeys('')).toEqual(['']);
+  });
+
+  it('spells a house letter and a numeric box without zeros and with (register: 27A + 003; typed: 27A bus 3)', () => {
+    expect(boxKeys('a3')).toEqual(['a3', 'a03', 'a003', 'a0003']);
+    expect(boxKeys('a003')).toEqual(['a003', 'a3', 'a03', 'a0003']);
   });
 });
