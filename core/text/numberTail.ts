@@ -16,6 +16,9 @@
  */
 import { isBoxValue, isBoxWord, SUFFIX_WORD_RE } from './readingRules.js';
 
+/** Whether these words, from the first on, begin with a known city's name. */
+export type CityTest = (words: readonly string[]) => boolean;
+
 export interface NumberTail {
   /** Words taken after the number's first word. */
   length: number;
@@ -29,8 +32,11 @@ const MAX_TAIL_WORDS = 4;
 const MAX_WORD = 8;
 /** Longest word after the tail's first one ("139 a 1"): shorter than a Belgian postcode (`1050`). */
 const MAX_LATER_WORD = 3;
-const DASH_ONLY_RE = /^[-\u2010-\u2015]+$/;
-const LONE_DASH_RE = /^[-\u2010-\u2015]+(?=[\p{L}\p{N}])/u;
+/** A dash or slash standing alone ("56 - 206", "64a / 5") or glued to the addition ("117 -1", "64a /5"). */
+const DASH_ONLY_RE = /^[-\u2010-\u2015/]+$/;
+const LONE_DASH_RE = /^[-\u2010-\u2015/]+(?=[\p{L}\p{N}])/u;
+/** A floor code of letters the register writes as the box (`rc`, `ss`, `etrc`, `rdch`, `gv`): up to four letters. */
+const LETTER_CODE_RE = /^[a-z]{1,4}$/;
 const COMBINING_RE = /\p{M}+/gu;
 const TRAILING_DOTS_RE = /\.+$/;
 
@@ -62,7 +68,7 @@ function codeWord(word: string): string | undefined {
 }
 
 /** How many words after a box word are its box (0: none): `3`, `2.11`, `A`, or the register's two-word `b 2`, `7 RC`. */
-function boxLength(word: string, rest: readonly string[], isCityStart: (word: string) => boolean): number {
+function boxLength(word: string, rest: readonly string[], startsCity: CityTest): number {
   const [first, second] = rest;
   const value = first === undefined ? undefined : codeWord(first);
   if (first === undefined || value === undefined) return 0;
@@ -70,48 +76,52 @@ function boxLength(word: string, rest: readonly string[], isCityStart: (word: st
   const next = second === undefined ? undefined : codeWord(second);
   if (/^[a-z]{1,2}$/.test(value) && next !== undefined && hasDigit(next) && next.length <= 4) return 2;
   // ... or a code with a digit, then a floor's letters ("7 RC", "2 D").
-  const floor = next !== undefined && /^[a-z]{1,2}$/.test(next) && !isCityStart(second!);
+  const floor = next !== undefined && /^[a-z]{1,2}$/.test(next) && !startsCity(rest.slice(1));
   if (hasDigit(value)) return floor && value.length <= 4 ? 2 : 1;
-  return isBoxValue(word, value) && !isCityStart(first) ? 1 : 0;
+  return isBoxValue(word, value) && !startsCity(rest) ? 1 : 0;
 }
 
-/** A word standing alone after the number that is part of it: a code with a digit, `rc`, or SUFFIX_WORD_RE's. */
-function bareLength(word: string, first: boolean, isCityStart: (word: string) => boolean): number {
-  if (isCityStart(word)) return 0;
+/**
+ * A word standing alone after the number that is part of it: a code with a digit; right after the number also a
+ * code of up to four letters (the register's floors `rc`, `ss`, `etrc`, `gv`) or SUFFIX_WORD_RE's (`a`, `bis`, `ii`).
+ * `words`: this word and those after it.
+ */
+function bareLength(words: readonly string[], first: boolean, startsCity: CityTest): number {
+  const word = words[0] as string;
+  if (startsCity(words)) return 0;
   const value = codeWord(word);
   if (value === undefined) return 0;
   // After another word of the tail, only a short code ("139 a 1"): a four-digit word there is a postcode.
   if (hasDigit(value) && /^[\p{L}\p{N}]/u.test(word)) return first || value.length <= MAX_LATER_WORD ? 1 : 0;
-  // Letters alone only right after the number ("8 a", "12 bis", "1 ii", "32a rc"), never a second one.
-  return first && (value === 'rc' || SUFFIX_WORD_RE.test(fold(word))) ? 1 : 0;
+  // Letters alone only right after the number ("8 a", "12 bis", "1 ii", "32a rc", "7 etrc"), never a second one.
+  return first && (LETTER_CODE_RE.test(value) || SUFFIX_WORD_RE.test(fold(word))) ? 1 : 0;
 }
 
 /**
  * The tail of the house number whose first word is `number`, read from the words after it in the same part of the
- * text (`after`: up to the next comma). `isCityStart`: whether some known city's name starts with the word (a word
- * of letters that begins a city is the city: "16 bus Ede", "8 b Delft"). Always answers; length 0: no tail.
+ * text (`after`: up to the next comma). `startsCity`: whether the words, from the first on, begin with a known city
+ * (words that name a city are the city: "16 bus Ede", "8 Den Haag", "2 2e Exloërmond"; "556 2e Elsene" is a floor).
+ * Always answers; length 0: no tail.
  */
-export function readNumberTail(
-  number: string,
-  after: readonly string[],
-  isCityStart: (word: string) => boolean,
-): NumberTail {
+export function readNumberTail(number: string, after: readonly string[], startsCity: CityTest): NumberTail {
   let at = 0;
   while (at < after.length && at < MAX_TAIL_WORDS) {
     const word = after[at] as string;
     const rest = after.slice(at + 1);
     let taken = 0;
     const box = boxWord(word);
-    if (box !== undefined) taken = boxLength(box, rest, isCityStart);
+    if (box !== undefined) taken = boxLength(box, rest, startsCity);
     if (taken > 0) taken += 1;
+    else if (box !== undefined && box !== 'b')
+      break; // a box word without a box ("8 bus Delft")
     else if (DASH_ONLY_RE.test(word)) {
       // A spaced dash: "56 - 206", "1 - II".
       const value = rest[0] === undefined ? undefined : codeWord(rest[0]);
-      if (value !== undefined && (hasDigit(value) || (at === 0 && !isCityStart(rest[0]!)))) taken = 2;
+      if (value !== undefined && (hasDigit(value) || (at === 0 && !startsCity(rest)))) taken = 2;
     } else if (LONE_DASH_RE.test(word)) {
       // A lone dash glued to the addition: "117 -1", "368 -211".
       if (codeWord(word) !== undefined) taken = 1;
-    } else taken = bareLength(word, at === 0, isCityStart);
+    } else taken = bareLength(after.slice(at), at === 0, startsCity);
     if (taken === 0 || at + taken > MAX_TAIL_WORDS) break;
     at += taken;
   }

@@ -44,6 +44,8 @@ describe('a house-number tail in the search box reads as the unit the register h
     ['elizastraat 5 rc 1050 elsene', 'Elizastraat', '5', '-RC'],
     ['elizastraat 5 3e 1050 elsene', 'Elizastraat', '5', '-3E'],
     ['nieuwstraat 8 b003 1000 brussel', 'Nieuwstraat', '8', '-B003'],
+    ['elizastraat 13 arrm 1050 elsene', 'Elizastraat', '13', '-ARRM'],
+    ['notarisstraat 76 1à3e 1050 elsene', 'Notarisstraat', '76', '-1A3E'],
     // A lone dash and a spaced dash.
     ['Elizastraat 117 -1 Elsene', 'Elizastraat', '117', '-1'],
     ['Elizastraat 117 - 3e, Elsene', 'Elizastraat', '117', '-3E'],

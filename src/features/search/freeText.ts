@@ -82,6 +82,19 @@ function findPostcode(
 }
 
 /**
+ * Whether the words begin with a known city: its whole name (within a typo) or, for a word of letters, a name's first
+ * word ("Den" of Den Haag). A word with a digit only as part of a whole name: "2e Exloërmond" is a city, "2e" before
+ * "Elsene" a floor.
+ */
+function startsCity(words: readonly string[], cities: KnownCities): boolean {
+  const first = words[0];
+  if (first === undefined) return false;
+  if (!/\d/.test(first) && cities.startsWith(first)) return true;
+  for (let k = 1; k <= Math.min(cities.maxWords, words.length); k++) if (cities.match(words.slice(0, k))) return true;
+  return false;
+}
+
+/**
  * The house number's tokens: a digit-led token that follows a word of its segment (the street's), else the first
  * digit-led token ("2e Exloërmond, Noorderdiep 2": 2, not 2e), with its tail (readNumberTail: a box, an addition,
  * a dash form) when that parses.
@@ -98,7 +111,7 @@ function findNumber(tokens: Token[], cities: KnownCities): { start: number; leng
   // The tail (box, addition, dash forms) is read by the shared rule, over the words of the number's segment.
   const after: string[] = [];
   for (let i = start + 1; i < tokens.length && tokens[i]!.segment === first.segment; i++) after.push(tokens[i]!.text);
-  const tail = readNumberTail(first.text, after, (word) => cities.startsWith(word));
+  const tail = readNumberTail(first.text, after, (words) => startsCity(words, cities));
   if (tail.length > 0 && parseHouseNumber(tail.text)) return { start, length: 1 + tail.length, text: tail.text };
   return { start, length: 1, text: first.text };
 }
@@ -161,7 +174,7 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
   // street "Kogge 03", number 2 as often as number 3 with addition 2.
   if (number.length === 2 && street.length > 0) {
     const [first, second] = tokens.slice(number.start, number.start + 2) as [Token, Token];
-    if (/^\d+$/.test(second.lower)) {
+    if (/^\d+$/.test(second.lower) && parseHouseNumber(second.text)) {
       readings.push(reading([...street, first], second.text, postcode?.text, elsewhere, cities));
     }
   }
