@@ -23,7 +23,15 @@ import { aliasName } from '../../../../core/elasticsearch/indexNames.js';
 import { SmallestK } from '../corpus.js';
 import { registerRows, type RegisterRow } from '../registerRows.js';
 import { hash32, Rng } from '../rng.js';
-import { type EntryEvalContext, type EntryEvaluation, logMisses, markdownTable, type Miss, pct } from './context.js';
+import {
+  type EntryEvalContext,
+  type EntryEvaluation,
+  logMisses,
+  markdownTable,
+  type Miss,
+  pct,
+  percentile,
+} from './context.js';
 
 const CLASSES = [
   'box word bt/bte./b.',
@@ -143,7 +151,7 @@ export async function evaluateTails(ctx: EntryEvalContext): Promise<EntryEvaluat
     const right = strict || (unit && c.cls === CLASSES[0] && boxKeys(c.unit.key).includes(suffix));
     const otherCity = city !== undefined && normaliseText(city) !== normaliseText(c.unit.row.city);
     const got = first ? `${first.type} ${first.label ?? first.name}` : res.status;
-    return { c, right, strict, otherCity, got };
+    return { c, right, strict, otherCity, got, ms: res.ms };
   });
 
   const rows = CLASSES.map((cls) => {
@@ -151,7 +159,12 @@ export async function evaluateTails(ctx: EntryEvalContext): Promise<EntryEvaluat
     const right = of.filter((o) => o.right).length;
     const rate = of.length ? right / of.length : 1;
     const strict = of.length ? of.filter((o) => o.strict).length / of.length : 1;
-    return { cls, n: of.length, rate, strict, otherCity: of.filter((o) => o.otherCity).length, pass: rate >= TARGET };
+    const p50 = percentile(
+      of.map((o) => o.ms),
+      50,
+    );
+    const otherCity = of.filter((o) => o.otherCity).length;
+    return { cls, n: of.length, rate, strict, otherCity, p50, pass: rate >= TARGET };
   });
   const misses: (Miss & { cls: TailClass })[] = outcomes
     .filter((o) => !o.right)
@@ -168,7 +181,7 @@ export async function evaluateTails(ctx: EntryEvalContext): Promise<EntryEvaluat
       misses.filter((m) => m.cls === cls),
     );
   const table = markdownTable(
-    ['form', 'n', 'top-1', 'top-1, the row itself', 'other city', 'target', 'ok'],
+    ['form', 'n', 'top-1', 'top-1, the row itself', 'other city', 'target', 'p50 ms', 'ok'],
     rows.map((r) => [
       r.cls,
       r.n,
@@ -176,6 +189,7 @@ export async function evaluateTails(ctx: EntryEvalContext): Promise<EntryEvaluat
       pct(r.strict),
       r.otherCity,
       pct(TARGET),
+      r.p50,
       r.pass && r.otherCity === 0 ? 'PASS' : 'FAIL',
     ]),
   );
