@@ -7,10 +7,12 @@
  * The forms, each a table row in test/unit/numberTail.test.ts with real register values:
  * - a box word and the box: `bus`, `bte`, `bt`, `boîte`, `b`, with or without a dot (`bte.`, `bt.`), then the box
  *   as the register writes it (`3`, `2.11`, `F/88`, `0M/H`, `7étR`, `RCà2`, `b 2`, `A 10`, `7 RC`); letters only
- *   after a spelled-out box word and when no known city starts with it;
- * - a lone dash: `117 -1`, `368 -211`;
+ *   after a spelled-out box word;
+ * - a lone dash or slash: `117 -1`, `368 -211`, `64a /5`;
  * - a spaced dash: `56 - 206` (an addition; or a range, the number alone: the index decides, see addressBodies);
- * - a bare word: `32a rc`, `556 3e`, `3 et01`, `8 a`, `12 bis`, `13 120`, and a number after a letter (`139 a 1`).
+ * - a bare word: `32a rc`, `556 3e`, `3 et01`, `7 etrc`, `8 a`, `12 bis`, `13 120`, and a short code after it
+ *   (`139 a 1`).
+ * Words that begin a known city's name are never a tail (`startsCity`).
  * What the tail makes is one suffix key (letter + addition, compacted), so a box and an addition are the same thing
  * to the index: the register's `b 2`, `b2` and `B-2` all meet.
  */
