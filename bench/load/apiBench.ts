@@ -26,6 +26,7 @@ import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile
 import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from '../support/processCpu.js';
 import {
   freeTextPaths,
+  freeTextTailPaths,
   placePaths,
   keystrokePaths,
   reversePaths,
@@ -354,6 +355,14 @@ async function main() {
         headers: apiHeaders,
         requests: get(freeTextPaths(addresses)),
       },
+      // The same addresses with a house-number tail: "… 3 bus B003, …", "… 56 - 206, …", "… 12 - 14, …".
+      {
+        name: 'search free text with a tail',
+        target: 'api',
+        url: api.url,
+        headers: apiHeaders,
+        requests: get(freeTextTailPaths(addresses)),
+      },
       // The search box on places: "street city", "city", "postcode" (no house number), through the places index.
       {
         name: 'search place',
@@ -443,6 +452,7 @@ async function main() {
       // The entry points against exact forward geocoding, all through the API (issue targets as ratios).
       'reverse / forward exact': apiRatio('reverse', 'geocode/forward exact'),
       'search free text / forward exact': apiRatio('search free text', 'geocode/forward exact'),
+      'search free text with a tail / search free text': apiRatio('search free text with a tail', 'search free text'),
       'search place / forward exact': apiRatio('search place', 'geocode/forward exact'),
       'mixed: forward with 4 boundary loopers / alone': (() => {
         const alone = rows.find((r) => r.scenario === 'mixed: forward exact, 6 clients alone');

@@ -85,6 +85,7 @@ async function main(): Promise<void> {
       client,
       prefix,
       manifestName,
+      manifestPath,
       limit: args.sample !== undefined ? Number(args.sample) : manifestName === 'sample' ? Infinity : 2_000,
       seed: args.seed,
       api: { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) },

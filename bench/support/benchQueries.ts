@@ -70,6 +70,20 @@ export function freeTextPaths(addresses: AddressDoc[]): string[] {
 }
 
 /**
+ * Free text with a house-number tail (issue 36), the same addresses: a Belgian box after `bus` as the index displays
+ * it, a Dutch addition after a spaced dash, and an address without a suffix as a range ("12 - 14"), which names an
+ * addition the building mostly lacks (the number itself answers).
+ */
+export function freeTextTailPaths(addresses: AddressDoc[]): string[] {
+  return addresses.map((a) => {
+    const suffix = a.suffix.replace(/[^A-Za-z0-9]/g, '');
+    const belgian = /^\d{4}$/.test(a.postcode);
+    const tail = suffix ? (belgian ? ` bus ${suffix}` : ` - ${suffix}`) : ` - ${Number(a.number) + 2}`;
+    return `/search?q=${encodeURIComponent(`${a.streetname} ${a.number}${tail}, ${a.postcode} ${a.city}`)}`;
+  });
+}
+
+/**
  * Place queries for the search box (no house number): in turn a street with its city, the city alone and the
  * postcode, drawn from the same addresses (so each names a place the data holds).
  */

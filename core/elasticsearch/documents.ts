@@ -209,6 +209,11 @@ export interface PlaceDoc {
   names: LocalisedNames;
   /** placeNameKeys() (core/text/placeKeys.ts) of every name: exact, prefix and fuzzy matching. */
   name_keys: string[];
+  /**
+   * placeNameKeys() of `name` alone, the place's own name (not another language's): a name matched here outranks
+   * the same name matched only as another place's exonym ("Limburg": the provinces before Limbourg's Dutch name).
+   */
+  primary_name_keys: string[];
   /** placeNameKeys() of the ancestors' names (and a street's or postcode's city and postcode): "Mekelweg Delft". */
   qualifier_keys: string[];
   /**

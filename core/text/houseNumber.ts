@@ -58,17 +58,21 @@ function isLetter(ch: string | undefined): boolean {
 }
 
 /**
- * A Belgian box word before the box ("bus 3", "bte 3", "boîte 3", folded "boite"): the box is what follows, so
- * "117 bus 1" has the suffix key "1", like "117/1". "b 3" and "b3" stay letter b + 3: the register writes boxes
- * that way too ("b003"), and boxKeys() makes the two spellings meet.
+ * A Belgian box word before the box ("bus 3", "bte 3", "boîte 3", folded "boite"), at the start of the suffix or
+ * after the house letter ("27A bus 3"): the box is what follows, so "117 bus 1" has the suffix key "1", like
+ * "117/1", and "27A bus 3" the key "a3". "b 3", "b3" and "bt 3" stay as written (b3, bt3): the register writes boxes
+ * that way too ("b003", "BT03"), and boxKeys() makes the spellings meet.
  */
 const BOX_WORD_RE = new RegExp(
-  `^(?:${BOX_WORDS.filter((w) => w.length > 1 && !NON_ASCII_RE.test(w)).join('|')})(?=[^a-z]|$)`,
+  `^([a-z][^a-z0-9]+)?(?:${BOX_WORDS.filter((w) => w.length > 2 && !NON_ASCII_RE.test(w)).join('|')})(?=[^a-z]|$)`,
 );
 
 /** Splits a folded suffix ("a-1", " bis", "ea") into letter and addition; separators are dropped. */
 function splitSuffix(rest: string): Suffix {
-  const t = rest.replace(LEADING_SEPARATORS_RE, '').replace(BOX_WORD_RE, '').replace(LEADING_SEPARATORS_RE, '');
+  const t = rest
+    .replace(LEADING_SEPARATORS_RE, '')
+    .replace(BOX_WORD_RE, (_, letter: string | undefined) => (letter ? `${letter[0]} ` : ''))
+    .replace(LEADING_SEPARATORS_RE, '');
   const compact = t.replace(NON_ALNUM_RE, '');
   if (compact === '') return { letter: '', addition: '' };
   const first = t[0];
@@ -141,22 +145,30 @@ export function parseHouseNumberParts(number: string, letter: string, addition: 
 const BOX_PREFIXES = ['', 'b', 'bt', 'bte', 'bus'] as const;
 /** A box as digits, optionally after one of BOX_PREFIXES: "3", "0003", "b003", "B3", "BT03" (compared as "3"). */
 const NUMERIC_BOX_RE = /^(?:b|bt|bte|bus)?0*([1-9][0-9]{0,3})$/;
+/**
+ * A house letter and a numeric box: the register writes `27A` + `003` (key "a003") or `1A` + `b04` ("ab04"), people
+ * "27A bus 3" ("a3") or "1A bt. 4" ("abt4"). Compared like a bare box after the letter, zeros and box prefix aside
+ * ("a3" = "a003" = "ab03" = "abt3").
+ */
+const LETTERED_BOX_RE = /^([ac-z])(?:b|bt|bte|bus)?0*([1-9][0-9]{0,3})$/;
 /** Zero-padded widths the register writes boxes in ("0003", "b003"): up to four digits. */
 const BOX_WIDTH = 4;
 
 /**
  * The suffix keys that spell the same Belgian box as `key`: digits are compared without leading zeros or a
- * prefix ("3" = "03" = "0003" = "b3" = "b003" = "bt03" = "bus3"); anything else (`et02`, `rc`, `a1`) only as
- * written. The stored key is what the register wrote, so a lookup asks for every spelling (at most twenty
+ * prefix ("3" = "03" = "0003" = "b3" = "b003" = "bt03" = "bus3"), after a house letter without leading zeros ("a3" =
+ * "a003"); anything else (`et02`, `rc`, `a1b`) only as written. The stored key is what the register wrote, so a lookup asks for every spelling (at most twenty
  * terms), the spelling asked first.
  */
 export function boxKeys(key: string): string[] {
   const m = NUMERIC_BOX_RE.exec(key);
-  if (!m) return [key];
-  const digits = m[1] as string;
+  const lettered = m ? null : LETTERED_BOX_RE.exec(key);
+  if (!m && !lettered) return [key];
+  const digits = (m ?? lettered)![m ? 1 : 2] as string;
   const padded: string[] = [];
   for (let width = digits.length; width <= BOX_WIDTH; width++) padded.push(digits.padStart(width, '0'));
-  const keys = BOX_PREFIXES.flatMap((prefix) => padded.map((p) => `${prefix}${p}`));
+  const prefixes = m ? BOX_PREFIXES : BOX_PREFIXES.map((prefix) => `${lettered![1]}${prefix}`);
+  const keys = prefixes.flatMap((prefix) => padded.map((p) => `${prefix}${p}`));
   return [key, ...keys.filter((k) => k !== key)];
 }
 

@@ -89,6 +89,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       name: a.name,
       names: a.names ?? {},
       name_keys: keysOf(names),
+      primary_name_keys: keysOf([a.name]),
       qualifier_keys: keysOf(ancestorNames(a.parents)),
       locality_keys: localityKeys(a.parents),
       local_identifier: a.localIdentifier,
@@ -114,6 +115,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       name: s.streetname,
       names: s.street_names ?? {},
       name_keys: keysOf(namesOf(s.streetname, s.street_names)),
+      primary_name_keys: keysOf([s.streetname]),
       // Its postcode and postcode area qualify it too: "Mekelweg 2628".
       qualifier_keys: keysOf([s.city, ...ancestorNames(s), ...(postcode ? [postcode, postcode.slice(0, 4)] : [])]),
       locality_keys: localityKeys(s, s.city),
@@ -153,6 +155,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       name: p.postcode,
       names: {},
       name_keys: keysOf([p.postcode]),
+      primary_name_keys: keysOf([p.postcode]),
       qualifier_keys: keysOf([city, ...ancestorNames(p.parents)]),
       locality_keys: localityKeys(p.parents, city),
       local_identifier: '',

@@ -92,6 +92,16 @@ describe('GET /search: places', () => {
     expect(results.some((r) => r.type === 'street')).toBe(true);
   });
 
+  it('ranks the provinces named Limburg before the Walloon municipality Limbourg, whose Dutch exonym it is', async () => {
+    const results = await search({ q: 'Limburg', size: '3' });
+    expect(results.slice(0, 2).map((r) => r.type)).toEqual(['province', 'province']);
+    // Named as typed (the Dutch name), its own name among its names.
+    expect(results[2]).toMatchObject({ type: 'municipality', name: 'Limburg', names: { fr: 'Limbourg' } });
+    // The exonym still finds it, alone, and `lang=fr` shows its own name.
+    const [limbourg] = await search({ q: 'Limburg', layers: 'municipality', lang: 'fr' });
+    expect(limbourg).toMatchObject({ name: 'Limbourg' });
+  });
+
   it('carries the names of a Brussels place in both languages', async () => {
     const [elsene] = await search({ q: 'Elsene', layers: 'municipality' });
     expect(elsene).toBeDefined();

@@ -146,6 +146,8 @@ describe('query builders', () => {
         filter: [{ term: { house_number: 8 } }, { term: { city_key: 'delft' } }],
         should: [
           { term: { suffix_key: { value: 'a', boost: 4 } } },
+          // 8a missing: 8 itself before 8b.
+          { term: { suffix_key: { value: '', boost: 1 } } },
           { term: { postcode_key: { value: '2628cd', boost: 8 } } },
         ],
       },

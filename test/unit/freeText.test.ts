@@ -54,7 +54,7 @@ describe('readFreeText', () => {
     ['Wetstraat 16 bte RDC Brussel', { streetname: 'Wetstraat', number: '16 bte RDC', city: 'brussel' }],
     ['Wetstraat 16 boîte etrc Brussel', { streetname: 'Wetstraat', number: '16 boîte etrc', city: 'brussel' }],
     // ... but not a known city's name, nor letters after a lone b (there b is the house letter).
-    ['Mekelweg 8 bus Delft', { streetname: 'Mekelweg', number: '8' }],
+    ['Mekelweg 8 bus Delft', { streetname: 'Mekelweg', number: '8', city: 'delft' }],
     ['Wetstraat 16 b rdc', { streetname: 'Wetstraat', number: '16 b' }],
   ])('%j', (text, expected) => {
     expect(read(text)[0]).toMatchObject(expected);
@@ -106,6 +106,49 @@ describe('readFreeText', () => {
     expect(read('Mekelweg Delft')).toEqual([]);
     expect(read('')).toEqual([]);
     expect(read('8')).toEqual([]);
+  });
+});
+
+describe('readFreeText: house-number tails (issue 36)', () => {
+  const places = new KnownCities([
+    'groningen',
+    'heerenveen',
+    'goes',
+    'elsene',
+    'ukkel',
+    'brussel',
+    'schaarbeek',
+    'jette',
+  ]);
+  const first = (text: string) => {
+    const r = readFreeText(text, { cities: places })[0];
+    return r && { ...r.query, how: r.city };
+  };
+  // The issue's queries: the tail is the number's, and the city typed holds whatever the tail is read as.
+  it.each([
+    ['Avenue Jean et Pierre Carsoel 114 bt 3, 1180 Ukkel', '114 bt 3', 'ukkel'],
+    ['Avenue Jean et Pierre Carsoel 114 bt. 3, 1180 Ukkel', '114 bt. 3', 'ukkel'],
+    ['Kiekenmarkt 52 bus 2.11, 1000 Brussel', '52 bus 2.11', 'brussel'],
+    ['Brits Tweedelegerlaan 26 bus F/88 Brussel', '26 bus F/88', 'brussel'],
+    ['Groothertogstraat 37 bus b 2, Elsene', '37 bus b 2', 'elsene'],
+    ['Pierre Timmermansstraat 49 bus 0M/H, 1090 Jette', '49 bus 0M/H', 'jette'],
+    ['Scailquintstraat 35 bus 7étR Schaarbeek', '35 bus 7étR', 'schaarbeek'],
+    ['goffartstraat 32a rc 1050 elsene', '32a rc', 'elsene'],
+    ['kroonlaan 556 3e 1050 elsene', '556 3e', 'elsene'],
+    ['dupontstraat 3 et01 1030 schaarbeek', '3 et01', 'schaarbeek'],
+    ['Elizastraat 117 -1 Elsene', '117 -1', 'elsene'],
+    ['Veldspaatstraat 368 -211 Groningen', '368 -211', 'groningen'],
+    ['Fok 56 - 206, Heerenveen', '56 - 206', 'heerenveen'],
+    ['Praediniussingel 20 - 22, Groningen', '20 - 22', 'groningen'],
+    ['Populierenlaan 1 - 148, Groningen', '1 - 148', 'groningen'],
+    ['Schuttershof 10 - 22, Goes', '10 - 22', 'goes'],
+  ])('%s', (text, number, city) => {
+    expect(first(text)).toMatchObject({ number, city, how: 'exact' });
+  });
+
+  it('keeps the city typed after words it cannot place', () => {
+    expect(first('Populierenlaan 1 ~ 148, Groningen')).toMatchObject({ number: '1', city: 'groningen' });
+    expect(first('Vismarkt 12 bovenverdieping achter Groningen')).toMatchObject({ number: '12', city: 'groningen' });
   });
 });
 

@@ -259,7 +259,23 @@ describe('Belgian boxes', () => {
   it('keeps a box with letters as written', () => {
     expect(boxKeys('et02')).toEqual(['et02']);
     expect(boxKeys('rc')).toEqual(['rc']);
-    expect(boxKeys('a1')).toEqual(['a1']);
+    expect(boxKeys('a1b')).toEqual(['a1b']);
     expect(boxKeys('')).toEqual(['']);
+  });
+
+  it('spells a house letter and a numeric box without zeros and with (register: 27A + 003; typed: 27A bus 3)', () => {
+    expect(boxKeys('a3').slice(0, 4)).toEqual(['a3', 'a03', 'a003', 'a0003']);
+    expect(new Set(boxKeys('a003'))).toEqual(new Set(boxKeys('a3')));
+    expect(boxKeys('abt4')).toEqual(expect.arrayContaining(['a4', 'ab04', 'a004']));
+    expect(boxKeys('ab12')).toContain('a12');
+  });
+
+  it('reads a box word after the house letter ("27A bus 3") and keeps bt as written ("bt 3": the register has BT03)', () => {
+    expect(suffixKey(parseHouseNumber('27A bus 3')!)).toBe('a3');
+    expect(suffixKey(parseHouseNumber('132B bte 8')!)).toBe('b8');
+    expect(suffixKey(parseHouseNumber('26B boîte 2')!)).toBe('b2');
+    expect(suffixKey(parseHouseNumber('258A bus Ab06')!)).toBe('aab06');
+    expect(suffixKey(parseHouseNumber('114 bt 3')!)).toBe('bt3');
+    expect(suffixKey(parseHouseNumber('31/bt2')!)).toBe('bt2');
   });
 });

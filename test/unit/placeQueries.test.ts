@@ -84,6 +84,11 @@ describe('placeSearchRequest', () => {
     expect(fuzziness('Alphen aan den Rijn')).toContainEqual(['alphen aan den rijn', '"AUTO:4,8"']);
   });
 
+  it("adds the place's own name to the exact tier (an exonym alone ranks lower)", () => {
+    expect(body('Limburg')).toContain('{"terms":{"primary_name_keys":["limburg"]}},"boost":203}');
+    expect(body('Limburg')).toContain('{"terms":{"name_keys":["limburg"]}},"boost":200}');
+  });
+
   it('never reads a postcode or a short word through a typo', () => {
     expect(placeSearchRequest({ text: '2628CD', size: 5 }, readPlaceQuery('2628CD'), true)).toBeUndefined();
     expect(placeSearchRequest({ text: 'Ede', size: 5 }, readPlaceQuery('Ede'), true)).toBeUndefined();

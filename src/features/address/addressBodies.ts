@@ -151,11 +151,16 @@ export function fuzzyLookupRequest(q: StreetQuery, maxEdits?: number): estypes.S
 function forwardRanking(q: StreetQuery): estypes.QueryDslQueryContainer[] {
   const should: estypes.QueryDslQueryContainer[] = [
     // Exact suffix beats another suffix of the same number; a bare number prefers the address without one; the
-    // register's other spelling of the same box ("bus 3" for b003) nearly as much as the spelling asked.
+    // register's other spelling of the same box ("bus 3" for b003) nearly as much as the spelling asked; then the
+    // number without a suffix.
     { term: { suffix_key: { value: q.suffixKey ?? '', boost: 4 } } },
   ];
   const spellings = boxKeys(q.suffixKey ?? '').slice(1);
   if (spellings.length) should.push({ constant_score: { filter: { terms: { suffix_key: spellings } }, boost: 3 } });
+  // A named suffix the building lacks: the number itself before another suffix of it. "56 - 206" may be the
+  // addition 206 or the range 56 to 206, "Rue X 3 bus 9" a box the register does not hold: the index decides, in
+  // this one request (the addition when it exists, else the number).
+  if (q.suffixKey) should.push({ term: { suffix_key: { value: '', boost: 1 } } });
   if (q.postcodeKey) should.push({ term: { postcode_key: { value: q.postcodeKey, boost: 8 } } });
   return should;
 }

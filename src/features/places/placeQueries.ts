@@ -7,7 +7,8 @@
  * - how the name matched: exact (a name key equals the typed words) before prefix before typo (one edit from 4
  *   characters, two from 8 unless the key holds a digit, first letter fixed, never in a postcode);
  * - then, within a tier: the place's size (log of its address count), a type prior (a city before the municipality
- *   and the province of the same name, all before a street called so) and, given a focus, nearness.
+ *   and the province of the same name, all before a street called so), its own name before another place's
+ *   exonym (PRIMARY_NAME_BONUS) and, given a focus, nearness.
  * The typo tier is a second round (`typos: true`), sent only when the first finds nothing (and, in the search box,
  * no address was read with confidence).
  */
@@ -78,9 +79,22 @@ export function streetOfAddressReading(streetname: string, city: string): PlaceR
   return keys.length && qualifierKeys.length ? [{ keys, qualifierKeys }] : [];
 }
 
-/** Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 15 + 5). */
+/**
+ * Scores of the match tiers; each gap is larger than everything that ranks within a tier (at most 17 + 8 + 15 + 5,
+ * and 3 for the own name in the exact tier).
+ */
 export const TIER_SCORES = { exact: 200, prefix: 100, typo: 50 } as const;
 export type PlaceMatch = keyof typeof TIER_SCORES;
+
+/**
+ * An exact match on the place's own name (not only another language's name of it) adds this much: more than one
+ * step of the type prior, less than two, so "Limburg" puts the provinces (4 + 3) before the Walloon municipality
+ * Limbourg (6), whose Dutch exonym it is. Places that all match by their own name ("Groningen": city, municipality,
+ * province) or all by another language's ("Bruxelles") rank as before, and a large place's exonym still comes
+ * before a small place's own name (size: ln of the address count, up to 17).
+ */
+const PRIMARY_NAME_BONUS = 3;
+const PRIMARY_NAME_SCORE = TIER_SCORES.exact + PRIMARY_NAME_BONUS;
 
 /**
  * Focus: a place this far away gets half of FOCUS_BOOST (distance_feature: boost * pivot / (pivot + distance)); at
@@ -156,7 +170,10 @@ function tier(match: PlaceMatch, filter: Query): Query {
 
 /** The name clause of one reading: the best tier it reaches (dis_max: a name equal to the key is also a prefix). */
 function nameClause(keys: readonly string[], typos: boolean): Query | undefined {
-  const tiers: Query[] = [tier('exact', { terms: { name_keys: keys as string[] } })];
+  const tiers: Query[] = [
+    tier('exact', { terms: { name_keys: keys as string[] } }),
+    { constant_score: { filter: { terms: { primary_name_keys: keys as string[] } }, boost: PRIMARY_NAME_SCORE } },
+  ];
   const prefixes = keys.filter((k) => k.length >= MIN_PREFIX_LENGTH);
   if (prefixes.length) tiers.push(tier('prefix', anyOf(prefixes.map((k) => ({ prefix: { name_keys: k } })))));
   if (typos) {

@@ -11,7 +11,7 @@
  */
 import { parseHouseNumber } from '../../../core/text/houseNumber.js';
 import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
-import { isBoxValue, isBoxWord, SUFFIX_WORD_RE } from '../../../core/text/readingRules.js';
+import { readNumberTail } from '../../../core/text/numberTail.js';
 import type { KnownCities } from '../cities/knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 import { outranksFuzzyTier } from '../address/matchQuality.js';
@@ -82,8 +82,22 @@ function findPostcode(
 }
 
 /**
+ * Whether the words begin with a known city: its whole name (within a typo) or, for a word of letters, a name's first
+ * word ("Den" of Den Haag). A word with a digit only as part of a whole name: "2e Exloërmond" is a city, "2e" before
+ * "Elsene" a floor.
+ */
+function startsCity(words: readonly string[], cities: KnownCities): boolean {
+  const first = words[0];
+  if (first === undefined) return false;
+  if (!/\d/.test(first) && cities.startsWith(first)) return true;
+  for (let k = 1; k <= Math.min(cities.maxWords, words.length); k++) if (cities.match(words.slice(0, k))) return true;
+  return false;
+}
+
+/**
  * The house number's tokens: a digit-led token that follows a word of its segment (the street's), else the first
- * digit-led token ("2e Exloërmond, Noorderdiep 2": 2, not 2e), with a short suffix word after it when that parses.
+ * digit-led token ("2e Exloërmond, Noorderdiep 2": 2, not 2e), with its tail (readNumberTail: a box, an addition,
+ * a dash form) when that parses.
  */
 function findNumber(tokens: Token[], cities: KnownCities): { start: number; length: number; text: string } | undefined {
   const isNumber = (t: Token) => /^\d/.test(t.lower) && parseHouseNumber(t.text) !== null;
@@ -94,52 +108,49 @@ function findNumber(tokens: Token[], cities: KnownCities): { start: number; leng
   const start = afterWord >= 0 ? afterWord : tokens.findIndex(isNumber);
   if (start < 0) return undefined;
   const first = tokens[start] as Token;
-  const next = tokens[start + 1];
-  // A Belgian box: "117 bus 1", "16 bte 3", "5 boîte 2", "8 b 3", "12 bus RDC" (the box word and its value are the
-  // suffix). A box of letters that a known city starts with is the city ("… 16 bus Ede" is no box).
-  const box = tokens[start + 2];
-  const boxOfLetters = box !== undefined && !/\d/.test(box.lower);
-  if (
-    next &&
-    box &&
-    box.segment === first.segment &&
-    isBoxWord(next.lower) &&
-    isBoxValue(next.lower, box.lower) &&
-    !(boxOfLetters && cities.startsWith(box.text))
-  ) {
-    const joined = `${first.text} ${next.text} ${box.text}`;
-    if (parseHouseNumber(joined)) return { start, length: 3, text: joined };
-  }
-  const suffixWord = next && next.segment === first.segment && SUFFIX_WORD_RE.test(next.lower);
-  if (next && suffixWord && !cities.startsWith(next.text)) {
-    const joined = `${first.text} ${next.text}`;
-    if (parseHouseNumber(joined)) return { start, length: 2, text: joined };
-  }
+  // The tail (box, addition, dash forms) is read by the shared rule, over the words of the number's segment.
+  const after: string[] = [];
+  for (let i = start + 1; i < tokens.length && tokens[i]!.segment === first.segment; i++) after.push(tokens[i]!.text);
+  const tail = readNumberTail(first.text, after, (words) => startsCity(words, cities));
+  if (tail.length > 0 && parseHouseNumber(tail.text)) return { start, length: 1 + tail.length, text: tail.text };
   return { start, length: 1, text: first.text };
 }
 
-function cityReading(words: string[], cities: KnownCities): { city?: string; how: FreeTextReading['city'] } {
-  const meaningful = words.filter((w) => !COUNTRY_WORDS.has(w.toLowerCase()));
+/**
+ * The city among the words that are not the street nor the number: all of them, else the last part after a comma,
+ * else the last words (as many as a known name has). Words the reader did not place ("bt 3" before it knew `bt`,
+ * "- 148") must not cost the city typed: a reading without its city answers the same street anywhere
+ * ("Populierenlaan 1 - 148, Groningen" in Burgh-Haamstede).
+ */
+function cityReading(words: Token[], cities: KnownCities): { city?: string; how: FreeTextReading['city'] } {
+  const meaningful = words.filter((w) => !COUNTRY_WORDS.has(w.lower));
   if (meaningful.length === 0) return { how: 'none' };
-  const match = cities.match(meaningful);
-  if (!match) return { how: 'ignored' };
-  return { city: match.key, how: match.distance === 0 ? 'exact' : 'fuzzy' };
+  const lastSegment = meaningful.filter((t) => t.segment === meaningful[meaningful.length - 1]!.segment);
+  const tries = [meaningful, lastSegment];
+  for (let k = Math.min(cities.maxWords, meaningful.length - 1); k >= 1; k--) tries.push(meaningful.slice(-k));
+  for (const candidate of tries) {
+    const match = cities.match(texts(candidate));
+    if (match) return { city: match.key, how: match.distance === 0 ? 'exact' : 'fuzzy' };
+  }
+  return { how: 'ignored' };
 }
 
 function reading(
-  street: string[],
+  street: Token[],
   number: string,
   postcode: string | undefined,
-  cityWords: string[],
+  cityWords: Token[],
   cities: KnownCities,
 ): FreeTextReading {
   const { city, how } = cityReading(cityWords, cities);
   const query: StreetQueryInput = { number };
-  if (street.length > 0) query.streetname = street.join(' ');
+  if (street.length > 0) query.streetname = street.map((t) => t.text).join(' ');
   if (postcode) query.postcode = postcode;
   if (city) query.city = city;
   return { query, city: how };
 }
+
+const texts = (tokens: readonly Token[]) => tokens.map((t) => t.text);
 
 /** Readings of `text`, best guess first; [] when it holds no house number or no street and no postcode. */
 export function readFreeText(text: string, options: FreeTextOptions): FreeTextReading[] {
@@ -153,8 +164,8 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
   const before = tokens.slice(0, number.start);
   const after = tokens.slice(number.start + number.length);
   // The street: the words before the number in its own segment; the rest is the city (and country noise).
-  const street = before.filter((t) => t.segment === numberSegment).map((t) => t.text);
-  const elsewhere = [...before.filter((t) => t.segment !== numberSegment), ...after].map((t) => t.text);
+  const street = before.filter((t) => t.segment === numberSegment);
+  const elsewhere = [...before.filter((t) => t.segment !== numberSegment), ...after];
   const readings: FreeTextReading[] = [];
   if (street.length > 0 || postcode) {
     readings.push(reading(street, number.text, postcode?.text, elsewhere, cities));
@@ -163,19 +174,19 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
   // street "Kogge 03", number 2 as often as number 3 with addition 2.
   if (number.length === 2 && street.length > 0) {
     const [first, second] = tokens.slice(number.start, number.start + 2) as [Token, Token];
-    if (/^\d+$/.test(second.lower)) {
-      readings.push(reading([...street, first.text], second.text, postcode?.text, elsewhere, cities));
+    if (/^\d+$/.test(second.lower) && parseHouseNumber(second.text)) {
+      readings.push(reading([...street, first], second.text, postcode?.text, elsewhere, cities));
     }
   }
   // "Delft Mekelweg 8" without a comma: the leading words may be the city. "8 Mekelweg Delft": the street after.
   for (let k = 1; k <= Math.min(cities.maxWords, street.length - 1); k++) {
     const lead = street.slice(0, k);
-    if (cities.match(lead)) readings.push(reading(street.slice(k), number.text, postcode?.text, lead, cities));
+    if (cities.match(texts(lead))) readings.push(reading(street.slice(k), number.text, postcode?.text, lead, cities));
   }
   if (street.length === 0 && elsewhere.length > 1) {
     for (let k = 1; k < elsewhere.length; k++) {
       const tail = elsewhere.slice(elsewhere.length - k);
-      if (cities.match(tail)) {
+      if (cities.match(texts(tail))) {
         readings.push(reading(elsewhere.slice(0, elsewhere.length - k), number.text, postcode?.text, tail, cities));
       }
     }

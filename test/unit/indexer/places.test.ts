@@ -80,6 +80,7 @@ describe('buildPlaces', () => {
     expect(find('city', 'Brussel')).toMatchObject({
       names: { nl: 'Brussel', fr: 'Bruxelles' },
       name_keys: ['brussel', 'bruxelles'],
+      primary_name_keys: ['brussel'],
     });
   });
 

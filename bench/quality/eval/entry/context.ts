@@ -16,6 +16,8 @@ export interface EntryEvalContext {
   prefix: string;
   /** `sample` or `bulk`: evaluations that need a focus point on large data read it from here. */
   manifestName: string;
+  /** The manifest's path: evaluations that read the sources themselves (the register's own box strings). */
+  manifestPath: string;
   /** At most this many cases per evaluation (Infinity: every eligible record, as on the Delft sample). */
   limit: number;
   seed: string;

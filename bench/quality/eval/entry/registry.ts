@@ -5,6 +5,7 @@ import type { EntryEvaluator } from './context.js';
 import { evaluateFreeText } from './freeText.js';
 import { evaluatePlaces } from './places.js';
 import { evaluateReverse } from './reverse.js';
+import { evaluateTails } from './tails.js';
 
 export const ENTRY_EVALUATIONS: Record<string, EntryEvaluator> = {
   search: evaluateFreeText,
@@ -12,4 +13,5 @@ export const ENTRY_EVALUATIONS: Record<string, EntryEvaluator> = {
   autocomplete: evaluateAutocomplete,
   places: evaluatePlaces,
   brussels: evaluateBrussels,
+  tails: evaluateTails,
 };
