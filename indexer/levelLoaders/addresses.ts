@@ -5,7 +5,7 @@
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { LoadItem } from '../execution/bulkLoader.js';
-import { type CityRemap, DerivedCities } from '../derived/derivedCities.js';
+import { type CityRemap, cityRemapDigest, DerivedCities } from '../derived/derivedCities.js';
 import { ancestorLevels } from '../records/levels.js';
 import { mergePriority } from '../records/mergePriority.js';
 import { emptyAllParents, type Parents } from '../records/records.js';
@@ -73,6 +73,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   s.merged = result.superseded;
   ctx.logLoaded('addresses');
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
+  ctx.cityRemapDigest = cityRemapDigest(remap);
   ctx.placeAccumulator.applyRemap(remap);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
 }
@@ -131,7 +132,9 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
     false,
   );
   c.indexed += r.sent - r.failed;
-  const moved = await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort());
+  const moved = ctx.writes
+    ? await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort())
+    : 0;
   ctx.logLoaded('cities', { derived: true, foldedGroups: remap.size, movedAddresses: moved });
   return remap;
 }
