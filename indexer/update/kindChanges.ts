@@ -51,7 +51,9 @@ export class KindChanges {
     if (i < 0) {
       if (!this.added.has(id)) {
         if (this.added.size >= this.addedLimit) {
-          throw new ChangeLimitError(`${this.kind}: more than ${this.addedLimit} documents added`);
+          throw new ChangeLimitError(
+            `${this.kind}: more than ${this.addedLimit} documents added of ${this.live.size} live documents`,
+          );
         }
         this.added.set(id, version);
         if (version !== undefined) this.versionedIds++;

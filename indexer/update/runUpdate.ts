@@ -34,7 +34,7 @@ import type { RunOptions } from '../run.js';
 import { ChangeSet } from './changeSet.js';
 import { cloneIndex } from './cloneIndex.js';
 import { deleteDocuments } from './deleteDocuments.js';
-import type { KindCounts } from './kindChanges.js';
+import { ChangeLimitError, type KindCounts } from './kindChanges.js';
 import { readLiveDigests } from './liveDigests.js';
 import { UpdateRefusedError } from './updateErrors.js';
 
@@ -250,7 +250,14 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       log.warn({ error: (error as Error).message }, 'pruning old generations failed; they are left in place');
     }
     return summary([], pruned);
-  } catch (error) {
+  } catch (caught) {
+    let error = caught;
+    if (error instanceof ChangeLimitError) {
+      refused = [
+        `${error.message}, above --max-change-ratio ${maxChangeRatio}: refused before the snapshot was read to its end`,
+      ];
+      error = new UpdateRefusedError(`update refused:\n  ${refused[0]}`, summary(refused));
+    }
     progress.stop();
     await rejects.close().catch(() => {});
     if (error instanceof SwapOutcomeUnknownError) {
