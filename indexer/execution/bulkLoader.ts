@@ -190,10 +190,10 @@ export interface BulkLoadOptions<D> {
   onRetry?: (attempt: number, error: unknown, waitMs: number) => void;
   signal?: AbortSignal | undefined;
   /**
-   * Which documents to send (`update`, indexer/update/): given each one's id, content digest and version, the
-   * version to send it with, or false to keep it back (counted in `sent`, not in `written`). Unset: every one, as is.
+   * Which documents to send (`update`, indexer/update/): given each one and its content digest, the version to send
+   * it with, or false to keep it back (counted in `sent`, not in `written`). Unset: every one, as is.
    */
-  select?: (id: string, digest: string, version: number | undefined) => number | undefined | false;
+  select?: (item: LoadItem<D>, digest: string) => number | undefined | false;
 }
 
 interface Outgoing<D> {
@@ -240,7 +240,7 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
       const { json, digest } = withContentDigest(item.doc);
       let version = item.version;
       if (select) {
-        const chosen = select(item.id, digest, version);
+        const chosen = select(item, digest);
         if (chosen === false) continue;
         version = chosen;
       }

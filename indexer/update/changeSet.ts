@@ -4,7 +4,9 @@
  * then says what to delete and whether the change is small enough to apply.
  */
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
-import type { LoadResult } from '../execution/bulkLoader.js';
+import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import type { LoadItem, LoadResult } from '../execution/bulkLoader.js';
+import { stableSourceId } from './sourceIdChanges.js';
 import type { WritePolicy } from '../execution/runContext.js';
 import type { DigestTable } from './digestTable.js';
 import { type KindCounts, KindChanges } from './kindChanges.js';
@@ -38,14 +40,22 @@ export class ChangeSet implements WritePolicy {
     ) as Record<IndexKind, KindChanges>;
   }
 
-  select(kind: IndexKind): (id: string, digest: string, version: number | undefined) => number | undefined | false {
+  select(kind: IndexKind): (item: LoadItem<object>, digest: string) => number | undefined | false {
     const changes = this.kinds[kind];
     const dryRun = this.dryRun;
-    return (id, digest, version) => {
-      const chosen = changes.offer(id, digest, version);
+    const added = kind === 'addresses' ? this.addedSourceIds : undefined;
+    return (item, digest) => {
+      const chosen = changes.offer(item.id, digest, item.version);
+      if (added && changes.isAdded(item.id)) {
+        const key = stableSourceId((item.doc as Partial<AddressDoc>).source_ids);
+        if (key) added.set(item.id, key);
+      }
       return dryRun ? false : chosen;
     };
   }
+
+  /** The official source id of each address added (its first document), where it has one. */
+  readonly addedSourceIds = new Map<string, string>();
 
   /** Merges were decided here, before sending: the full run's `superseded` is this load's share of them. */
   settle(kind: IndexKind, result: LoadResult): LoadResult {

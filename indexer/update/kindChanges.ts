@@ -82,6 +82,11 @@ export class KindChanges {
     return false;
   }
 
+  /** Whether the live generation lacks this id (so far an addition). */
+  isAdded(id: string): boolean {
+    return this.added.has(id);
+  }
+
   /** Versioned documents that lost to another of the same id (a full run's `merged`). */
   get superseded(): number {
     return this.versionedOffers - this.versionedIds;

@@ -36,6 +36,7 @@ import { cloneIndex } from './cloneIndex.js';
 import { deleteDocuments } from './deleteDocuments.js';
 import { ChangeLimitError, type KindCounts } from './kindChanges.js';
 import { readLiveDigests } from './liveDigests.js';
+import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 
 export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
@@ -51,6 +52,11 @@ export interface UpdateSummary extends RunSummary {
   maxChangeRatio: number;
   /** Per kind, against the live generation: documents added, changed (any field), removed, unchanged. */
   changes: Record<IndexKind, KindCounts> | null;
+  /**
+   * The addresses' change set by the official sources' ids where documents carry them (sourceIdChanges.ts): a
+   * removed and an added document of one source id count as one changed address. Null when no address added has one.
+   */
+  addressesBySourceId: KindCounts | null;
   /** Why the change set was not applied (empty when it was, or would be under --dry-run). */
   refused: string[];
   /** Where the time went: reading the live digests, cloning, computing and writing, deleting and finishing. */
@@ -131,6 +137,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
   let swapped = false;
   let changes: ChangeSet | undefined;
   let refused: string[] = [];
+  let bySource: KindCounts | null = null;
   const digestStart = Date.now();
   const run = (changeSet: ChangeSet | undefined) =>
     new RunContext({
@@ -162,6 +169,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     orphansRemoved: [...orphansRemoved, ...pruned.orphans],
     maxChangeRatio,
     changes: changes ? changes.counts() : null,
+    addressesBySourceId: bySource,
     refused,
     levels: ctx.levels,
     streets: ctx.streets,
@@ -213,6 +221,11 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
         'the cities derived from the addresses fold differently from the live generation (a group of one name changed ' +
           'its owning municipality): update cannot move the live addresses of those groups; run a full index',
       );
+    }
+    if (!refused.length && changes.addedSourceIds.size) {
+      const removed = changes.removedIds('addresses');
+      const removedKeys = await liveSourceIds(client, generationIndexName(prefix, 'addresses', live), removed);
+      bySource = bySourceId(changes.counts().addresses, changes.addedSourceIds, removedKeys);
     }
     if (dryRun) return summary(refused);
     if (refused.length) {

@@ -4,6 +4,7 @@ import { tooLarge } from '../../../indexer/update/changeSet.js';
 import { DigestTable } from '../../../indexer/update/digestTable.js';
 import { ChangeLimitError, KindChanges } from '../../../indexer/update/kindChanges.js';
 import { stableId } from '../../../indexer/records/ids.js';
+import { bySourceId, stableSourceId } from '../../../indexer/update/sourceIdChanges.js';
 
 const id = (n: number) => stableId('addresses', `street|${n}`);
 const d = (text: string) => contentDigest(text);
@@ -89,5 +90,22 @@ describe('tooLarge', () => {
       'addresses: 12 changes (5 added, 3 changed, 4 removed) of 100 live documents = 12.00 % > --max-change-ratio 0.1',
     ]);
     expect(tooLarge(counts, () => 100, 0.2)).toEqual([]);
+  });
+});
+
+describe('bySourceId', () => {
+  it('counts a removed and an added document of one source id as one changed address', () => {
+    expect(stableSourceId({ bag_pand: 'p1', bag_nummeraanduiding: 'n1' })).toBe('bag_nummeraanduiding:n1');
+    expect(stableSourceId({ bag_pand: 'p1' })).toBeUndefined();
+    const counts = { added: 3, changed: 1, removed: 4, unchanged: 10 };
+    const added = new Map([
+      ['new-1', 'best_address:1'],
+      ['new-2', 'best_address:2'],
+    ]);
+    const removed = new Map([
+      ['old-1', 'best_address:1'],
+      ['old-3', 'best_address:3'],
+    ]);
+    expect(bySourceId(counts, added, removed)).toEqual({ added: 2, changed: 2, removed: 3, unchanged: 10 });
   });
 });
