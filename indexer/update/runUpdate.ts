@@ -6,12 +6,11 @@
  * under the same lock. `--dry-run` computes the change set and writes nothing (no lock, no index, no alias).
  */
 import { resolve } from 'node:path';
-import type { Client } from '@elastic/elasticsearch';
 import { INDEX_PREFIX_PATTERN } from '../../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { IndexingError } from '../execution/errors.js';
-import { type UpdateBasis, markGenerationComplete, verifyGeneration } from '../execution/completion.js';
+import { markGenerationComplete, verifyGeneration } from '../execution/completion.js';
 import { type Logger, silentLogger } from '../execution/logger.js';
 import { createProgress } from '../execution/progress.js';
 import { RejectsWriter } from '../execution/rejects.js';
@@ -19,7 +18,7 @@ import { watchAbort } from '../execution/runAbort.js';
 import { RunContext } from '../execution/runContext.js';
 import type { RunSummary } from '../execution/summary.js';
 import { deleteIndexes, finishGenerationIndex, newGeneration } from '../generations/generationIndexes.js';
-import { listGenerations, liveGeneration, swapAliases } from '../generations/generations.js';
+import { listGenerations, swapAliases } from '../generations/generations.js';
 import { prune, type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
 import { acquireRunLock, type RunLock } from '../generations/runLock.js';
 import { SwapOutcomeUnknownError } from '../generations/swapOutcome.js';
@@ -32,10 +31,9 @@ import { assertSourcesFit } from '../manifest/preflight.js';
 import { AREA_LEVELS } from '../records/levels.js';
 import type { RunOptions } from '../run.js';
 import { ChangeSet } from './changeSet.js';
-import { cloneIndex } from './cloneIndex.js';
 import { deleteDocuments } from './deleteDocuments.js';
 import { ChangeLimitError, type KindCounts } from './kindChanges.js';
-import { readLiveDigests } from './liveDigests.js';
+import { cloneGeneration, liveBasis, readGenerationDigests } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 
@@ -85,22 +83,6 @@ export async function runUpdate(options: UpdateOptions): Promise<UpdateSummary> 
   } finally {
     await lock.release();
   }
-}
-
-/** The live generation and what the update starts from, or why it cannot. */
-async function liveBasis(client: Client, prefix: string): Promise<{ live: string; basis: UpdateBasis }> {
-  const live = await liveGeneration(client, prefix);
-  if (!live) throw new UpdateRefusedError(`prefix "${prefix}" has no live generation: run a full index first`);
-  const index = generationIndexName(prefix, 'addresses', live);
-  const mapping = await client.indices.getMapping({ index });
-  const meta = mapping[index]?.mappings?._meta as { indexer?: { generation?: string; update?: UpdateBasis } };
-  const basis = meta?.indexer?.update;
-  if (meta?.indexer?.generation !== live || !basis) {
-    throw new UpdateRefusedError(
-      `live generation ${live} was indexed before \`update\` existed (no update basis in ${index}): run a full index once`,
-    );
-  }
-  return { live, basis };
 }
 
 interface Locked {
@@ -184,12 +166,9 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
 
   try {
     log.info({ generation, prefix, live, dryRun, manifest: manifestPath }, 'update started');
-    const digests = {} as Record<IndexKind, Awaited<ReturnType<typeof readLiveDigests>>>;
-    for (const kind of INDEX_KINDS) {
-      digests[kind] = await readLiveDigests(client, generationIndexName(prefix, kind, live), () => {
-        if (signal.aborted) throw signal.reason;
-      });
-    }
+    const digests = await readGenerationDigests(client, prefix, live, () => {
+      if (signal.aborted) throw signal.reason;
+    });
     timings.liveDigests = Date.now() - digestStart;
     changes = new ChangeSet(digests, {
       dryRun,
@@ -199,11 +178,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     ctx = run(changes);
     if (!dryRun) {
       const cloneStart = Date.now();
-      for (const kind of INDEX_KINDS) {
-        const index = ctx.index(kind);
-        await cloneIndex(client, generationIndexName(prefix, kind, live), index);
-        created.push(index);
-      }
+      await cloneGeneration(client, prefix, live, generation, created);
       timings.clone = Date.now() - cloneStart;
     }
     const loadStart = Date.now();
