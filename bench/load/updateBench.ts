@@ -93,8 +93,11 @@ async function writeChanged(source: string, target: string, edits: Edits): Promi
       if (kind === 1) {
         edits.added++;
         const copy = [...cells];
-        copy[at.id as number] = `${cells[at.id as number]}-b`;
-        copy[at.number as number] = String(Number(cells[at.number as number]) + 10000);
+        // Column names of the bulk files (id, number) or of the sample's OpenStreetMap file (osm_id, housenumber).
+        const idAt = (at.id ?? at.osm_id) as number;
+        const numberAt = (at.number ?? at.housenumber) as number;
+        copy[idAt] = `${cells[idAt]}-b`;
+        copy[numberAt] = String(Number(cells[numberAt]) + 10000);
         text = `${line}\n${copy.join(',')}`;
       } else if (kind === 2) {
         edits.renamed++;
