@@ -187,7 +187,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       );
     }
     if (signal.aborted) throw signal.reason;
-    await markGenerationComplete(run, manifestPath, { city_remap_digest: run.cityRemapDigest, update_serial: 0 });
+    await markGenerationComplete(run, manifestPath, { folded_cities: run.foldedCities, update_serial: 0 });
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
     await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.

@@ -9,7 +9,6 @@
  * Memory grows with the number of groups, not addresses: each keeps a count, a sum and at most
  * a bounded set of grid-thinned points (geometry/pointOutline.ts) for its concave-hull outline.
  */
-import { hash } from 'node:crypto';
 import type { BoundingBox, GeoPoint, ParentIds } from '../../core/elasticsearch/documents.js';
 import { bboxOf, bboxPolygon } from '../geometry/checks.js';
 import { outlineOf, ThinnedPoints } from '../geometry/pointOutline.js';
@@ -38,15 +37,6 @@ interface Group {
 
 /** What the addresses of a folded group must now say. */
 export type CityRemap = Map<string, ParentIds>;
-
-/**
- * The folds in one digest (stored with a generation): `update` can keep the live generation's moved addresses only
- * when its own folds are the same (indexer/update/).
- */
-export function cityRemapDigest(remap: CityRemap | undefined): string {
-  const entries = [...(remap ?? new Map<string, ParentIds>())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return hash('sha1', JSON.stringify(entries), 'hex').slice(0, 16);
-}
 
 export interface DerivedCityResult {
   records: AreaRecord[];

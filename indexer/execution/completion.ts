@@ -33,8 +33,11 @@ export async function verifyGeneration(run: RunContext, maxRejectRatio: number):
 
 /** What `update` needs of the live generation, kept with it (indexer/update/). */
 export interface UpdateBasis {
-  /** cityRemapDigest() of the derived cities' folds. */
-  city_remap_digest: string;
+  /**
+   * The derived-city groups folded into another city: their addresses in this generation carry the other city's
+   * parents, not their own group's, so an update rewrites them (its folds may differ).
+   */
+  folded_cities: string[];
   /** How many updates led to this generation since its full run: the versions an update sends are offset by it. */
   update_serial: number;
 }

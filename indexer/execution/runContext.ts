@@ -77,8 +77,8 @@ export class RunContext {
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */
   private readonly origins: SourceSummary[] = [];
   addressMs = 0;
-  /** cityRemapDigest() of the derived cities' folds ('' until the addresses are loaded). */
-  cityRemapDigest = '';
+  /** The derived-city groups folded into another city (their addresses moved to it), once the addresses are loaded. */
+  foldedCities: string[] = [];
 
   constructor(readonly setup: RunSetup) {}
 

@@ -5,7 +5,7 @@
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { LoadItem } from '../execution/bulkLoader.js';
-import { type CityRemap, cityRemapDigest, DerivedCities } from '../derived/derivedCities.js';
+import { type CityRemap, DerivedCities } from '../derived/derivedCities.js';
 import { ancestorLevels } from '../records/levels.js';
 import { mergePriority } from '../records/mergePriority.js';
 import { emptyAllParents, type Parents } from '../records/records.js';
@@ -73,7 +73,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   s.merged = result.superseded;
   ctx.logLoaded('addresses');
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
-  ctx.cityRemapDigest = cityRemapDigest(remap);
+  ctx.foldedCities = [...(remap?.keys() ?? [])].sort();
   ctx.placeAccumulator.applyRemap(remap);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
 }

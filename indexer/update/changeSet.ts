@@ -20,6 +20,12 @@ export interface ChangeSetOptions {
   maxChangeRatio: number;
   /** Added to every external version sent (update_serial × 2^36: above any version a live copy holds). */
   versionOffset: number;
+  /**
+   * The live generation's folded derived-city groups: an address of one is sent whatever its digest, since its
+   * live copy carries the city it was folded into, which this snapshot may fold otherwise (the run then moves it
+   * again, as a full run does).
+   */
+  foldedCities: ReadonlySet<string>;
 }
 
 export class ChangeSet implements WritePolicy {
@@ -44,8 +50,10 @@ export class ChangeSet implements WritePolicy {
     const changes = this.kinds[kind];
     const dryRun = this.dryRun;
     const added = kind === 'addresses' ? this.addedSourceIds : undefined;
+    const folded = kind === 'addresses' ? this.options.foldedCities : undefined;
     return (item, digest) => {
-      const chosen = changes.offer(item.id, digest, item.version);
+      const force = folded?.has((item.doc as Partial<AddressDoc>).city_id ?? '') ?? false;
+      const chosen = changes.offer(item.id, digest, item.version, force);
       if (added && changes.isAdded(item.id)) {
         const key = stableSourceId((item.doc as Partial<AddressDoc>).source_ids);
         if (key) added.set(item.id, key);

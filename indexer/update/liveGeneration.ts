@@ -20,7 +20,7 @@ export async function liveBasis(client: Client, prefix: string): Promise<{ live:
   const mapping = await client.indices.getMapping({ index });
   const meta = mapping[index]?.mappings?._meta as { indexer?: { generation?: string; update?: UpdateBasis } };
   const basis = meta?.indexer?.update;
-  if (meta?.indexer?.generation !== live || !basis) {
+  if (meta?.indexer?.generation !== live || !Array.isArray(basis?.folded_cities)) {
     throw new UpdateRefusedError(
       `live generation ${live} was indexed before \`update\` existed (no update basis in ${index}): run a full index once`,
     );

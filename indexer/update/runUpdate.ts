@@ -174,6 +174,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       dryRun,
       maxChangeRatio,
       versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
+      foldedCities: new Set(basis.folded_cities),
     });
     ctx = run(changes);
     if (!dryRun) {
@@ -191,12 +192,6 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     await rejects.close();
 
     refused = changes.refusals();
-    if (ctx.cityRemapDigest !== basis.city_remap_digest) {
-      refused.push(
-        'the cities derived from the addresses fold differently from the live generation (a group of one name changed ' +
-          'its owning municipality): update cannot move the live addresses of those groups; run a full index',
-      );
-    }
     if (!refused.length && changes.addedSourceIds.size) {
       const removed = changes.removedIds('addresses');
       const removedKeys = await liveSourceIds(client, generationIndexName(prefix, 'addresses', live), removed);
@@ -222,7 +217,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     }
     if (signal.aborted) throw signal.reason;
     await markGenerationComplete(ctx, manifestPath, {
-      city_remap_digest: ctx.cityRemapDigest,
+      folded_cities: ctx.foldedCities,
       update_serial: basis.update_serial + 1,
     });
     await lock?.assertHeld();
