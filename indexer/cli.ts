@@ -1,6 +1,7 @@
 /**
  * npm run index -- --manifest datasets/sample.json [--prefix P] [--keep N] [--max-reject-ratio R]
  *                  [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
+ * npm run index -- update --manifest FILE [--dry-run] [--max-change-ratio R] [index's options]
  * npm run index -- rollback [--prefix P] [--lease SECONDS]
  * npm run index -- status [--prefix P]
  * npm run index -- validate --manifest FILE [--max-reject-ratio R]   (no Elasticsearch; exit 0 or 1)
@@ -21,22 +22,26 @@ import { IndexingAbortedError, IndexingError } from './execution/errors.js';
 import { aliasesExist, listGenerations, rollback } from './generations/generations.js';
 import { ManifestError } from './manifest/manifest.js';
 import { runIndexing } from './run.js';
+import { runUpdate } from './update/runUpdate.js';
 import { validateManifest } from './manifest/validate.js';
 import { leaseOfSeconds, readRunLock, RunLockedError } from './generations/runLock.js';
 
 const USAGE = `usage:
   npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
+  npm run index -- update --manifest FILE [--dry-run] [--max-change-ratio R] [--prefix P] [--keep N] [--max-reject-ratio R] [--lease SECONDS]
   npm run index -- rollback [--prefix P] [--lease SECONDS]
   npm run index -- status [--prefix P]
   npm run index -- validate --manifest FILE [--max-reject-ratio R]
 validate: the run's checks and a full read of every file, without Elasticsearch; exit 0 when a run would accept
   the input, 1 when not (the report on stdout says why).
 --keep N: complete generations to keep, counting the live one (default 2); the one live before the run and its
-  predecessor are always kept. --lease: the prefix lock's lease (default 120 s), how long a crashed run blocks it.
+  predecessor are always kept. update: applies a new snapshot of the manifest's sources to the live generation as a
+  change set (a new generation, swapped like a full run); --dry-run prints the change set and writes nothing;
+  --max-change-ratio (default 0.1) refuses a change set larger than that share of a kind's live documents. --lease: the prefix lock's lease (default 120 s), how long a crashed run blocks it.
 environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200; several comma-separated), INDEX_PREFIX, INDEX_SHARDS, INDEX_REPLICAS`;
 
 export interface CliArgs {
-  command: 'index' | 'rollback' | 'status' | 'validate';
+  command: 'index' | 'update' | 'rollback' | 'status' | 'validate';
   manifest?: string;
   prefix: string;
   keep: number;
@@ -47,6 +52,10 @@ export interface CliArgs {
   ifEmpty: boolean;
   /** The run lock's lease in seconds; unset: runLock.ts's default. */
   leaseSeconds?: number;
+  /** update: compute and print the change set only. */
+  dryRun?: boolean;
+  /** update: the largest share of a kind's live documents a change set may touch. */
+  maxChangeRatio?: number;
 }
 
 export class UsageError extends Error {
@@ -68,13 +77,21 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
       progress: { type: 'string' },
       'if-empty': { type: 'boolean' },
       lease: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'max-change-ratio': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) throw new UsageError(USAGE);
   const [command = 'index', ...rest] = positionals;
   if (rest.length) throw new UsageError(`unexpected arguments: ${rest.join(' ')}\n${USAGE}`);
-  if (command !== 'index' && command !== 'rollback' && command !== 'status' && command !== 'validate') {
+  if (
+    command !== 'index' &&
+    command !== 'update' &&
+    command !== 'rollback' &&
+    command !== 'status' &&
+    command !== 'validate'
+  ) {
     throw new UsageError(`unknown command "${command}"\n${USAGE}`);
   }
   const prefix = values.prefix ?? config.indexPrefix;
@@ -93,7 +110,14 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
   if (leaseSeconds !== undefined && !(Number.isInteger(leaseSeconds) && leaseSeconds >= 1)) {
     throw new UsageError('--lease must be a whole number of seconds, at least 1');
   }
-  if ((command === 'index' || command === 'validate') && !values.manifest)
+  const maxChangeRatio = values['max-change-ratio'] === undefined ? 0.1 : Number(values['max-change-ratio']);
+  if (!Number.isFinite(maxChangeRatio) || maxChangeRatio < 0 || maxChangeRatio > 1) {
+    throw new UsageError('--max-change-ratio must be a number between 0 and 1');
+  }
+  if (command !== 'update' && (values['dry-run'] || values['max-change-ratio'] !== undefined)) {
+    throw new UsageError(`--dry-run and --max-change-ratio belong to update\n${USAGE}`);
+  }
+  if ((command === 'index' || command === 'update' || command === 'validate') && !values.manifest)
     throw new UsageError(`--manifest is required\n${USAGE}`);
   return {
     command,
@@ -105,6 +129,7 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
     progress,
     ifEmpty: values['if-empty'] ?? false,
     ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
+    ...(command === 'update' ? { dryRun: values['dry-run'] ?? false, maxChangeRatio } : {}),
   };
 }
 
@@ -161,7 +186,7 @@ async function main(): Promise<number> {
       process.stdout.write(`${JSON.stringify({ prefix: args.prefix, skipped: 'aliases exist' })}\n`);
       return 0;
     }
-    const summary = await runIndexing({
+    const runOptions = {
       client,
       manifestPath: args.manifest as string,
       indexPrefix: args.prefix,
@@ -173,7 +198,11 @@ async function main(): Promise<number> {
       tuning: tuningFromConfig(config),
       layout: { shards: config.indexShards, replicas: config.indexReplicas },
       ...(lease ? { lease } : {}),
-    });
+    };
+    const summary =
+      args.command === 'update'
+        ? await runUpdate({ ...runOptions, dryRun: args.dryRun ?? false, maxChangeRatio: args.maxChangeRatio ?? 0.1 })
+        : await runIndexing(runOptions);
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return 0;
   } catch (error) {

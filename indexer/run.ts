@@ -10,7 +10,6 @@ import type { Manifest } from './manifest/manifestSchema.js';
 import { INDEX_PREFIX_PATTERN } from '../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
 import type { BulkTuning } from './execution/bulkLoader.js';
-import { countDocuments } from './generations/countDocuments.js';
 import { IndexingError } from './execution/errors.js';
 import { listGenerations, liveGeneration, swapAliases } from './generations/generations.js';
 import {
@@ -20,14 +19,14 @@ import {
   deleteIndexes,
   finishGenerationIndex,
   type IndexLayout,
-  markComplete,
   newGeneration,
 } from './generations/generationIndexes.js';
 import { loadAddresses } from './levelLoaders/addresses.js';
 import { loadAreaLevel } from './levelLoaders/areas.js';
 import { loadBuildings } from './levelLoaders/buildings.js';
 import { loadPlaces } from './levelLoaders/places.js';
-import { AREA_LEVELS, LEVELS } from './records/levels.js';
+import { AREA_LEVELS } from './records/levels.js';
+import { markGenerationComplete, verifyGeneration } from './execution/completion.js';
 import { type Logger, silentLogger } from './execution/logger.js';
 import { loadManifest } from './manifest/manifest.js';
 import { assertSourcesFit } from './manifest/preflight.js';
@@ -38,7 +37,7 @@ import { RunContext } from './execution/runContext.js';
 import { SwapOutcomeUnknownError } from './generations/swapOutcome.js';
 import { watchAbort } from './execution/runAbort.js';
 import { acquireRunLock, type LeaseTiming, type RunLock } from './generations/runLock.js';
-import { compactLevel, type RunSummary, verifyLevels, verifyPlaces, verifyStreets } from './execution/summary.js';
+import type { RunSummary } from './execution/summary.js';
 
 export interface RunOptions {
   client: Client;
@@ -180,23 +179,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       await finishGenerationIndex(client, run.index(kind), kind, options.layout);
     }
     await options.beforeVerify?.(indexes);
-    await countDocuments(run);
-    log.info(
-      {
-        levels: Object.fromEntries(
-          LEVELS.map((l) => [l, { ...compactLevel(run.levels[l]), count: run.levels[l].count }]),
-        ),
-        streets: run.streets,
-        places: run.places,
-      },
-      'documents counted',
-    );
-    const areasIndexed = AREA_LEVELS.reduce((n, l) => n + run.levels[l].indexed, 0);
-    const problems = [
-      ...verifyLevels(run.levels, maxRejectRatio),
-      ...verifyStreets(run.streets, run.levels.addresses),
-      ...verifyPlaces(run.places, areasIndexed),
-    ];
+    const problems = await verifyGeneration(run, maxRejectRatio);
     if (problems.length) {
       throw new IndexingError(
         `generation ${generation} failed verification:\n  ${problems.join('\n  ')}`,
@@ -204,18 +187,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       );
     }
     if (signal.aborted) throw signal.reason;
-    const completedAt = new Date().toISOString();
-    for (const kind of INDEX_KINDS) {
-      const documents =
-        kind === 'areas'
-          ? AREA_LEVELS.reduce((n, l) => n + run.levels[l].count, 0)
-          : kind === 'streets'
-            ? run.streets.count
-            : kind === 'places'
-              ? run.places.count
-              : run.levels[kind === 'buildings' ? 'buildings' : 'addresses'].count;
-      await markComplete(client, run.index(kind), kind, { generation, completedAt, manifest: manifestPath, documents });
-    }
+    await markGenerationComplete(run, manifestPath, { folded_cities: run.foldedCities, update_serial: 0 });
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
     await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.

@@ -5,6 +5,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
+import { withContentDigest } from './contentDigest.js';
 
 export interface BulkTuning {
   /** Bytes of NDJSON per request; ~5 MB measured best on a single node (see bench:index). */
@@ -59,6 +60,8 @@ export interface LoadResult {
    * what Elasticsearch answered, so `_count = sent − failed − superseded` is an independent check on the load.
    */
   superseded: number;
+  /** Documents actually sent to Elasticsearch (`sent` minus those the selector kept back). */
+  written: number;
   bytes: number;
   timeMs: number;
 }
@@ -186,12 +189,25 @@ export interface BulkLoadOptions<D> {
   onDrop: (drop: DroppedDocument) => void;
   onRetry?: (attempt: number, error: unknown, waitMs: number) => void;
   signal?: AbortSignal | undefined;
+  /**
+   * Which documents to send (`update`, indexer/update/): given each one and its content digest, the version to send
+   * it with, or false to keep it back (counted in `sent`, not in `written`). Unset: every one, as is.
+   */
+  select?: (item: LoadItem<D>, digest: string) => number | undefined | false;
+}
+
+interface Outgoing<D> {
+  item: LoadItem<D>;
+  /** The document's JSON with its content digest. */
+  json: string;
+  version: number | undefined;
 }
 
 export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): Promise<LoadResult> {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
   const started = Date.now();
   let sent = 0;
+  let written = 0;
   let refused = 0;
   let replaced = 0;
   let rewritten = 0;
@@ -215,32 +231,41 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
   // document is smaller than ~250 bytes of NDJSON).
   const origins = new RecentOrigins(Math.ceil(((tuning.concurrency + 2) * tuning.flushBytes) / 250));
   const signal = options.signal;
-  async function* datasource(): AsyncGenerator<LoadItem<D>> {
+  const select = options.select;
+  async function* datasource(): AsyncGenerator<Outgoing<D>> {
     for await (const item of options.items) {
       if (signal?.aborted) return;
-      origins.remember(item.id, item.origin, item.position);
       if (item.version !== undefined) versioned = true;
       sent++;
-      yield item;
+      const { json, digest } = withContentDigest(item.doc);
+      let version = item.version;
+      if (select) {
+        const chosen = select(item, digest);
+        if (chosen === false) continue;
+        version = chosen;
+      }
+      origins.remember(item.id, item.origin, item.position);
+      written++;
+      yield { item, json, version };
     }
   }
 
-  const helper = child.helpers.bulk<LoadItem<D>>(
+  const helper = child.helpers.bulk<Outgoing<D>>(
     {
       datasource: datasource(),
-      onDocument: (item) => {
+      onDocument: ({ item, json, version }) => {
         const action =
-          item.version === undefined
+          version === undefined
             ? { index: { _index: options.index, _id: item.id } }
             : {
                 index: {
                   _index: options.index,
                   _id: item.id,
-                  version: item.version,
+                  version,
                   version_type: 'external' as const,
                 },
               };
-        return [action, item.doc];
+        return [action, json] as never;
       },
       onDrop: (drop) => {
         const operation = drop.operation as { index?: { _id?: string; version?: number } };
@@ -280,6 +305,7 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
       sent,
       failed: stats.failed - refused - rewritten,
       superseded: refused + replaced,
+      written,
       bytes: stats.bytes,
       timeMs: Date.now() - started,
     };

@@ -6,7 +6,14 @@ import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { IndexKind, StreetDoc } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
-import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
+import {
+  type BulkLoadOptions,
+  type BulkTuning,
+  bulkLoad,
+  type DroppedDocument,
+  type LoadItem,
+  type LoadResult,
+} from './bulkLoader.js';
 import { Hierarchy } from '../records/hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
 import type { Logger } from './logger.js';
@@ -32,6 +39,20 @@ export interface RunSetup {
   signal: AbortSignal;
   tuning: Partial<BulkTuning> | undefined;
   log: Logger;
+  /** Which documents are sent: unset, every one (a full run); `update` sends only what differs from live. */
+  writes?: WritePolicy;
+}
+
+/**
+ * How a run writes its documents. A full run sends every one; `update` (indexer/update/changeSet.ts) computes the
+ * same documents with the same code and sends only those the live generation lacks or holds otherwise.
+ */
+export interface WritePolicy {
+  /** Nothing is written at all (--dry-run): no index of the new generation exists. */
+  readonly dryRun: boolean;
+  select(kind: IndexKind): BulkLoadOptions<object>['select'];
+  /** The load's result as a full run would have counted it (merges are decided before sending). */
+  settle(kind: IndexKind, result: LoadResult): LoadResult;
 }
 
 /** A record that passed its source's filters, with what it is counted and traced under. */
@@ -56,11 +77,18 @@ export class RunContext {
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */
   private readonly origins: SourceSummary[] = [];
   addressMs = 0;
+  /** The derived-city groups folded into another city (their addresses moved to it), once the addresses are loaded. */
+  foldedCities: string[] = [];
 
   constructor(readonly setup: RunSetup) {}
 
   get manifest(): Manifest {
     return this.setup.manifest;
+  }
+
+  /** False under --dry-run: no index of this generation exists, nothing may be written. */
+  get writes(): boolean {
+    return !this.setup.writes?.dryRun;
   }
 
   get log(): Logger {
@@ -196,7 +224,7 @@ export class RunContext {
     adjust = true,
   ): Promise<LoadResult> {
     this.checkAbort();
-    const result = await bulkLoad<D>({
+    const loaded = await bulkLoad<D>({
       client: this.setup.client,
       index: this.index(kind),
       items,
@@ -205,8 +233,10 @@ export class RunContext {
       onRetry: (attempt, error, waitMs) =>
         this.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
       signal: this.setup.signal,
+      select: this.setup.writes?.select(kind),
     });
     this.checkAbort();
+    const result = this.setup.writes ? this.setup.writes.settle(kind, loaded) : loaded;
     if (adjust) this.levels[level].indexed -= result.failed;
     return result;
   }

@@ -82,6 +82,8 @@ export interface CompletionInfo {
   completedAt: string;
   manifest: string;
   documents: number;
+  /** What a later `update` starts from (execution/completion.ts). */
+  basis?: object;
 }
 
 export class AliasConflictError extends Error {
@@ -174,13 +176,15 @@ export async function finishGenerationIndex(
   index: string,
   kind: IndexKind,
   layout: IndexLayout = {},
+  { forceMerge = true } = {},
 ): Promise<void> {
   const def = indexDefinition(kind);
   const { 'index.refresh_interval': refreshInterval, ...replicas } = restoredSettings(def, layout);
   await patiently(() => client.indices.putSettings({ index, settings: { 'index.refresh_interval': refreshInterval } }));
   // The first refresh after a bulk load with refresh off publishes every buffered document.
   await patiently(() => client.indices.refresh({ index }));
-  await forceMergeToOneSegment(client, index);
+  // `update`'s clones skip it: merging would rewrite the whole index for a few changed documents.
+  if (forceMerge) await forceMergeToOneSegment(client, index);
   await patiently(() => client.indices.putSettings({ index, settings: replicas }));
   await waitForGreen(client, index);
 }
@@ -218,6 +222,7 @@ export async function markComplete(
         completed_at: info.completedAt,
         manifest: info.manifest,
         documents: info.documents,
+        ...(info.basis ? { update: info.basis } : {}),
       },
     },
   });

@@ -21,7 +21,7 @@ export function lockIndexName(prefix: string): string {
 export interface LockHolder {
   host: string;
   pid: number;
-  operation: 'index' | 'rollback';
+  operation: 'index' | 'update' | 'rollback';
   /** The generation an indexing run writes; null for a rollback. */
   generation: string | null;
 }

@@ -73,6 +73,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   s.merged = result.superseded;
   ctx.logLoaded('addresses');
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
+  ctx.foldedCities = [...(remap?.keys() ?? [])].sort();
   ctx.placeAccumulator.applyRemap(remap);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
 }
@@ -131,7 +132,9 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
     false,
   );
   c.indexed += r.sent - r.failed;
-  const moved = await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort());
+  const moved = ctx.writes
+    ? await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort())
+    : 0;
   ctx.logLoaded('cities', { derived: true, foldedGroups: remap.size, movedAddresses: moved });
   return remap;
 }

@@ -7,6 +7,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derived/derivedCities.js';
+import { CONTENT_HASH_FIELD } from '../execution/contentDigest.js';
 
 const PAGE = 5000;
 const IDS_PER_QUERY = 1000;
@@ -33,6 +34,8 @@ export async function remapAddressCities(
           size: PAGE,
           query: { terms: { city_id: ids } },
           _source: ['city_id'],
+          // Left out of _source (a partial update would drop it): carried over, as the address's digest before the move.
+          docvalue_fields: [CONTENT_HASH_FIELD],
           pit: { id: pitId, keep_alive: '2m' },
           sort: [{ _shard_doc: 'asc' }],
           ...(after ? { search_after: after as never } : {}),
@@ -42,7 +45,11 @@ export async function remapAddressCities(
         if (!hits.length) break;
         const operations = hits.flatMap((h) => {
           const target = remap.get(h._source?.city_id ?? '') as ParentIds;
-          return [{ update: { _index: index, _id: h._id as string } }, { doc: target }];
+          const digest = (h.fields?.[CONTENT_HASH_FIELD] as string[] | undefined)?.[0];
+          return [
+            { update: { _index: index, _id: h._id as string } },
+            { doc: digest ? { ...target, [CONTENT_HASH_FIELD]: digest } : target },
+          ];
         });
         const result = await client.bulk({ operations, refresh: false });
         if (result.errors) {

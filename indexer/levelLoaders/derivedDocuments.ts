@@ -14,7 +14,7 @@ export async function loadDerivedDocuments<D extends object>(
   items: AsyncIterable<LoadItem<D>>,
 ): Promise<number> {
   const refused: string[] = [];
-  const result = await bulkLoad<D>({
+  const loaded = await bulkLoad<D>({
     client: ctx.setup.client,
     index: ctx.index(kind),
     items,
@@ -25,8 +25,10 @@ export async function loadDerivedDocuments<D extends object>(
     onRetry: (attempt, error, waitMs) =>
       ctx.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
     signal: ctx.setup.signal,
+    select: ctx.setup.writes?.select(kind),
   });
   ctx.checkAbort();
+  const result = ctx.setup.writes ? ctx.setup.writes.settle(kind, loaded) : loaded;
   if (refused.length) ctx.log.error({ refused, kind }, `Elasticsearch refused ${kind} documents`);
   return result.sent - result.failed;
 }

@@ -28,6 +28,7 @@ import {
   uniqueIndexPrefix,
 } from '../support/elasticsearch.js';
 import { createLiveGeneration, generationIndexesOf } from '../support/generations.js';
+import { generationCounts, type Observation, observeGenerations } from '../support/pollingReader.js';
 
 const SAMPLE = 'datasets/sample.json';
 const BROKEN = 'test/fixtures/indexer-broken/manifest.json';
@@ -99,47 +100,8 @@ async function sampleExcerpt(size: number): Promise<Record<IndexKind, Record<str
   return out;
 }
 
-/** The documents of each kind in `generation` of `p`. */
-async function countsOf(p: string, generation: string): Promise<Record<IndexKind, number>> {
-  const counts = {} as Record<IndexKind, number>;
-  for (const kind of INDEX_KINDS) {
-    counts[kind] = (await client.count({ index: generationIndexName(p, kind, generation) })).count;
-  }
-  return counts;
-}
-
-/** One answer over the five aliases of `p`: the generations its documents came from and how many of each kind. */
-interface Observation {
-  generations: string[];
-  perKind: Partial<Record<IndexKind, number>>;
-  error?: string;
-}
-
-async function observe(p: string): Promise<Observation> {
-  try {
-    // One request over every alias: each answer reflects one moment, so a mix or a gap cannot hide between
-    // separate requests.
-    const res = await client.search({
-      index: INDEX_KINDS.map((k) => aliasName(p, k)).join(','),
-      size: 0,
-      aggs: { by_index: { terms: { field: '_index', size: 20 } } },
-    });
-    const generations = new Set<string>();
-    const perKind: Partial<Record<IndexKind, number>> = {};
-    for (const b of (res.aggregations?.by_index as { buckets: { key: string; doc_count: number }[] }).buckets) {
-      for (const kind of INDEX_KINDS) {
-        const g = generationOf(p, kind, b.key);
-        if (g) {
-          generations.add(g);
-          perKind[kind] = b.doc_count;
-        }
-      }
-    }
-    return { generations: [...generations], perKind };
-  } catch (error) {
-    return { generations: [], perKind: {}, error: (error as Error).message };
-  }
-}
+const countsOf = (p: string, generation: string) => generationCounts(client, p, generation);
+const observe = (p: string) => observeGenerations(client, p);
 
 beforeAll(() => {
   client = createTestClient();

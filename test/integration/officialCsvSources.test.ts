@@ -10,6 +10,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIndexing } from '../../indexer/run.js';
+import { runUpdate } from '../../indexer/update/runUpdate.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { startTestApi, type TestApi } from '../support/api.js';
@@ -186,4 +187,47 @@ describe('"format": "openaddresses"', () => {
       });
     }
   });
+});
+
+describe('update of an official source', () => {
+  it('counts an address whose id changed (a new box, a renamed street) as changed by its BeST address id', async () => {
+    // B: the BeST file with one address's box changed and another's street renamed in both languages (rows
+    // without quotes; the address ids stay): each is a removed and an added document, but one changed address.
+    const lines = readFileSync(BEST, 'utf8').split('\n');
+    const header = lines[0]!.split(',');
+    const col = (name: string) => header.indexOf(name);
+    const edit = (id: string, change: (cells: string[]) => void) => {
+      const i = lines.findIndex((l) => l.split(',')[col('address_id')] === id);
+      const cells = lines[i]!.split(',');
+      change(cells);
+      lines[i] = cells.join(',');
+    };
+    edit('9000002', (c) => (c[col('box_number')] = 'A307'));
+    edit('9000001', (c) => {
+      c[col('streetname_nl')] = 'Aalbessenweg';
+      c[col('streetname_fr')] = 'Chemin des Groseilles';
+    });
+    const b = join(tmp, 'best-b.csv');
+    writeFileSync(b, lines.join('\n'));
+    const m = JSON.parse(readFileSync(join(tmp, 'manifest.json'), 'utf8')) as {
+      levels: { addresses: { file: string }[] };
+    };
+    m.levels.addresses[0]!.file = b;
+    writeFileSync(join(tmp, 'manifest-b.json'), JSON.stringify(m));
+    const dry = await runUpdate({
+      client,
+      manifestPath: join(tmp, 'manifest-b.json'),
+      indexPrefix: prefix,
+      progress: 'none',
+      handleSignals: false,
+      dryRun: true,
+    });
+    expect(dry.changes?.addresses).toMatchObject({ added: 2, removed: 2 });
+    expect(dry.addressesBySourceId).toEqual({
+      ...dry.changes?.addresses,
+      added: 0,
+      removed: 0,
+      changed: (dry.changes?.addresses.changed ?? 0) + 2,
+    });
+  }, 120_000);
 });

@@ -186,6 +186,21 @@ describe('parseCli', () => {
     expect(parseCli(['status', '--prefix', 'a-'], defaults)).toMatchObject({ command: 'status', prefix: 'a-' });
   });
 
+  it('parses update with its change limit and dry run, which no other command takes', () => {
+    expect(parseCli(['update', '--manifest', 'm.json'], defaults)).toMatchObject({
+      command: 'update',
+      manifest: 'm.json',
+      dryRun: false,
+      maxChangeRatio: 0.1,
+    });
+    expect(
+      parseCli(['update', '--manifest', 'm.json', '--dry-run', '--max-change-ratio', '0.5'], defaults),
+    ).toMatchObject({ dryRun: true, maxChangeRatio: 0.5 });
+    expect(() => parseCli(['update'], defaults)).toThrow(/--manifest is required/);
+    expect(() => parseCli(['update', '--manifest', 'm', '--max-change-ratio', '2'], defaults)).toThrow(/ratio/);
+    expect(() => parseCli(['--manifest', 'm', '--dry-run'], defaults)).toThrow(/belong to update/);
+  });
+
   it('refuses bad arguments', () => {
     expect(() => parseCli([], defaults)).toThrow(/--manifest is required/);
     expect(() => parseCli(['frobnicate'], defaults)).toThrow(UsageError);

@@ -1,0 +1,263 @@
+/**
+ * `update`: a new snapshot of the manifest's sources applied as a change set. Every document is computed exactly as
+ * a full run computes it (the same level loaders, derivations and order), but the new generation starts as a
+ * `_clone` of the live one and only the documents whose content digest differs are written to it; live documents
+ * the snapshot no longer produces are deleted. Then the same checks, completion mark, swap and prune as a full run,
+ * under the same lock. `--dry-run` computes the change set and writes nothing (no lock, no index, no alias).
+ */
+import { resolve } from 'node:path';
+import { INDEX_PREFIX_PATTERN } from '../../core/config/rules.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
+import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
+import { IndexingError } from '../execution/errors.js';
+import { markGenerationComplete, verifyGeneration } from '../execution/completion.js';
+import { type Logger, silentLogger } from '../execution/logger.js';
+import { createProgress } from '../execution/progress.js';
+import { RejectsWriter } from '../execution/rejects.js';
+import { watchAbort } from '../execution/runAbort.js';
+import { RunContext } from '../execution/runContext.js';
+import type { RunSummary } from '../execution/summary.js';
+import { deleteIndexes, finishGenerationIndex, newGeneration } from '../generations/generationIndexes.js';
+import { listGenerations, swapAliases } from '../generations/generations.js';
+import { prune, type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
+import { acquireRunLock, type RunLock } from '../generations/runLock.js';
+import { SwapOutcomeUnknownError } from '../generations/swapOutcome.js';
+import { loadAddresses } from '../levelLoaders/addresses.js';
+import { loadAreaLevel } from '../levelLoaders/areas.js';
+import { loadBuildings } from '../levelLoaders/buildings.js';
+import { loadPlaces } from '../levelLoaders/places.js';
+import { loadManifest } from '../manifest/manifest.js';
+import { assertSourcesFit } from '../manifest/preflight.js';
+import { AREA_LEVELS } from '../records/levels.js';
+import type { RunOptions } from '../run.js';
+import { ChangeSet } from './changeSet.js';
+import { deleteDocuments } from './deleteDocuments.js';
+import { ChangeLimitError, type KindCounts } from './kindChanges.js';
+import { cloneGeneration, liveBasis, readGenerationDigests } from './liveGeneration.js';
+import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
+import { UpdateRefusedError } from './updateErrors.js';
+
+export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
+  /** Compute and print the change set; write nothing. */
+  dryRun?: boolean;
+  /** Refuse a change set larger than this share of a source kind's live documents (default 0.1). */
+  maxChangeRatio?: number;
+}
+
+export interface UpdateSummary extends RunSummary {
+  mode: 'update';
+  dryRun: boolean;
+  maxChangeRatio: number;
+  /** Per kind, against the live generation: documents added, changed (any field), removed, unchanged. */
+  changes: Record<IndexKind, KindCounts> | null;
+  /**
+   * The addresses' change set by the official sources' ids where documents carry them (sourceIdChanges.ts): a
+   * removed and an added document of one source id count as one changed address. Null when no address added has one.
+   */
+  addressesBySourceId: KindCounts | null;
+  /** Why the change set was not applied (empty when it was, or would be under --dry-run). */
+  refused: string[];
+  /** Where the time went: reading the live digests, cloning, computing and writing, deleting and finishing. */
+  timingsMs: Record<string, number>;
+}
+
+/** 2^36: above any version mergePriority() gives (at most 7 × 2^32), so an update's versions beat the live ones. */
+const VERSION_SPAN = 2 ** 36;
+
+export async function runUpdate(options: UpdateOptions): Promise<UpdateSummary> {
+  const prefix = options.indexPrefix ?? '';
+  if (!INDEX_PREFIX_PATTERN.test(prefix)) throw new IndexingError(`invalid index prefix "${prefix}"`);
+  const loaded = await loadManifest(options.manifestPath);
+  await assertSourcesFit(loaded.path, loaded.manifest);
+  const generation = newGeneration();
+  const locked = { prefix, generation, manifestPath: loaded.path, manifest: loaded.manifest };
+  if (options.dryRun) return updateLocked(options, { ...locked, lock: undefined });
+  const lock = await acquireRunLock(
+    options.client,
+    prefix,
+    { operation: 'update', generation },
+    { lease: options.lease, log: options.log },
+  );
+  try {
+    return await updateLocked(options, { ...locked, lock });
+  } finally {
+    await lock.release();
+  }
+}
+
+interface Locked {
+  prefix: string;
+  generation: string;
+  manifestPath: string;
+  manifest: RunContext['manifest'];
+  lock: RunLock | undefined;
+}
+
+async function updateLocked(options: UpdateOptions, locked: Locked): Promise<UpdateSummary> {
+  const started = Date.now();
+  const log: Logger = options.log ?? silentLogger;
+  const client = options.client;
+  const dryRun = options.dryRun ?? false;
+  const maxChangeRatio = options.maxChangeRatio ?? 0.1;
+  const maxRejectRatio = options.maxRejectRatio ?? 0.01;
+  const { prefix, generation, manifestPath, manifest, lock } = locked;
+
+  const { live, basis } = await liveBasis(client, prefix);
+  const before = await listGenerations(client, prefix);
+  const protect = [generation, ...rollbackChain(before, live)];
+  const orphansRemoved = dryRun ? [] : await removeOrphans(client, before, protect);
+  if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
+
+  const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
+  const rejects = new RejectsWriter(rejectsPath);
+  const progress = createProgress({ mode: options.progress ?? 'auto' });
+  const stops = [options.signal, lock?.lostSignal].filter((s): s is AbortSignal => s !== undefined);
+  const abort = watchAbort(AbortSignal.any(stops), options.handleSignals ?? true, log);
+  const signal = abort.signal;
+
+  const created: string[] = [];
+  let swapped = false;
+  let changes: ChangeSet | undefined;
+  let refused: string[] = [];
+  let bySource: KindCounts | null = null;
+  const digestStart = Date.now();
+  const run = (changeSet: ChangeSet | undefined) =>
+    new RunContext({
+      client,
+      manifest,
+      generation,
+      prefix,
+      rejects,
+      progress,
+      signal,
+      tuning: options.tuning,
+      log,
+      ...(changeSet ? { writes: changeSet } : {}),
+    });
+  let ctx = run(undefined);
+  const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, ctx.index(k)])) as Record<IndexKind, string>;
+  const timings: Record<string, number> = {};
+  const summary = (problems: string[], pruned: PruneResult = { pruned: [], orphans: [] }): UpdateSummary => ({
+    ok: problems.length === 0,
+    mode: 'update',
+    dryRun,
+    generation,
+    prefix,
+    manifest: manifestPath,
+    indexes,
+    aliasesSwapped: swapped,
+    previousGeneration: live,
+    pruned: pruned.pruned,
+    orphansRemoved: [...orphansRemoved, ...pruned.orphans],
+    maxChangeRatio,
+    changes: changes ? changes.counts() : null,
+    addressesBySourceId: bySource,
+    refused,
+    levels: ctx.levels,
+    streets: ctx.streets,
+    places: ctx.places,
+    rejects: { path: rejects.written ? rejectsPath : null, count: rejects.count, byReason: { ...rejects.byReason } },
+    problems,
+    durationMs: Date.now() - started,
+    addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    timingsMs: timings,
+  });
+
+  try {
+    log.info({ generation, prefix, live, dryRun, manifest: manifestPath }, 'update started');
+    const digests = await readGenerationDigests(client, prefix, live, () => {
+      if (signal.aborted) throw signal.reason;
+    });
+    timings.liveDigests = Date.now() - digestStart;
+    changes = new ChangeSet(digests, {
+      dryRun,
+      maxChangeRatio,
+      versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
+      foldedCities: new Set(basis.folded_cities),
+    });
+    ctx = run(changes);
+    if (!dryRun) {
+      const cloneStart = Date.now();
+      await cloneGeneration(client, prefix, live, generation, created);
+      timings.clone = Date.now() - cloneStart;
+    }
+    const loadStart = Date.now();
+    for (const level of AREA_LEVELS) await loadAreaLevel(ctx, level);
+    await loadBuildings(ctx);
+    await loadAddresses(ctx);
+    await loadPlaces(ctx);
+    timings.computeAndWrite = Date.now() - loadStart;
+    progress.stop();
+    await rejects.close();
+
+    refused = changes.refusals();
+    if (!refused.length && changes.addedSourceIds.size) {
+      const removed = changes.removedIds('addresses');
+      const removedKeys = await liveSourceIds(client, generationIndexName(prefix, 'addresses', live), removed);
+      bySource = bySourceId(changes.counts().addresses, changes.addedSourceIds, removedKeys);
+    }
+    if (dryRun) return summary(refused);
+    if (refused.length) {
+      throw new UpdateRefusedError(`update refused:\n  ${refused.join('\n  ')}`, summary(refused));
+    }
+    const finishStart = Date.now();
+    for (const kind of INDEX_KINDS) {
+      if (signal.aborted) throw signal.reason;
+      await deleteDocuments(client, ctx.index(kind), changes.removedIds(kind));
+      await finishGenerationIndex(client, ctx.index(kind), kind, options.layout, { forceMerge: false });
+    }
+    const problems = await verifyGeneration(ctx, maxRejectRatio);
+    timings.finish = Date.now() - finishStart;
+    if (problems.length) {
+      throw new IndexingError(
+        `generation ${generation} failed verification:\n  ${problems.join('\n  ')}`,
+        summary(problems),
+      );
+    }
+    if (signal.aborted) throw signal.reason;
+    await markGenerationComplete(ctx, manifestPath, {
+      folded_cities: ctx.foldedCities,
+      update_serial: basis.update_serial + 1,
+    });
+    await lock?.assertHeld();
+    abort.releaseSignals();
+    await swapAliases(client, prefix, generation, log);
+    swapped = true;
+    log.info({ generation, previousGeneration: live }, 'aliases swapped');
+    let pruned: PruneResult | undefined;
+    try {
+      await lock?.assertHeld();
+      pruned = await prune(client, prefix, { keep: options.keep ?? 2, protect });
+    } catch (error) {
+      log.warn({ error: (error as Error).message }, 'pruning old generations failed; they are left in place');
+    }
+    return summary([], pruned);
+  } catch (caught) {
+    let error = caught;
+    if (error instanceof ChangeLimitError) {
+      refused = [
+        `${error.message}, above --max-change-ratio ${maxChangeRatio}: refused before the snapshot was read to its end`,
+      ];
+      error = new UpdateRefusedError(`update refused:\n  ${refused[0]}`, summary(refused));
+    }
+    progress.stop();
+    await rejects.close().catch(() => {});
+    if (error instanceof SwapOutcomeUnknownError) {
+      log.error({ generation, error: error.message }, 'alias swap outcome unknown; every index left in place');
+    } else if (!swapped) {
+      await deleteIndexes(client, created).catch((e) =>
+        log.error({ error: (e as Error).message, indexes: created }, 'could not delete this update’s indexes'),
+      );
+      log.error({ generation, error: (error as Error).message }, 'update failed; aliases untouched');
+    }
+    if (error instanceof IndexingError) {
+      error.summary ??= summary([error.message]);
+      throw error;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new IndexingError(message, summary([message]));
+  } finally {
+    abort.release();
+  }
+}
