@@ -22,6 +22,17 @@ async function suggest(query: string) {
 }
 const q = (text: string, extra = '') => suggest(`q=${encodeURIComponent(text)}${extra}`);
 
+async function roundTrips() {
+  const metrics = await (await fetch(`${api.url}/metrics`)).text();
+  return Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
+}
+/** The answer and the Elasticsearch round trips it took. */
+async function tripsOf(text: string, extra = '') {
+  const before = await roundTrips();
+  const out = await q(text, extra);
+  return { out, trips: (await roundTrips()) - before };
+}
+
 describe('GET /autocomplete', () => {
   it('finds a street by the prefix of its first word', async () => {
     const out = await q('Mek');
@@ -74,15 +85,6 @@ describe('GET /autocomplete', () => {
   });
 
   it('asks for typos only when no street starts with what was typed (one round trip fewer per keystroke)', async () => {
-    const roundTrips = async () => {
-      const metrics = await (await fetch(`${api.url}/metrics`)).text();
-      return Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
-    };
-    const tripsOf = async (text: string) => {
-      const before = await roundTrips();
-      const out = await q(text);
-      return { out, trips: (await roundTrips()) - before };
-    };
     // One street starts with "mekelwe" (fewer than the 10 asked for): answered without the typo round.
     const correct = await tripsOf('Mekelwe');
     expect(correct.out.map((s) => s.streetname)).toEqual(['Mekelweg']);
@@ -90,6 +92,20 @@ describe('GET /autocomplete', () => {
     const typo = await tripsOf('Mekelwge');
     expect(typo.out[0]).toMatchObject({ streetname: 'Mekelweg' });
     expect(typo.trips).toBe(correct.trips + 1);
+  });
+
+  it('answers the first keystrokes once for everybody in a focus cell, without asking Elasticsearch again', async () => {
+    // Two map centres 500 m apart in one cell (0.01 degrees): the second user's "me" is the first one's answer.
+    const first = await tripsOf('me', '&lat=52.0001&lon=4.3701');
+    expect(first.trips).toBeGreaterThan(0);
+    expect(first.out.some((s) => s.type === 'street' && /^me/i.test(s.streetname))).toBe(true);
+    const second = await tripsOf('me', '&lat=52.0049&lon=4.3749');
+    expect(second.trips).toBe(0);
+    expect(second.out).toEqual(first.out);
+    // Another cell, another size, or a longer text is answered afresh.
+    expect((await tripsOf('me', '&lat=52.0151&lon=4.3701')).trips).toBeGreaterThan(0);
+    expect((await tripsOf('me', '&lat=52.0001&lon=4.3701&size=3')).trips).toBeGreaterThan(0);
+    expect((await tripsOf('mekel', '&lat=52.0001&lon=4.3701')).trips).toBeGreaterThan(0);
   });
 
   it('ranks equal matches by nearness to lat/lon', async () => {
