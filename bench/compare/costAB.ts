@@ -15,7 +15,8 @@
  * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
  * reads. A target whose searches reach Elasticsearch itself (`--no-relay`, `:direct`) also gets Elasticsearch's CPU
  * in its slices (`/proc` of the node's pid; on a shared node that includes its other clients', spread over the
- * interleaved targets alike). `--scenario autocomplete-focus`: the keystrokes with a map focus. `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
+ * interleaved targets alike). `--scenario autocomplete-focus`: the keystrokes with a map focus. `:prefix=P`: that target reads the indexes
+ * under P (the same data built another way, e.g. a changed mapping; the queries are drawn from `--prefix`). `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
  * (bench/support/leanForward.ts): what Koa and the middleware cost, measured; and the same with raw undici in place
  * of the Elasticsearch client (`lean undici`, bench/support/undiciSearcher.ts): what the client costs, and the
  * floor of the handler's own work with neither.
@@ -186,9 +187,11 @@ async function main() {
       const { label, dir, modes } = parseApiSpec(spec);
       const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
       const profile = profiling(label);
+      // `prefix=P`: this target reads the indexes under P (another build of the same data, e.g. a new mapping).
+      const ownPrefix = modes.find((mode) => mode.startsWith('prefix='))?.slice('prefix='.length);
       const api = await startApiProcess({
         elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
-        indexPrefix: prefix,
+        indexPrefix: ownPrefix ?? prefix,
         apiKey: BENCH_API_KEY,
         root: resolve(dir),
         compiled: modes.includes('dist'),

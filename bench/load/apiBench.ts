@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --small] [--duration S] [--connections N] [--no-scaling] [--only REGEX] [--api-warmup S]
- *   [--cpu-prof DIR]`
+ *   [--prefix P] [--cpu-prof DIR]`
  *
  * Load benchmark of the API against the same queries fired straight at Elasticsearch. Starts (or reuses, via
  * ELASTICSEARCH_URL) Elasticsearch, indexes the bulk addresses with the real indexer unless already loaded,
@@ -23,6 +23,7 @@ import { exactForwardRequest, exactLookupRequest } from '../../src/features/addr
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
 import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
 import { ensureIndexed, scalingManifests } from '../support/datasets.js';
+import { aliasesExist } from '../../indexer/generations/generations.js';
 import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
 import { elasticsearchPid, ownCpuMs, processCpuMs, waitUntilQuiet } from '../support/processCpu.js';
 import {
@@ -55,6 +56,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '3' },
     /** Seconds of load on each API scenario before the first counted one (the API's JIT and caches; 0: none). */
     'api-warmup': { type: 'string', default: '3' },
+    /** Alias prefix of the bulk data (another build of it, e.g. a changed mapping; it must be indexed already). */
+    prefix: { type: 'string' },
     connections: { type: 'string', default: '16' },
     queries: { type: 'string', default: '2000' },
     seed: { type: 'string', default: String(BENCH_SEED) },
@@ -214,7 +217,11 @@ async function main() {
   const children: ChildProcess[] = [];
   try {
     const manifests = scalingManifests(args.small);
-    const main = manifests[manifests.length - 1]!;
+    const bulk = manifests[manifests.length - 1]!;
+    const main = args.prefix ? { ...bulk, prefix: args.prefix } : bulk;
+    if (args.prefix && !(await aliasesExist(client, args.prefix))) {
+      throw new Error(`--prefix ${args.prefix}: no indexes under it (index them first; the bench only reads them)`);
+    }
     await ensureIndexed(client, main, (m) => console.error(`[bench] ${m}`));
     const esPid = await elasticsearchPid(client);
     await waitUntilQuiet(esPid, (m) => console.error(`[bench] ${m}`));
