@@ -32,7 +32,14 @@ import { exactForwardRequest, exactLookupRequest } from '../../src/features/addr
 import { parseStreetQuery } from '../../src/features/address/streetRequest.js';
 import { parseApiSpec } from '../support/apiSpec.js';
 import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
-import { keystrokePaths, reversePaths, sampleAddresses, streetBodies } from '../support/benchQueries.js';
+import {
+  freeTextPaths,
+  keystrokePaths,
+  placePaths,
+  reversePaths,
+  sampleAddresses,
+  streetBodies,
+} from '../support/benchQueries.js';
 import { atRate as atRateOf, formatTable, type Scenario } from '../support/loadDriver.js';
 import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
 import { layerShares } from '../support/profileLayers.js';
@@ -122,6 +129,9 @@ async function main() {
       // The same keystrokes from a map-centred search box (the drawn address as the focus).
       'autocomplete-focus': { api: get(keystrokePaths(addresses, { focus: true })) },
       reverse: { api: get(reversePaths(addresses, Number(args.seed))) },
+      // The search box: free text with a number, and place names (both read the places index).
+      search: { api: get(freeTextPaths(addresses)) },
+      place: { api: get(placePaths(addresses)) },
       // 100 exact items per request (CPU per request / 100 = per address; `--rate` counts requests).
       batch: {
         api: post(

@@ -449,7 +449,7 @@ async function main() {
       });
     }
     // Tail latency at half of the measured maximum rate, the operating point a capacity plan would pick.
-    for (const name of ['lookup/street exact', 'geocode/forward exact', 'search place']) {
+    for (const name of ['lookup/street exact', 'geocode/forward exact', 'search place', 'autocomplete keystrokes']) {
       const max = rows.find((r) => r.scenario === name && r.target === 'api');
       if (!max) continue;
       const scenario = scenarios.find((s) => s.name === name && s.target === 'api')!;
