@@ -22,15 +22,19 @@ async function suggest(query: string) {
 }
 const q = (text: string, extra = '') => suggest(`q=${encodeURIComponent(text)}${extra}`);
 
+/** Elasticsearch round trips so far, and the searches they carried (an `_msearch` carries several). */
 async function roundTrips() {
   const metrics = await (await fetch(`${api.url}/metrics`)).text();
-  return Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
+  const trips = Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
+  const searches = Number(/^geocoder_elasticsearch_batch_size_sum (\d+)$/m.exec(metrics)?.[1]);
+  return { trips, searches };
 }
-/** The answer and the Elasticsearch round trips it took. */
+/** The answer, the Elasticsearch round trips it took and the searches they carried. */
 async function tripsOf(text: string, extra = '') {
   const before = await roundTrips();
   const out = await q(text, extra);
-  return { out, trips: (await roundTrips()) - before };
+  const after = await roundTrips();
+  return { out, trips: after.trips - before.trips, searches: after.searches - before.searches };
 }
 
 describe('GET /autocomplete', () => {
@@ -92,6 +96,16 @@ describe('GET /autocomplete', () => {
     const typo = await tripsOf('Mekelwge');
     expect(typo.out[0]).toMatchObject({ streetname: 'Mekelweg' });
     expect(typo.trips).toBe(correct.trips + 1);
+  });
+
+  it('asks two searches per street keystroke, its streets and its areas, in one round trip', async () => {
+    const { out, trips, searches } = await tripsOf('Mekelw');
+    expect(out[0]).toMatchObject({ type: 'street', streetname: 'Mekelweg' });
+    expect({ trips, searches }).toEqual({ trips: 1, searches: 2 });
+    // An area is still offered, from the places index.
+    const delft = await tripsOf('Delf');
+    expect(delft.out.some((s) => s.type === 'city' && s.city === 'Delft')).toBe(true);
+    expect(delft.searches).toBe(2);
   });
 
   it('answers the first keystrokes once for everybody in a focus cell, without asking Elasticsearch again', async () => {

@@ -150,7 +150,6 @@ function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinati
 const ADDRESS_FIELDS = constantPart([...AUTOCOMPLETE_SOURCE]) as unknown as string[];
 const STREET_FIELDS = constantPart([...STREET_SOURCE]) as unknown as string[];
 const STREET_FIELDS_WITH_POINTS = constantPart([...STREET_SOURCE, 'points']) as unknown as string[];
-const CITY_FIELDS = constantPart(['id', 'name', 'centroid']) as unknown as string[];
 const STREET_ORDER = constantPart([
   { address_count: 'desc' },
   { street_key: 'asc' },
@@ -163,8 +162,6 @@ const ADDRESS_ORDER = constantPart([
   { id: 'asc' },
 ]) as unknown as estypes.SortCombinations[];
 const POSTCODE_ORDER = constantPart({ postcode_key: 'asc' }) as estypes.SortCombinations;
-const CITY_LEVEL = constantPart({ term: { level: 'city' } }) as Query;
-const CITY_ORDER = constantPart(['_score', { name_key: 'asc' }]) as unknown as estypes.SortCombinations[];
 const POSTCODE_COLLAPSE = constantPart({ field: 'postcode_key' });
 
 function streetSource(q: StreetPrefixQuery): string[] {
@@ -213,22 +210,6 @@ export function fuzzyStreetRequest(q: StreetPrefixQuery): estypes.SearchRequest 
   const regexp = fuzzyPhraseRegexp(q.words) ?? '';
   const typo = inAnyLanguage(WORDS_FIELDS, (field) => ({ regexp: { [field]: { value: regexp, flags: 'NONE' } } }));
   return streetRequest(q, { filter: [typo, ...focusFilter(q)] }, false);
-}
-
-/** Cities whose name or a later word of it starts with what was typed (the areas index). */
-export function cityPrefixRequest(text: string, size: number): estypes.SearchRequest {
-  return {
-    size,
-    track_total_hits: false,
-    _source: CITY_FIELDS,
-    query: {
-      bool: {
-        filter: [CITY_LEVEL, { prefix: { name_tokens: text } }],
-        should: [{ term: { name_key: text } }],
-      },
-    },
-    sort: CITY_ORDER,
-  };
 }
 
 /** Addresses of the matching streets with that number: the named street first, then the suffixes in order. */

@@ -6,7 +6,7 @@
  * An answer is remembered per text, size, answer language, focus cell and index generation: a focus is moved to the
  * centre of its cell (FOCUS_CELL_DEGREES, about 1.1 km by 0.7 km here) for these keystrokes whether or not the
  * answer is cached, so a cached answer is exactly the one that would be computed; a new generation of the streets,
- * places or areas index (a reindex) is a new key, and the old answers age out of the LRU. Concurrent identical
+ * places or addresses index (a reindex) is a new key, and the old answers age out of the LRU. Concurrent identical
  * keystrokes share one computation; a failed one is not remembered.
  */
 import { LRUCache } from 'lru-cache';
@@ -20,8 +20,8 @@ export const SHORT_PREFIX_MAX = 3;
 export const FOCUS_CELL_DEGREES = 0.01;
 /** Answers remembered at most (about 10-20 KB each: a few tens of MB at worst). */
 const MAX_ANSWERS = 2000;
-/** The indexes an autocomplete answer reads. */
-const KINDS: readonly IndexKind[] = ['streets', 'places', 'areas'];
+/** The indexes an autocomplete answer reads (streets, areas by the places index; `a 1` is an address). */
+const KINDS: readonly IndexKind[] = ['streets', 'places', 'addresses'];
 
 /** Whether this text's answer is shared (SHORT_PREFIX_MAX characters or fewer, once normalised; not empty). */
 export function isShortPrefix(q: string): boolean {
