@@ -13,7 +13,10 @@
  * `dist/src/main.js` with plain node, as production does (build it first); `:direct` sends that target's searches
  * straight to Elasticsearch, past the relay (`--api relay=. --api direct=.:direct`: how much of a latency is
  * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
- * reads. `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
+ * reads. A target whose searches reach Elasticsearch itself (`--no-relay`, `:direct`) also gets Elasticsearch's CPU
+ * in its slices (`/proc` of the node's pid; on a shared node that includes its other clients', spread over the
+ * interleaved targets alike). `--scenario autocomplete-focus`: the keystrokes with a map focus. `:prefix=P`: that target reads the indexes
+ * under P (the same data built another way, e.g. a changed mapping; the queries are drawn from `--prefix`). `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
  * (bench/support/leanForward.ts): what Koa and the middleware cost, measured; and the same with raw undici in place
  * of the Elasticsearch client (`lean undici`, bench/support/undiciSearcher.ts): what the client costs, and the
  * floor of the handler's own work with neither. `--scenario dialects`: the same search texts (free text and places,
@@ -42,7 +45,7 @@ import {
 import { atRate as atRateOf, formatTable, type Scenario } from '../support/loadDriver.js';
 import { formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
 import { layerShares } from '../support/profileLayers.js';
-import { processCpuMs } from '../support/processCpu.js';
+import { elasticsearchPid, processCpuMs } from '../support/processCpu.js';
 import { seededRandom } from '../support/random.js';
 import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, REPO_ROOT, elasticsearchUrlFromEnv } from '../support/defaults.js';
 import { interleave } from '../support/interleave.js';
@@ -77,6 +80,9 @@ interface Target {
   requests: number;
   failed: number;
   p99s: number[];
+  /** Whether this target's searches reach Elasticsearch itself (`--no-relay`, `:direct`): its CPU is counted too. */
+  direct: boolean;
+  esCpuMs: number;
 }
 
 /** A child script of bench/support (the relay, the bare hop) on a free port, pointed at `upstream`. */
@@ -122,7 +128,12 @@ async function main() {
       forward: { api: post('/geocode/forward', bodies), hop: post(esSearch, esBodies(exactForwardRequest)) },
       lookup: { api: post('/lookup/street', bodies), hop: post(esSearch, esBodies(exactLookupRequest)) },
       autocomplete: { api: get(keystrokePaths(addresses)) },
+      // The same keystrokes from a map-centred search box (the drawn address as the focus).
+      'autocomplete-focus': { api: get(keystrokePaths(addresses, { focus: true })) },
       reverse: { api: get(reversePaths(addresses, Number(args.seed))) },
+      // The search box: free text with a number, and place names (both read the places index).
+      search: { api: get(freeTextPaths(addresses)) },
+      place: { api: get(placePaths(addresses)) },
       // 100 exact items per request (CPU per request / 100 = per address; `--rate` counts requests).
       batch: {
         api: post(
@@ -151,11 +162,20 @@ async function main() {
       return { dir, options: dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'] : [] };
     };
     /** A started target: measured, profiled when asked, stopped at the end. */
-    const addTarget = (label: string, child: ChildProcess, dir: string | undefined, load: Scenario) => {
+    const addTarget = (
+      label: string,
+      child: ChildProcess,
+      dir: string | undefined,
+      load: Scenario,
+      direct = !relay,
+    ) => {
       children.push(child);
       if (dir) profiled.push({ label, dir, process: child });
-      targets.push(newTarget(label, child.pid!, load));
+      targets.push(newTarget(label, child.pid!, load, direct));
     };
+    // Elasticsearch's CPU in a direct target's slices (a shared node's CPU includes its other clients': the
+    // interleaved slices spread that over the targets alike; compare targets of one run only).
+    const esPid = await elasticsearchPid(client);
     if (chosen.hop) {
       // Profiled too: the layer tables of the API and the hop side by side say which costs the hop has as well.
       const { dir, options } = profiling('bare hop');
@@ -189,15 +209,18 @@ async function main() {
       const label = side.label ?? parseApiSpec(side.spec).label;
       const nodeFlags = modes.filter((mode) => mode.startsWith('--'));
       const profile = profiling(label);
+      // `prefix=P`: this target reads the indexes under P (another build of the same data, e.g. a new mapping).
+      const ownPrefix = modes.find((mode) => mode.startsWith('prefix='))?.slice('prefix='.length);
       const api = await startApiProcess({
         elasticsearchUrl: modes.includes('direct') ? esUrl : upstream,
-        indexPrefix: prefix,
+        indexPrefix: ownPrefix ?? prefix,
         apiKey: BENCH_API_KEY,
         root: resolve(dir),
         compiled: modes.includes('dist'),
         nodeOptions: [...nodeFlags, ...profile.options],
       });
-      addTarget(label, api.process, profile.dir, scenario(api.url, apiHeaders, side.requests));
+      const direct = !relay || modes.includes('direct');
+      addTarget(label, api.process, profile.dir, scenario(api.url, apiHeaders, side.requests), direct);
     }
 
     // Warm-up: each target's JIT, and the relay's memory of every search the scenario makes.
@@ -211,8 +234,10 @@ async function main() {
     const afterRound = (round: number) => console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);
     await interleave(targets, { rounds: slices, order: 'rotate', afterRound }, async (target) => {
       const before = processCpuMs(target.pid)!;
+      const esBefore = target.direct ? processCpuMs(esPid) : undefined;
       const result = await atRate(target.scenario, sliceSeconds);
       target.cpuMs += processCpuMs(target.pid)! - before;
+      if (esBefore !== undefined) target.esCpuMs += processCpuMs(esPid)! - esBefore;
       target.requests += result.sent;
       target.failed += result.sent - result.ok;
       target.p99s.push(result.p99_ms);
@@ -225,6 +250,9 @@ async function main() {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     const header = ['target', 'requests', 'failed', 'cpu ms', 'cpu ms/req', 'vs bare hop', `vs ${firstApi?.label}`];
     header.push('median slice p99 ms');
+    const withEs = esPid !== undefined && targets.some((t) => t.direct);
+    if (withEs) header.push('es ms/req', 'api+es ms/req', `api+es vs ${firstApi?.label}`);
+    const both = (t: Target) => (t.cpuMs + t.esCpuMs) / Math.max(1, t.requests);
     const lines = targets.map((t) => [
       t.label,
       String(t.requests),
@@ -234,6 +262,15 @@ async function main() {
       reference ? (perRequest(t) / perRequest(reference)).toFixed(2) : '',
       firstApi ? (perRequest(t) / perRequest(firstApi)).toFixed(2) : '',
       String(median(t.p99s)),
+      ...(withEs && t.direct
+        ? [
+            (t.esCpuMs / Math.max(1, t.requests)).toFixed(3),
+            both(t).toFixed(3),
+            firstApi?.direct ? (both(t) / both(firstApi)).toFixed(2) : '',
+          ]
+        : withEs
+          ? ['', '', '']
+          : []),
     ]);
     console.log(
       `\nCPU per request, ${args.scenario}, ${slices} x ${sliceSeconds} s slices per target at ${rate}/s, ` +
@@ -278,8 +315,8 @@ function dialectRequests(addresses: Parameters<typeof freeTextPaths>[0]): Record
   };
 }
 
-function newTarget(label: string, pid: number, scenario: Scenario): Target {
-  return { label, pid, scenario, cpuMs: 0, requests: 0, failed: 0, p99s: [] };
+function newTarget(label: string, pid: number, scenario: Scenario, direct: boolean): Target {
+  return { label, pid, scenario, cpuMs: 0, requests: 0, failed: 0, p99s: [], direct, esCpuMs: 0 };
 }
 
 main().catch((error) => {

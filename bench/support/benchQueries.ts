@@ -51,15 +51,21 @@ export function reversePaths(addresses: AddressDoc[], seed: number): string[] {
   });
 }
 
-/** Type-ahead: every keystroke of a drawn street name (one to all characters), then the street and number. */
-export function keystrokePaths(addresses: AddressDoc[]): string[] {
+/**
+ * Type-ahead: every keystroke of a drawn street name (one to all characters), then the street and number; with
+ * `focus`, each with the drawn address as the focus (a map-centred search box, its map on the street's quarter).
+ */
+export function keystrokePaths(addresses: AddressDoc[], options: { focus?: boolean } = {}): string[] {
   const keystrokes = addresses.slice(0, 300).flatMap((a) => {
     const typed = Array.from({ length: a.streetname.length }, (_, i) => a.streetname.slice(0, i + 1));
     // A type-ahead box asks once there is a letter or digit ("'s-G…" starts asking at the s).
     const asked = typed.filter((t) => !t.endsWith(' ') && /[\p{L}\p{N}]/u.test(t));
-    return [...asked, `${a.streetname} ${a.number}`];
+    return [...asked, `${a.streetname} ${a.number}`].map((text) => ({ text, at: a }));
   });
-  return keystrokes.map((t) => `/autocomplete?q=${encodeURIComponent(t)}&size=10`);
+  return keystrokes.map(({ text, at }) => {
+    const focus = options.focus ? `&lat=${at.location.lat.toFixed(5)}&lon=${at.location.lon.toFixed(5)}` : '';
+    return `/autocomplete?q=${encodeURIComponent(text)}&size=10${focus}`;
+  });
 }
 
 /** Free text: drawn addresses as people write them, "street number, postcode city". */

@@ -9,6 +9,8 @@ import { AddressRepository } from '../features/address/addressRepository.js';
 import type { AddressServices } from '../features/address/endpoints.js';
 import type { AutocompleteServices } from '../features/autocomplete/endpoint.js';
 import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
+import { ShortPrefixCache } from '../features/autocomplete/shortPrefixCache.js';
+import type { AutocompleteRecords } from '../features/autocomplete/autocompleteAnswer.js';
 import { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { NominatimServices } from '../features/dialects/nominatim/endpoints.js';
 import type { PhotonServices } from '../features/dialects/photon/endpoints.js';
@@ -68,6 +70,7 @@ export function buildSearchServices({ client, indexPrefix, searcher, batchSearch
     places,
     searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
     autocomplete: new AutocompleteRepository(searcher, indexPrefix),
+    shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
     boundaryTiles: new BoundaryTiles(client, generations, logger),
   };

@@ -22,6 +22,21 @@ async function suggest(query: string) {
 }
 const q = (text: string, extra = '') => suggest(`q=${encodeURIComponent(text)}${extra}`);
 
+/** Elasticsearch round trips so far, and the searches they carried (an `_msearch` carries several). */
+async function roundTrips() {
+  const metrics = await (await fetch(`${api.url}/metrics`)).text();
+  const trips = Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
+  const searches = Number(/^geocoder_elasticsearch_batch_size_sum (\d+)$/m.exec(metrics)?.[1]);
+  return { trips, searches };
+}
+/** The answer, the Elasticsearch round trips it took and the searches they carried. */
+async function tripsOf(text: string, extra = '') {
+  const before = await roundTrips();
+  const out = await q(text, extra);
+  const after = await roundTrips();
+  return { out, trips: after.trips - before.trips, searches: after.searches - before.searches };
+}
+
 describe('GET /autocomplete', () => {
   it('finds a street by the prefix of its first word', async () => {
     const out = await q('Mek');
@@ -74,15 +89,6 @@ describe('GET /autocomplete', () => {
   });
 
   it('asks for typos only when no street starts with what was typed (one round trip fewer per keystroke)', async () => {
-    const roundTrips = async () => {
-      const metrics = await (await fetch(`${api.url}/metrics`)).text();
-      return Number(/^geocoder_elasticsearch_round_trips_total (\d+)$/m.exec(metrics)?.[1]);
-    };
-    const tripsOf = async (text: string) => {
-      const before = await roundTrips();
-      const out = await q(text);
-      return { out, trips: (await roundTrips()) - before };
-    };
     // One street starts with "mekelwe" (fewer than the 10 asked for): answered without the typo round.
     const correct = await tripsOf('Mekelwe');
     expect(correct.out.map((s) => s.streetname)).toEqual(['Mekelweg']);
@@ -90,6 +96,30 @@ describe('GET /autocomplete', () => {
     const typo = await tripsOf('Mekelwge');
     expect(typo.out[0]).toMatchObject({ streetname: 'Mekelweg' });
     expect(typo.trips).toBe(correct.trips + 1);
+  });
+
+  it('asks two searches per street keystroke, its streets and its areas, in one round trip', async () => {
+    const { out, trips, searches } = await tripsOf('Mekelw');
+    expect(out[0]).toMatchObject({ type: 'street', streetname: 'Mekelweg' });
+    expect({ trips, searches }).toEqual({ trips: 1, searches: 2 });
+    // An area is still offered, from the places index.
+    const delft = await tripsOf('Delf');
+    expect(delft.out.some((s) => s.type === 'city' && s.city === 'Delft')).toBe(true);
+    expect(delft.searches).toBe(2);
+  });
+
+  it('answers the first keystrokes once for everybody in a focus cell, without asking Elasticsearch again', async () => {
+    // Two map centres 500 m apart in one cell (0.01 degrees): the second user's "me" is the first one's answer.
+    const first = await tripsOf('me', '&lat=52.0001&lon=4.3701');
+    expect(first.trips).toBeGreaterThan(0);
+    expect(first.out.some((s) => s.type === 'street' && /^me/i.test(s.streetname))).toBe(true);
+    const second = await tripsOf('me', '&lat=52.0049&lon=4.3749');
+    expect(second.trips).toBe(0);
+    expect(second.out).toEqual(first.out);
+    // Another cell, another size, or a longer text is answered afresh.
+    expect((await tripsOf('me', '&lat=52.0151&lon=4.3701')).trips).toBeGreaterThan(0);
+    expect((await tripsOf('me', '&lat=52.0001&lon=4.3701&size=3')).trips).toBeGreaterThan(0);
+    expect((await tripsOf('mekel', '&lat=52.0001&lon=4.3701')).trips).toBeGreaterThan(0);
   });
 
   it('ranks equal matches by nearness to lat/lon', async () => {

@@ -3,7 +3,7 @@
  * GET /autocomplete records. The native endpoint and the Pelias dialect (src/features/dialects/pelias/) answer
  * through it.
  */
-import { answerLanguage, type Language } from '../../language/answerLanguage.js';
+import { answerLanguage, type Language, preferredLanguage } from '../../language/answerLanguage.js';
 import { focusOf } from '../../geometry/focus.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
@@ -13,11 +13,16 @@ import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAr
 import { suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
+import { cellCentre, isShortPrefix, type ShortPrefixCache } from './shortPrefixCache.js';
+
+export type AutocompleteRecords = ReturnType<typeof autocompleteRecord>[];
 
 export interface AutocompleteAnswerServices {
   autocomplete: AutocompleteRepository;
   places: PlaceRepository;
   cityNames: CityNameRepository;
+  /** The answers to the first keystrokes, shared by everyone (shortPrefixCache.ts). */
+  shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
 }
 
 /** What GET /autocomplete reads from its query (its schema's output, without `format`). */
@@ -29,11 +34,30 @@ export interface AutocompleteRequest {
   lang?: Language | undefined;
 }
 
+/**
+ * The answer; the first keystrokes (isShortPrefix) with their focus at the centre of its cell, from the shared
+ * cache (keyed by everything the answer depends on: the text, the size, the answer language, the focus cell).
+ */
 export async function answerAutocomplete(
-  { autocomplete, places, cityNames }: AutocompleteAnswerServices,
+  services: AutocompleteAnswerServices,
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
-) {
+): Promise<AutocompleteRecords> {
+  if (!isShortPrefix(query.q)) return answerNow(services, query, acceptLanguage);
+  const focused = query.lat !== undefined && query.lon !== undefined;
+  const cell = focused ? { lat: cellCentre(query.lat!), lon: cellCentre(query.lon!) } : {};
+  const inCell = { ...query, lat: undefined, lon: undefined, ...cell };
+  const language = query.lang ?? preferredLanguage(acceptLanguage);
+  // The header counts only through the language it picks: the answer is computed with that language as `lang`.
+  const key = JSON.stringify([query.q, query.size, language ?? '', inCell.lat ?? '', inCell.lon ?? '']);
+  return services.shortPrefixes.get(key, () => answerNow(services, { ...inCell, lang: language }, undefined));
+}
+
+async function answerNow(
+  { autocomplete, places, cityNames }: Omit<AutocompleteAnswerServices, 'shortPrefixes'>,
+  query: AutocompleteRequest,
+  acceptLanguage: string | undefined,
+): Promise<AutocompleteRecords> {
   // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
   const input = parseAutocompleteQuery(query);
   if (!input) return [];

@@ -29,7 +29,7 @@ export function areaSuggestion(p: PlaceResult): Suggestion {
 
 /**
  * An area named exactly as typed first ("Delft": the city), then the street suggestions, then areas whose name
- * only begins with the text; the street search's own city suggestions give way to the areas.
+ * only begins with the text.
  */
 export function mergeAreas(
   suggestions: readonly Suggestion[],
@@ -38,6 +38,5 @@ export function mergeAreas(
 ): Suggestion[] {
   const exact = areas.filter((a) => a.match === 'exact').map(areaSuggestion);
   const rest = areas.filter((a) => a.match !== 'exact').map(areaSuggestion);
-  const others = areas.length ? suggestions.filter((s) => s.type !== 'city') : suggestions;
-  return [...exact, ...others, ...rest].slice(0, size);
+  return [...exact, ...suggestions, ...rest].slice(0, size);
 }

@@ -3,7 +3,9 @@
  *
  * Streets come from the streets index (one document per street and city, built by the indexer: see docs/design.md,
  * "Autocomplete: a street-level index"): one `prefix` query on `street_words` (every tail of the street's normalised words, so
- * the typed words match a prefix of the name or of any later word), ranked in the same request by match quality
+ * the typed words match a prefix of the name or of any later word; the index holds every prefix of a tail up to 19
+ * characters as a term, mappings/streets.json `index_prefixes`, so a prefix is one term's postings, not an expansion
+ * over every word that starts so), ranked in the same request by match quality
  * (constant scores: the name is what was typed, the name starts with it, a later word starts with it), then by
  * distance to the focus (the nearest of the street's sampled address points), then by the street's size.
  * Addresses (once a number is typed) and postcodes are searched on the address index.
@@ -61,6 +63,20 @@ function anyKey(kind: 'term' | 'prefix', key: string): Query {
   return {
     bool: {
       should: [{ [kind]: { street_key: key } }, { [kind]: { other_street_keys: key } }],
+      minimum_should_match: 1,
+    },
+  };
+}
+
+/**
+ * The streets index's street keys starting with `key` (a `.starts` field: the index holds every prefix of a key up
+ * to 19 characters as a term, mappings/streets.json, so this is one term's postings, not an expansion of every key
+ * that starts so; a longer key falls back to the expansion).
+ */
+function anyKeyStarts(key: string): Query {
+  return {
+    bool: {
+      should: [{ prefix: { 'street_key.starts': key } }, { prefix: { 'other_street_keys.starts': key } }],
       minimum_should_match: 1,
     },
   };
@@ -134,7 +150,6 @@ function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinati
 const ADDRESS_FIELDS = constantPart([...AUTOCOMPLETE_SOURCE]) as unknown as string[];
 const STREET_FIELDS = constantPart([...STREET_SOURCE]) as unknown as string[];
 const STREET_FIELDS_WITH_POINTS = constantPart([...STREET_SOURCE, 'points']) as unknown as string[];
-const CITY_FIELDS = constantPart(['id', 'name', 'centroid']) as unknown as string[];
 const STREET_ORDER = constantPart([
   { address_count: 'desc' },
   { street_key: 'asc' },
@@ -147,8 +162,6 @@ const ADDRESS_ORDER = constantPart([
   { id: 'asc' },
 ]) as unknown as estypes.SortCombinations[];
 const POSTCODE_ORDER = constantPart({ postcode_key: 'asc' }) as estypes.SortCombinations;
-const CITY_LEVEL = constantPart({ term: { level: 'city' } }) as Query;
-const CITY_ORDER = constantPart(['_score', { name_key: 'asc' }]) as unknown as estypes.SortCombinations[];
 const POSTCODE_COLLAPSE = constantPart({ field: 'postcode_key' });
 
 function streetSource(q: StreetPrefixQuery): string[] {
@@ -163,14 +176,14 @@ function streetSource(q: StreetPrefixQuery): string[] {
 export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest {
   // The other languages' names too: `rue n` finds Nieuwstraat / Rue Neuve.
   const match: Query[] = WORDS_FIELDS.map((field) => ({ prefix: { [field]: q.words.join(' ') } }));
-  if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { street_key: q.key } });
+  if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { 'street_key.starts': q.key } });
   return streetRequest(
     q,
     {
       filter: [{ bool: { should: match, minimum_should_match: 1 } }, ...focusFilter(q)],
       should: [
         { constant_score: { filter: anyKey('term', q.key), boost: EXACT_BOOST } },
-        { constant_score: { filter: anyKey('prefix', q.key), boost: STARTS_BOOST } },
+        { constant_score: { filter: anyKeyStarts(q.key), boost: STARTS_BOOST } },
       ],
     },
     true,
@@ -197,22 +210,6 @@ export function fuzzyStreetRequest(q: StreetPrefixQuery): estypes.SearchRequest 
   const regexp = fuzzyPhraseRegexp(q.words) ?? '';
   const typo = inAnyLanguage(WORDS_FIELDS, (field) => ({ regexp: { [field]: { value: regexp, flags: 'NONE' } } }));
   return streetRequest(q, { filter: [typo, ...focusFilter(q)] }, false);
-}
-
-/** Cities whose name or a later word of it starts with what was typed (the areas index). */
-export function cityPrefixRequest(text: string, size: number): estypes.SearchRequest {
-  return {
-    size,
-    track_total_hits: false,
-    _source: CITY_FIELDS,
-    query: {
-      bool: {
-        filter: [CITY_LEVEL, { prefix: { name_tokens: text } }],
-        should: [{ term: { name_key: text } }],
-      },
-    },
-    sort: CITY_ORDER,
-  };
 }
 
 /** Addresses of the matching streets with that number: the named street first, then the suffixes in order. */

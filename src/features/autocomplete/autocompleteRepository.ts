@@ -4,7 +4,7 @@
  * users in flight share `_msearch` round trips.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { AreaDoc, GeoPoint } from '../../../core/elasticsearch/documents.js';
+import type { GeoPoint } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { Searcher } from '../../elasticsearch/searchBatcher.js';
 import type {
@@ -17,7 +17,6 @@ import type {
 import {
   addressPrefixRequest,
   type AutocompleteHit,
-  cityPrefixRequest,
   fuzzyStreetRequest,
   postcodePrefixRequest,
   QUALITIES,
@@ -45,9 +44,6 @@ export interface Suggestion {
   street_names?: Record<string, string> | undefined;
 }
 
-/** Cities offered at most per answer: the answer is about streets. */
-const MAX_CITIES = 2;
-
 interface Ranked {
   suggestion: Suggestion;
   /** Index into RANK_ORDER. */
@@ -56,7 +52,7 @@ interface Ranked {
   size: number;
 }
 
-const RANK_ORDER: readonly (Quality | 'city_exact')[] = ['city_exact', ...QUALITIES, 'fuzzy'];
+const RANK_ORDER: readonly Quality[] = [...QUALITIES, 'fuzzy'];
 
 /** Great-circle distance in metres (ranking only). */
 function metres(a: GeoPoint, b: Focus): number {
@@ -93,7 +89,6 @@ function addressSuggestion(doc: AutocompleteHit): Suggestion {
 
 export class AutocompleteRepository {
   private readonly addresses: string;
-  private readonly areas: string;
   private readonly streetIndex: string;
 
   constructor(
@@ -101,7 +96,6 @@ export class AutocompleteRepository {
     indexPrefix: string,
   ) {
     this.addresses = aliasName(indexPrefix, 'addresses');
-    this.areas = aliasName(indexPrefix, 'areas');
     this.streetIndex = aliasName(indexPrefix, 'streets');
   }
 
@@ -142,41 +136,20 @@ export class AutocompleteRepository {
     return sources(hits).map(addressSuggestion);
   }
 
+  /**
+   * Streets only: the areas come from the places index (autocompleteAnswer.ts), in the same `_msearch`. A search of
+   * the areas index for cities by a prefix of any word of their names used to go with it on every keystroke (a
+   * third search each time) for what the places index already answers, but for a later word of a city's name
+   * (`post` -> Ten Post), seen in 7 of 4,154 bench keystrokes: not worth a third of a keystroke's searches.
+   */
   private async streets(q: StreetPrefixQuery): Promise<Suggestion[]> {
-    const text = q.words.join(' ');
-    const [streets, cities] = await Promise.all([
-      this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q)),
-      this.searcher.search<Pick<AreaDoc, 'id' | 'name' | 'centroid' | 'name_key'>>(
-        this.areas,
-        cityPrefixRequest(text, MAX_CITIES),
-      ),
-    ]);
+    const streets = await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q));
     const ranked = rankStreets(q, streets.hits.hits, (hit) => qualityOfScore(Number(hit.sort?.[0] ?? 0)));
-    for (const hit of cities.hits.hits) {
-      const city = hit._source;
-      if (!city) continue;
-      // Sorted by score first: only the exact-name clause scores.
-      const exact = Number(hit.sort?.[0] ?? 0) > 0;
-      ranked.push({
-        suggestion: {
-          type: 'city',
-          label: city.name,
-          ...blank,
-          streetname: '',
-          city: city.name,
-          location: city.centroid,
-        },
-        quality: RANK_ORDER.indexOf(exact ? 'city_exact' : 'starts'),
-        distance: q.focus ? metres(city.centroid, q.focus) : 0,
-        size: Number.MAX_SAFE_INTEGER,
-      });
-    }
     // The typo round only when no street starts with what was typed (as for addresses): a mistyped word rarely
     // begins a real street, while a correct one that matches fewer streets than `size` (most keystrokes past the
     // fifth letter) would pay a second round trip, a regular expression over every street word, for neighbours
     // one typo away that nobody asked for. That round was the slow tail of type-ahead under load.
-    const streetCount = ranked.filter((r) => r.suggestion.type === 'street').length;
-    if (streetCount === 0 && mayBeTypo(q.words)) {
+    if (ranked.length === 0 && mayBeTypo(q.words)) {
       const fuzzy = await this.searcher.search<StreetHit>(this.streetIndex, fuzzyStreetRequest(q), 'fuzzy');
       const seen = new Set(ranked.map((r) => r.suggestion.label));
       for (const r of rankStreets(q, fuzzy.hits.hits, () => 'fuzzy')) {

@@ -3,7 +3,8 @@ import { endpointsOf } from '../../endpoints/endpoint.js';
 import { AutocompleteQueryParams } from '../../schemas/requests.js';
 import { AutocompleteFeatureCollection, AutocompleteResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
-import { answerAutocomplete } from './autocompleteAnswer.js';
+import { answerAutocomplete, type AutocompleteRecords } from './autocompleteAnswer.js';
+import type { ShortPrefixCache } from './shortPrefixCache.js';
 import type { AutocompleteRepository } from './autocompleteRepository.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
@@ -14,6 +15,8 @@ export interface AutocompleteServices {
   /** The places index: suggestions offer its places. */
   places: PlaceRepository;
   cityNames: CityNameRepository;
+  /** The answers to the first keystrokes, shared by everyone. */
+  shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
 }
 
 export const autocompleteEndpoint = endpointsOf<AutocompleteServices>()({
