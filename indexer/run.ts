@@ -4,6 +4,7 @@
  * live with one atomic alias swap. Anything that goes wrong before the swap deletes this run's own
  * indexes and leaves the aliases alone. The whole run holds the prefix's lock (runLock.ts).
  */
+import { failedRun, swapAndPrune } from './execution/runEnding.js';
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Manifest } from './manifest/manifestSchema.js';
@@ -11,12 +12,11 @@ import { INDEX_PREFIX_PATTERN } from '../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
 import type { BulkTuning } from './execution/bulkLoader.js';
 import { IndexingError } from './execution/errors.js';
-import { listGenerations, liveGeneration, swapAliases } from './generations/generations.js';
+import { listGenerations, liveGeneration } from './generations/generations.js';
 import {
   assertAliasNamesFree,
   assertLayoutFits,
   createGenerationIndex,
-  deleteIndexes,
   finishGenerationIndex,
   type IndexLayout,
   newGeneration,
@@ -30,11 +30,10 @@ import { markGenerationComplete, verifyGeneration } from './execution/completion
 import { type Logger, silentLogger } from './execution/logger.js';
 import { loadManifest } from './manifest/manifest.js';
 import { assertSourcesFit } from './manifest/preflight.js';
-import { prune, type PruneResult, removeOrphans, rollbackChain } from './generations/pruning.js';
+import { type PruneResult, removeOrphans, rollbackChain } from './generations/pruning.js';
 import { createProgress, type ProgressMode } from './execution/progress.js';
 import { RejectsWriter } from './execution/rejects.js';
 import { RunContext } from './execution/runContext.js';
-import { SwapOutcomeUnknownError } from './generations/swapOutcome.js';
 import { watchAbort } from './execution/runAbort.js';
 import { acquireRunLock, type LeaseTiming, type RunLock } from './generations/runLock.js';
 import type { RunSummary } from './execution/summary.js';
@@ -192,34 +191,17 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
     await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.
     abort.releaseSignals();
-    await swapAliases(client, prefix, generation, log);
-    swapped = true;
-    log.info({ generation, previousGeneration }, 'aliases swapped');
-    let pruned: PruneResult | undefined;
-    try {
-      await lock.assertHeld();
-      pruned = await prune(client, prefix, { keep, protect });
-    } catch (error) {
-      log.warn({ error: (error as Error).message }, 'pruning old generations failed; they are left in place');
-    }
+    const pruned = await swapAndPrune(
+      { client, prefix, generation, log },
+      { previousGeneration, lock, keep, protect },
+      () => (swapped = true),
+    );
     return summary([], pruned);
   } catch (error) {
-    progress.stop();
-    await rejects.close().catch(() => {});
-    if (error instanceof SwapOutcomeUnknownError) {
-      log.error({ generation, error: error.message }, 'alias swap outcome unknown; every index left in place');
-    } else if (!swapped) {
-      await deleteIndexes(client, created).catch((e) =>
-        log.error({ error: (e as Error).message, indexes: created }, 'could not delete this run’s indexes'),
-      );
-      log.error({ generation, error: (error as Error).message }, 'indexing failed; aliases untouched');
-    }
-    if (error instanceof IndexingError) {
-      error.summary ??= summary([error.message]);
-      throw error;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    throw new IndexingError(message, summary([message]));
+    throw await failedRun(
+      { client, prefix, generation, log },
+      { error, swapped, created, progress, rejects, summary, what: 'run' },
+    );
   } finally {
     abort.release();
   }

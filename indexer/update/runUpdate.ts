@@ -5,6 +5,7 @@
  * the snapshot no longer produces are deleted. Then the same checks, completion mark, swap and prune as a full run,
  * under the same lock. `--dry-run` computes the change set and writes nothing (no lock, no index, no alias).
  */
+import { failedRun, swapAndPrune } from '../execution/runEnding.js';
 import { resolve } from 'node:path';
 import { INDEX_PREFIX_PATTERN } from '../../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
@@ -17,11 +18,10 @@ import { RejectsWriter } from '../execution/rejects.js';
 import { watchAbort } from '../execution/runAbort.js';
 import { RunContext } from '../execution/runContext.js';
 import type { RunSummary } from '../execution/summary.js';
-import { deleteIndexes, finishGenerationIndex, newGeneration } from '../generations/generationIndexes.js';
-import { listGenerations, swapAliases } from '../generations/generations.js';
-import { prune, type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
+import { finishGenerationIndex, newGeneration } from '../generations/generationIndexes.js';
+import { listGenerations } from '../generations/generations.js';
+import { type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
 import { acquireRunLock, type RunLock } from '../generations/runLock.js';
-import { SwapOutcomeUnknownError } from '../generations/swapOutcome.js';
 import { loadAddresses } from '../levelLoaders/addresses.js';
 import { loadAreaLevel } from '../levelLoaders/areas.js';
 import { loadBuildings } from '../levelLoaders/buildings.js';
@@ -222,16 +222,11 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     });
     await lock?.assertHeld();
     abort.releaseSignals();
-    await swapAliases(client, prefix, generation, log);
-    swapped = true;
-    log.info({ generation, previousGeneration: live }, 'aliases swapped');
-    let pruned: PruneResult | undefined;
-    try {
-      await lock?.assertHeld();
-      pruned = await prune(client, prefix, { keep: options.keep ?? 2, protect });
-    } catch (error) {
-      log.warn({ error: (error as Error).message }, 'pruning old generations failed; they are left in place');
-    }
+    const pruned = await swapAndPrune(
+      { client, prefix, generation, log },
+      { previousGeneration: live, lock, keep: options.keep ?? 2, protect },
+      () => (swapped = true),
+    );
     return summary([], pruned);
   } catch (caught) {
     let error = caught;
@@ -241,22 +236,10 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       ];
       error = new UpdateRefusedError(`update refused:\n  ${refused[0]}`, summary(refused));
     }
-    progress.stop();
-    await rejects.close().catch(() => {});
-    if (error instanceof SwapOutcomeUnknownError) {
-      log.error({ generation, error: error.message }, 'alias swap outcome unknown; every index left in place');
-    } else if (!swapped) {
-      await deleteIndexes(client, created).catch((e) =>
-        log.error({ error: (e as Error).message, indexes: created }, 'could not delete this update’s indexes'),
-      );
-      log.error({ generation, error: (error as Error).message }, 'update failed; aliases untouched');
-    }
-    if (error instanceof IndexingError) {
-      error.summary ??= summary([error.message]);
-      throw error;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    throw new IndexingError(message, summary([message]));
+    throw await failedRun(
+      { client, prefix, generation, log },
+      { error, swapped, created, progress, rejects, summary, what: 'update' },
+    );
   } finally {
     abort.release();
   }
