@@ -34,9 +34,12 @@ export function createMap({ container, base, keyOf, start }) {
     // The view in the address (`#zoom/lat/lon`): a link or a reload shows the same place.
     hash: true,
     attributionControl: { compact: false },
-    // Only this service's own requests carry its key; a base map's host never sees it.
-    transformRequest: (url) =>
-      url.startsWith(`${ownOrigin}/`) || url.startsWith('/') ? { url, headers: { 'X-Api-Key': keyOf() } } : { url },
+    // Only this service's own requests carry its key; a base map's host never sees it. Without a key (the dialog
+    // is asking for one) a tile goes without and is refused: nothing sends an empty key.
+    transformRequest: (url) => {
+      const own = url.startsWith(`${ownOrigin}/`) || url.startsWith('/');
+      return own && keyOf() ? { url, headers: { 'X-Api-Key': keyOf() } } : { url };
+    },
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
   return map;
