@@ -141,17 +141,18 @@ export async function runTileScenarios(options: TileBenchOptions) {
     rate_limit: halfRate,
   });
 
-  // Geocoding beside panning map clients, as fast as they are answered and at a map's pace.
+  // Geocoding beside panning map clients, as fast as they are answered and at a map's pace; each run beside the
+  // panners right after one alone, so that a pair sees the same machine (it is shared).
   const alone = { ...forward, name: 'tiles mixed: forward exact, 6 clients alone', connections: 6 };
-  log(`tiles: ${alone.name}`);
-  const aloneRow = await drive(settings, alone);
-  rows.push(aloneRow);
   const route = panRoute(NL_BE, 12).map((path) => `${apiUrl}${path}`);
   const together: Record<string, number> = {};
   for (const [pace, pauseMs] of [
     ['as fast as answered', 0],
     ['one tile per 33 ms each', PAN_PAUSE_MS],
   ] as const) {
+    log(`tiles: ${alone.name}, before the panners ${pace}`);
+    const aloneRow = await drive(settings, alone);
+    rows.push({ ...aloneRow, scenario: `${alone.name} (before: ${pace})` });
     const beside = { ...alone, name: `tiles mixed: forward exact, 6 clients + 4 panning, ${pace}` };
     log(`tiles: ${beside.name}`);
     const [row, pans] = await Promise.all([
