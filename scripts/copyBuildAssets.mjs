@@ -6,5 +6,5 @@ cpSync('mappings', 'dist/mappings', { recursive: true });
 cpSync('core/text/streetAbbreviations.json', 'dist/core/text/streetAbbreviations.json');
 // The /docs page (dist/src/pages/docs.js reads ../../web/docs); Swagger UI itself comes from node_modules.
 cpSync('web/docs', 'dist/web/docs', { recursive: true });
-// The /map page (dist/src/pages/mapPage.js reads ../../web/map); Leaflet itself comes from node_modules.
+// The /map page (dist/src/pages/mapPage.js reads ../../web/map); MapLibre GL JS itself comes from node_modules.
 cpSync('web/map', 'dist/web/map', { recursive: true });

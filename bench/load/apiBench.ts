@@ -45,6 +45,7 @@ import {
   type Scenario,
 } from '../support/loadDriver.js';
 import { seededRandom } from '../support/random.js';
+import { runTileScenarios } from '../support/tileScenarios.js';
 import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
 /** Items per POST /geocode/batch in the batch scenario: the endpoint's maximum. */
@@ -457,6 +458,21 @@ async function main() {
         non2xx: loopers.non2xx,
       });
     }
+    // The boundary tiles against cached GeoJSON, uncached at half their cached rate, and beside geocoding (issue 38).
+    let tileRatios: Awaited<ReturnType<typeof runTileScenarios>>['ratios'] | undefined;
+    if (!only || only.test('tiles')) {
+      const tiles = await runTileScenarios({
+        settings,
+        apiUrl: api.url,
+        headers: apiHeaders,
+        provinceIds: provinces.map((p) => p.id),
+        forward: scenarios.find((s) => s.name === 'geocode/forward exact' && s.target === 'api')!,
+        random,
+        log: (m) => console.error(`[bench] ${m}`),
+      });
+      rows.push(...tiles.rows);
+      tileRatios = tiles.ratios;
+    }
     // Tail latency at half of the measured maximum rate, the operating point a capacity plan would pick.
     for (const name of ['lookup/street exact', 'geocode/forward exact', 'search place', 'autocomplete keystrokes']) {
       const max = rows.find((r) => r.scenario === name && r.target === 'api');
@@ -554,6 +570,13 @@ async function main() {
         ` batch ${ratios['batch addresses per second']} addresses/s` +
         `\nforward geocoding with 4 clients looping countries/geojson, vs alone: ${ratios['mixed: forward with 4 boundary loopers / alone']}`,
     );
+    if (tileRatios) {
+      console.log(
+        `\ntiles: cached tile / cached GeoJSON req/s per round ${tileRatios['cached tile / cached GeoJSON, per round'].join(', ')};` +
+          ` uncached tile p99 ${tileRatios['uncached tile p99 ms at half the cached rate']} ms at half the cached rate;` +
+          ` forward beside 4 tile panners / alone ${JSON.stringify(tileRatios['forward beside 4 tile panners / alone'])}`,
+      );
+    }
     if (costs.length > 0) {
       console.log(
         `\nCPU ms per request, /geocode/forward exact at ${args['cost-rate']} req/s (${cpus().length} cores)`,
@@ -580,7 +603,7 @@ async function main() {
     const file = join(outDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, costs, scaling }, null, 2)}\n`,
+      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, tileRatios, costs, scaling }, null, 2)}\n`,
     );
     console.log(`\nwritten to ${file} (total ${Math.round((Date.now() - started) / 1000)} s)`);
     if (profileDir) await printProfile(api.process, profileDir);

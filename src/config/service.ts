@@ -19,6 +19,8 @@ import {
   splitElasticsearchUrls,
 } from '../../core/config/rules.js';
 
+import { mapBaseOf, type MapBase } from './mapBase.js';
+
 export { ConfigError };
 
 /** Measured on bulk data with 16 client connections: batches rarely exceed 8, and 16 bounds head-of-line waits. */
@@ -128,6 +130,8 @@ export const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema>;
 
 export interface Config {
+  /** The map page's base map (MAP_BASE_*), none by default. */
+  mapBase?: MapBase;
   env: Env['NODE_ENV'];
   host: string;
   port: number;
@@ -290,5 +294,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     reusePort: env.REUSE_PORT,
+    mapBase: mapBaseOf(source),
   };
 }

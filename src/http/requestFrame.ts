@@ -9,10 +9,11 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
 import { assignRequestId, logRequest } from './requestLog.js';
-import { setSecurityHeaders } from './securityHeaders.js';
+import { PAGE_POLICY, setSecurityHeaders } from './securityHeaders.js';
 import { askToCloseWhenDraining, type ServiceState } from './serviceState.js';
 
-export function requestFrame(logger: Logger, metrics: Metrics, state: ServiceState) {
+/** `pagePolicy`: the Content-Security-Policy of the pages (securityHeaders.ts: pagePolicy). */
+export function requestFrame(logger: Logger, metrics: Metrics, state: ServiceState, pagePolicy = PAGE_POLICY) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const started = process.hrtime.bigint();
     const requestId = assignRequestId(ctx);
@@ -21,7 +22,7 @@ export function requestFrame(logger: Logger, metrics: Metrics, state: ServiceSta
       await next();
     } finally {
       metrics.leave(ctx, started);
-      setSecurityHeaders(ctx);
+      setSecurityHeaders(ctx, pagePolicy);
       askToCloseWhenDraining(ctx, state);
       logRequest(logger, ctx, requestId, started);
     }

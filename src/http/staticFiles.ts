@@ -22,8 +22,10 @@ const CONTENT_TYPES: Record<string, string> = {
 export interface StaticFile {
   /** URL path, e.g. `/map/app.js`. */
   url: string;
-  /** Absolute path on disk. */
+  /** Absolute path on disk (its extension gives the type), or a name with the extension when `content` is given. */
   file: string;
+  /** The answer itself, made at start-up (a page's configuration), instead of the file's. */
+  content?: Buffer;
   /**
    * Vendor files change only with a package upgrade (a restart): browsers may keep them for a day.
    * Our own pages are revalidated on every load so a deploy shows at once.
@@ -62,13 +64,15 @@ export function staticPages(pages: readonly StaticPage[]) {
     for (const entry of [{ url: `${page.prefix}/`, file: page.index }, ...page.files]) {
       const type = CONTENT_TYPES[extname(entry.file)];
       if (!type) throw new Error(`no content type for ${entry.file}`);
+      const content = 'content' in entry ? entry.content : undefined;
       // Fail at start-up, not on a user's first visit, when a package or page file is missing.
-      statSync(entry.file);
+      if (!content) statSync(entry.file);
       const immutable = 'immutable' in entry && entry.immutable;
       served.set(entry.url, {
         type,
         cacheControl: immutable ? 'public, max-age=86400' : 'no-cache',
         file: entry.file,
+        body: content,
       });
     }
   }

@@ -21,6 +21,8 @@ import { countSearch } from '../http/workMeter.js';
 import { ServiceState } from '../http/serviceState.js';
 import { apiReferencePage } from '../pages/docs.js';
 import { mapPage } from '../pages/mapPage.js';
+import { mapBaseOrigins } from '../config/mapBase.js';
+import { pagePolicy } from '../http/securityHeaders.js';
 import { isOpenPagePath, pagePaths, staticPages } from '../http/staticFiles.js';
 import { routeGate } from '../http/routeGate.js';
 import { RouteTable } from '../http/routeTable.js';
@@ -89,7 +91,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     apiDocument: JSON.stringify(apiDocument(config)),
   };
   // The pages load before a user has typed a key (the map page asks for it).
-  const pages = [apiReferencePage(), mapPage()];
+  const pages = [apiReferencePage(), mapPage(config.mapBase)];
   const pagePrefixes = pages.map((page) => page.prefix);
   const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
   // Every rule above and below matches paths exactly as declared: other spellings are unknown paths (404).
@@ -116,7 +118,7 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   // Then a flood without a key is refused before any other middleware spends anything on it.
   if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx, keyPlaces) !== undefined));
   // The request's id and log line, its metrics, security headers and the draining notice: one layer.
-  app.use(requestFrame(logger, metrics, state));
+  app.use(requestFrame(logger, metrics, state, pagePolicy(mapBaseOrigins(config.mapBase))));
   // Before authentication (a preflight carries no key) and outside the error envelope (errors keep CORS).
   app.use(corsPolicy(config.corsOrigins));
   // Outermost body transformer: it sees the final body of every answer, error envelopes and streams included.

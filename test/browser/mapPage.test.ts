@@ -1,7 +1,7 @@
 /**
- * The map page (/map/) in a real browser: Debian's chromium, driven by playwright-core, against the API in this
- * process over the real Elasticsearch holding the sample. The tests do what a user does (type, click) and read
- * what a user sees (panel text, drawn outlines, the popup). Any console error, uncaught page error, failed
+ * The map page (/map/) in a real browser: Debian's chromium with software WebGL (SwiftShader), driven by
+ * playwright-core, against the API in this process over the real Elasticsearch holding the sample. The tests do what
+ * a user does (type, click) and read what a user sees (panel text, the pixels MapLibre drew, the popup). Any console error, uncaught page error, failed
  * request or error answer fails them, except the 401s of the one test that gives a wrong key on purpose.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +29,8 @@ let expectingUnauthorized = false;
  * as it must; a view request that a late map move started just before the reload ends as net::ERR_ABORTED.
  */
 let reloading = false;
+/** Every URL the page (and its workers) asked for. */
+const requested: string[] = [];
 /** Requests the page has started and not yet seen end. */
 let inFlight = 0;
 
@@ -54,6 +56,7 @@ function watchForProblems(target: Page) {
   target.on('requestfailed', () => inFlight--);
   target.on('request', (request) => {
     inFlight++;
+    requested.push(request.url());
     // The page itself loads without a key; every API call carries one.
     if (!request.url().startsWith('data:') && !isPageFile(request.url()) && !request.headers()['x-api-key']) {
       problems.push(`API call without X-Api-Key: ${request.url()}`);
@@ -76,15 +79,19 @@ async function networkIdle() {
   while (inFlight > 0) await new Promise((r) => setTimeout(r, 50));
 }
 
-/** The view layers ask 250 ms after the map stops (web/map/viewportLayers.js): a wait, not an assertion. */
-const VIEW_DEBOUNCE_WAIT_MS = 400;
+/**
+ * The view layers ask 250 ms after the map stops (web/map/viewportLayers.js), and MapLibre fades new tiles in over
+ * 300 ms: a wait, not an assertion.
+ */
+const VIEW_DEBOUNCE_WAIT_MS = 600;
 /** Past a move's debounced requests too: the last move (a pin, a framed place) has asked and been answered. */
 async function settled() {
   await page.waitForTimeout(VIEW_DEBOUNCE_WAIT_MS);
   await networkIdle();
 }
 
-const pathCount = (selector: string) => page.locator(`#map path.${selector}`).count();
+/** How many features one of the page's overlays draws (web/map/overlays.js notes it on the map element). */
+const overlayCount = async (name: string) => Number(await page.getByTestId('map').getAttribute(`data-overlay-${name}`));
 
 type Box = [number, number, number, number];
 /** The map's view as the page notes it on the map element after every move: [west, south, east, north]. */
@@ -123,31 +130,78 @@ async function searchOnEnter(q: string, suggested: RegExp, type: string, full = 
   return first;
 }
 
-/** Leaflet, as a client of the service, reading a `format=geojson` answer with the page's key. */
-const LEAFLET_READS_SEARCH = `(async () => {
-  const key = sessionStorage.getItem('geocoder.apiKey') ?? localStorage.getItem('geocoder.apiKey');
-  const response = await fetch('/search?q=Delft&format=geojson', {
-    headers: { 'X-Api-Key': key, Accept: 'application/geo+json' },
-  });
-  const answer = await response.json();
-  const layers = L.geoJSON(answer).getLayers();
-  return {
-    type: response.headers.get('content-type'),
-    features: answer.features.length,
-    layers: layers.length,
-    first: layers[0].getLatLng(),
-    point: answer.features[0].properties,
-  };
-})()`;
-/** Waits until the map has drawn at least one path of this kind. */
-const drawn = (className: string) => page.locator(`#map path.${className}`).first().waitFor({ state: 'attached' });
+/** Until the page has drawn its first boundary tiles (web/map/main.js notes it on the map element). */
+const boundariesDrawn = () => page.locator('#map[data-boundaries="drawn"]').waitFor({ state: 'attached' });
 
 /** Browser-side code is passed as text: the tests are compiled without the DOM library. */
 const TRANSFERRED_SO_FAR = `(() => {
   const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
   return { requests: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.transferSize, 0) };
 })()`;
-const COUNTRIES_DRAWN_AT = `performance.getEntriesByName('countries-drawn')[0]?.startTime`;
+const BOUNDARIES_DRAWN_AT = `performance.getEntriesByName('boundaries-drawn')[0]?.startTime`;
+
+type Rgb = [number, number, number];
+const hex = (colour: string): Rgb => [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16)) as Rgb;
+const distance = (a: Rgb, b: Rgb) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+/** The colours of web/map/styles.js the checks look for. */
+const MUNICIPALITY_LINE = hex('#1b7f72');
+/** The selection's fill (#f4c542 at 0.45) over the country's (#f7f4ec). */
+const SELECTED = [0.45, 0.55].reduce(
+  (sum, share, i) => {
+    const colour = hex(['#f4c542', '#f7f4ec'][i]!);
+    return sum.map((v, c) => v + share * colour[c]!) as Rgb;
+  },
+  [0, 0, 0] as Rgb,
+);
+
+/** Where a point is on the map's canvas, in CSS pixels from its top left, from the view the page notes (Mercator). */
+async function pixelOf(point: number[]): Promise<{ x: number; y: number }> {
+  const [lon, lat] = point as [number, number];
+  const [west, south, east, north] = await mapView();
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const mercator = (latitude: number) => Math.log(Math.tan(Math.PI / 4 + (latitude * Math.PI) / 360));
+  return {
+    x: ((lon - west) / (east - west)) * box.width,
+    y: ((mercator(north) - mercator(lat)) / (mercator(north) - mercator(south))) * box.height,
+  };
+}
+
+/** Decodes a PNG in a blank page of the same browser: the colours of the pixels within `radius` of each point. */
+const PIXELS_AROUND = `async ({ png, points, radius }) => {
+  const image = new Image();
+  image.src = 'data:image/png;base64,' + png;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  return points.map(({ x, y }) => {
+    const data = context.getImageData(Math.round(x) - radius, Math.round(y) - radius, 2 * radius + 1, 2 * radius + 1).data;
+    const colours = [];
+    for (let i = 0; i < data.length; i += 4) colours.push([data[i], data[i + 1], data[i + 2]]);
+    return colours;
+  });
+}`;
+
+/** The colours the map shows within `radius` CSS pixels of each point (a screenshot of the map at 1 device px/px). */
+async function coloursAround(points: { x: number; y: number }[], radius: number): Promise<Rgb[][]> {
+  const png = (await page.getByTestId('map').screenshot()).toString('base64');
+  const blank = await context.newPage();
+  try {
+    return (await blank.evaluate(`(${PIXELS_AROUND})(${JSON.stringify({ png, points, radius })})`)) as Rgb[][];
+  } finally {
+    await blank.close();
+  }
+}
+
+/** Shows `#zoom/lat/lon` (MapLibre's hash) and waits until its tiles are in and drawn (the page's `data-idle`). */
+async function goToView(zoom: number, point: number[]) {
+  const [lon, lat] = point as [number, number];
+  await page.evaluate(`location.hash = '#${zoom}/${lat}/${lon}'`);
+  await page.locator(`#map[data-zoom="${zoom.toFixed(3)}"][data-idle="true"]`).waitFor({ state: 'attached' });
+  await settled();
+}
 
 async function screenshot(name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
@@ -176,10 +230,12 @@ beforeAll(async () => {
     viewport: VIEWPORT,
     args: [
       '--no-sandbox',
-      '--disable-gpu',
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      // WebGL without a GPU: ANGLE on SwiftShader, Chromium's software renderer (MapLibre draws with WebGL 2).
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
     ],
   });
   page = context.pages()[0] ?? (await context.newPage());
@@ -187,7 +243,16 @@ beforeAll(async () => {
   watchForProblems(page);
 });
 
-afterEach(() => {
+afterEach(async () => {
+  // What the page itself reports (a tile MapLibre could not load, an API error) is a problem too.
+  if (!expectingUnauthorized && (await page.getByTestId('error').isVisible())) {
+    problems.push(
+      `the page shows an error: ${await page
+        .locator('#error-text')
+        .innerText()
+        .catch(() => '?')}`,
+    );
+  }
   const seen = problems;
   problems = [];
   expect(seen).toEqual([]);
@@ -200,7 +265,20 @@ afterAll(async () => {
 });
 
 describe('the map page', { timeout: 120_000 }, () => {
-  it('asks for the key once, keeps it in the browser, and draws countries and Dutch provinces', async () => {
+  /** Delft's municipality: its id, its outline (unsimplified) and the point inside it where its label goes. */
+  let delft: { id: string; ring: number[][]; inside: number[] };
+
+  beforeAll(async () => {
+    const nl = (await api.call('GET', '/countries?country_code=NL')).body[0];
+    const zh = (await api.call('GET', `/countries/${nl.id}/provinces?name=Zuid-Holland`)).body[0];
+    const { id } = (await api.call('GET', `/provinces/${zh.id}/municipalities?name=Delft`)).body[0];
+    const shape = (await api.call('GET', `/municipalities/${id}/geojson`)).body.features[0];
+    const centroid = (await api.call('GET', `/municipalities/${id}/geojson?geometry=centroid`)).body.features[0];
+    const outer = shape.geometry.type === 'Polygon' ? shape.geometry.coordinates[0] : shape.geometry.coordinates[0][0];
+    delft = { id, ring: outer, inside: centroid.geometry.coordinates };
+  });
+
+  it('asks for the key once, keeps it in the browser, and draws the boundary tiles', async () => {
     // Under the page's Content-Security-Policy (a violation is a console error, which fails the test).
     const document = await page.goto(`${api.url}/map/`);
     expect(document?.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -211,17 +289,14 @@ describe('the map page', { timeout: 120_000 }, () => {
     await page.getByTestId('key-save').click();
     await dialog.waitFor({ state: 'hidden' });
 
-    await drawn('area-country');
+    await boundariesDrawn();
     const firstVisit = (await page.evaluate(TRANSFERRED_SO_FAR)) as { requests: number; bytes: number };
-    // The page opens on the Netherlands: its provinces are drawn over the countries.
-    await drawn('base-province');
-    expect(await pathCount('area-country')).toBeGreaterThan(1);
-    expect(await pathCount('base-province')).toBeGreaterThanOrEqual(12);
     await page
       .getByTestId('status')
-      .filter({ hasText: /^Countries drawn/ })
+      .filter({ hasText: /^Boundaries drawn/ })
       .waitFor();
-    await screenshot('1-countries');
+    await networkIdle();
+    await screenshot('1-boundaries');
 
     // Not ticked "remember": the key is this tab's only (sessionStorage), never written to localStorage.
     expect(await page.evaluate(`localStorage.getItem('geocoder.apiKey')`)).toBeNull();
@@ -230,43 +305,52 @@ describe('the map page', { timeout: 120_000 }, () => {
     // A reload in the same tab is not asked again.
     const started = Date.now();
     await reloadingOnPurpose(() => page.reload());
-    await drawn('area-country');
+    await boundariesDrawn();
     const reloadWallMs = Date.now() - started;
     expect(await dialog.isVisible()).toBe(false);
-    const drawnAfterMs = (await page.evaluate(COUNTRIES_DRAWN_AT)) as number | undefined;
+    const drawnAfterMs = (await page.evaluate(BOUNDARIES_DRAWN_AT)) as number | undefined;
     expect(drawnAfterMs).toBeGreaterThan(0);
     console.log(
-      `[map page] first visit until the countries were drawn: ${firstVisit.requests} requests, ` +
-        `${firstVisit.bytes} bytes transferred; reload with the kept key: countries drawn ` +
+      `[map page] first visit until the boundaries were drawn: ${firstVisit.requests} requests, ` +
+        `${firstVisit.bytes} bytes transferred; reload with the kept key: boundaries drawn ` +
         `${Math.round(drawnAfterMs!)} ms after navigation start (${reloadWallMs} ms wall clock in the test)`,
     );
   });
 
-  it("drills down from the Netherlands to Delft's suburbs and draws them", async () => {
-    await choose('country', 'Nether', '1 country', /^Netherlands/);
-    await choose('province', 'Zuid', '1 province', /^Zuid-Holland/);
-    await choose('municipality', 'Delft', '1 municipality', /^Delft/);
-    await drawn('outline');
-    // Cities of the municipality, and the municipality's neighbours drawn for the view.
-    await page.getByTestId('level-city').getByRole('heading', { name: 'Cities in Delft' }).waitFor();
-    expect(await pathCount('area-municipality')).toBeGreaterThan(1);
+  it("draws a municipality's boundary from the tiles where the boundary is, and not in the sea", async () => {
+    // Zoom 8, where the municipalities start (docs/tiles.md), on Delft.
+    await goToView(8, delft.inside);
+    expect(requested.filter((url) => url.includes('/tiles/boundaries/8/')).length).toBeGreaterThan(0);
+    // Every tenth vertex of Delft's outline (the tiles simplify by up to 2 px: a few pixels around each).
+    const vertices = delft.ring.filter((_, i) => i % 10 === 0);
+    const onBoundary = await Promise.all(vertices.map(pixelOf));
+    // The North Sea off Scheveningen: no boundary there.
+    const sea = await pixelOf([3.9, 52.15]);
+    const colours = await coloursAround([...onBoundary, sea], 3);
+    const near = (pixels: Rgb[]) => Math.min(...pixels.map((pixel) => distance(pixel, MUNICIPALITY_LINE)));
+    const hits = colours.slice(0, -1).filter((pixels) => near(pixels) < 60).length;
+    // Nearly every vertex has the municipalities' line colour within 3 px; the sea has none of it.
+    expect(hits / vertices.length).toBeGreaterThan(0.8);
+    expect(near(colours[colours.length - 1]!)).toBeGreaterThan(100);
+    await screenshot('2-municipalities-z8');
+  });
 
-    await page
-      .getByTestId('items-city')
-      .getByRole('button', { name: /^Delft/ })
-      .click();
-    await drawn('area-suburb');
-    await page.getByTestId('level-suburb').getByRole('heading', { name: 'Suburbs of Delft' }).waitFor();
-    await page
-      .getByTestId('items-suburb')
-      .getByRole('button', { name: /^Wippolder/ })
-      .waitFor();
-    await page
-      .getByTestId('count-suburb')
-      .filter({ hasText: /^\d+ suburbs$/ })
-      .waitFor();
-    expect(await pathCount('area-suburb')).toBeGreaterThan(1);
-    await screenshot('2-delft-suburbs');
+  it('selects the municipality clicked at zoom 8, fills it, and answers what lies there', async () => {
+    const point = await pixelOf(delft.inside);
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + point.x, box.y + point.y);
+    const selected = page.getByTestId('selected-panel');
+    await selected.filter({ hasText: 'Municipality Delft (GM0503)' }).waitFor();
+    expect(await selected.getAttribute('data-level')).toBe('municipality');
+    expect(await selected.getAttribute('data-id')).toBe(delft.id);
+    // The reverse panel says the same from /reverse.
+    const municipality = page.getByTestId('reverse-areas').locator('dd[data-level="municipality"]');
+    await municipality.filter({ hasText: 'Delft (GM0503)' }).waitFor();
+    await settled();
+    await screenshot('3-selected');
+    // The selected area is filled: the selection colour around the click (its label covers the point itself).
+    const [around] = await coloursAround([point], 8);
+    expect(around!.filter((pixel) => distance(pixel, SELECTED) < 20).length).toBeGreaterThan(10);
   });
 
   it('suggests while typing and pins the address found on Enter', async () => {
@@ -282,93 +366,84 @@ describe('the map page', { timeout: 120_000 }, () => {
     const popup = page.getByTestId('pin-popup');
     await popup.waitFor();
     expect(await popup.innerText()).toMatch(/Mekelweg 8\s+2628CD Delft/);
-    expect(await page.locator('#map .leaflet-marker-icon').count()).toBe(1);
+    expect(await page.locator('#map .pin').count()).toBe(1);
     expect(await page.getByTestId('search-results').getByRole('button').first().innerText()).toBe(
       'Mekelweg 8, 2628CD Delft',
     );
     expect(await page.getByRole('listbox', { name: 'Suggestions' }).isVisible()).toBe(false);
-    // The suburbs chosen before stay drawn under the pin.
-    await drawn('area-suburb');
-    await screenshot('3-search');
+    await settled();
+    await screenshot('4-search');
   });
 
   it('shows the nearest address and the containing areas of a clicked point, and outlines them', async () => {
-    const marker = await page.locator('#map .leaflet-marker-icon').boundingBox();
+    const marker = (await page.locator('#map .pin').boundingBox())!;
     // The marker's tip is the pinned address; click the map a few metres beside it (not on the marker).
-    await page.mouse.click(marker!.x + marker!.width / 2 + 30, marker!.y + marker!.height + 30);
+    await page.mouse.click(marker.x + marker.width / 2 + 30, marker.y + marker.height + 30);
 
     const municipality = page.getByTestId('reverse-areas').locator('dd[data-level="municipality"]');
-    await municipality.waitFor();
-    expect(await municipality.innerText()).toBe('Delft (GM0503)');
+    await municipality.filter({ hasText: 'Delft (GM0503)' }).waitFor();
     expect(await page.getByTestId('reverse-areas').locator('dd[data-level="city"]').innerText()).toMatch(/^Delft/);
     expect(await page.getByTestId('reverse-address').innerText()).toMatch(
       /^\S.* \d+\S*, \d{4}[A-Z]{2} Delft \([\d.]+ m away\)$/,
     );
-    await drawn('reverse-area');
-    expect(await pathCount('reverse-area')).toBeGreaterThanOrEqual(4);
-    await screenshot('4-reverse');
+    await page.locator('#map:not([data-overlay-reverse="0"])').waitFor({ state: 'attached' });
+    expect(await overlayCount('reverse')).toBeGreaterThanOrEqual(4);
+    // At zoom 15 the finest level drawn is the buildings': the click selected a suburb or a building there.
+    await page.getByTestId('selected-panel').waitFor();
+    await settled();
+    await screenshot('5-reverse');
   });
 
-  it('answers small pans from the caches: they ask the service nothing new for the base layer', async () => {
-    const countriesAsked = async () => {
-      const metrics = await (await fetch(`${api.url}/metrics`)).text();
-      return [...metrics.matchAll(/^geocoder_http_requests_total\{route="\/countries\/geojson",[^}]*\} (\d+)$/gm)]
-        .map((m) => Number(m[1]))
-        .reduce((a, b) => a + b, 0);
-    };
-    await networkIdle();
-    const before = await countriesAsked();
-    const box = (await page.locator('#map').boundingBox())!;
-    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    // Five drags of 20 px (a few hundred metres at this zoom), each settling past the move debounce.
-    for (let i = 0; i < 5; i++) {
-      await page.mouse.move(centre.x, centre.y);
-      await page.mouse.down();
-      await page.mouse.move(centre.x - 20, centre.y, { steps: 4 });
-      await page.mouse.up();
-      await settled();
-    }
-    // The snapped bbox changes at most once over these pans (when one crosses a grid line); unsnapped it
-    // would change on every pan.
-    expect((await countriesAsked()) - before).toBeLessThanOrEqual(1);
+  it("drills down from the Netherlands to Delft's suburbs and draws them", async () => {
+    await choose('country', 'Nether', '1 country', /^Netherlands/);
+    await choose('province', 'Zuid', '1 province', /^Zuid-Holland/);
+    await choose('municipality', 'Delft', '1 municipality', /^Delft/);
+    await page.getByTestId('level-city').getByRole('heading', { name: 'Cities in Delft' }).waitFor();
+    expect(await overlayCount('outline')).toBe(1);
+
+    await page
+      .getByTestId('items-city')
+      .getByRole('button', { name: /^Delft/ })
+      .click();
+    await page.getByTestId('level-suburb').getByRole('heading', { name: 'Suburbs of Delft' }).waitFor();
+    await page
+      .getByTestId('items-suburb')
+      .getByRole('button', { name: /^Wippolder/ })
+      .waitFor();
+    await page
+      .getByTestId('count-suburb')
+      .filter({ hasText: /^\d+ suburbs$/ })
+      .waitFor();
+    await settled();
+    // The chosen city's suburbs in view, drawn over the tiles by the browse panel.
+    await page
+      .getByTestId('status')
+      .filter({ hasText: /^\d+ suburbs of Delft in view$/ })
+      .waitFor();
+    await screenshot('6-delft-suburbs');
   });
 
   it('frames a city and outlines it on Enter, a street by its extent; suggestions show their type', async () => {
     await settled();
-    const delft = await searchOnEnter('Delft', /^Delft, Zuid-Holland/, 'city');
-    await drawn('outline');
+    const delftCity = await searchOnEnter('Delft', /^Delft, Zuid-Holland/, 'city');
+    await page.locator('#map[data-overlay-outline="1"]').waitFor({ state: 'attached' });
     await networkIdle();
-    expectFramed(await mapView(), delft.bbox);
-    // The city's boundary (/cities/{id}/geojson), drawn across most of the map, and no pin.
-    expect(await pathCount('outline')).toBe(1);
-    const map = (await page.locator('#map').boundingBox())!;
-    const outline = (await page.locator('#map path.outline').boundingBox())!;
-    expect(Math.max(outline.width / map.width, outline.height / map.height)).toBeGreaterThan(0.3);
-    expect(await page.locator('#map .leaflet-marker-icon').count()).toBe(0);
+    expectFramed(await mapView(), delftCity.bbox);
+    expect(await page.locator('#map .pin').count()).toBe(0);
     const first = page.getByTestId('search-results').locator('li').first();
     expect(await first.getByRole('button').innerText()).toBe('Delft, Zuid-Holland');
     expect(await first.locator('.type-label').innerText()).toBe('city');
-    await screenshot('6-search-city');
+    await settled();
+    await screenshot('7-search-city');
 
     const mekelweg = await searchOnEnter('Mekelw', /^Mekelweg, Delft/, 'street', 'Mekelweg');
     await networkIdle();
     // The street's extent: the rectangle of its bbox, framed.
     expectFramed(await mapView(), mekelweg.bbox);
-    expect(await pathCount('outline')).toBe(1);
+    expect(await overlayCount('outline')).toBe(1);
     expect(await page.getByTestId('search-results').locator('li .type-label').first().innerText()).toBe('street');
-    await screenshot('7-search-street');
-
-    // A map library reads the GeoJSON form of /search as it is.
-    const read = (await page.evaluate(LEAFLET_READS_SEARCH)) as {
-      type: string;
-      features: number;
-      layers: number;
-      first: { lat: number; lng: number };
-      point: { latitude: number; longitude: number };
-    };
-    expect(read.type).toMatch(/^application\/geo\+json/);
-    expect(read.layers).toBe(read.features);
-    expect(read.first).toEqual({ lat: read.point.latitude, lng: read.point.longitude });
+    await settled();
+    await screenshot('8-search-street');
   });
 
   it('serves the API reference under the same policy without a violation', async () => {
@@ -419,6 +494,7 @@ describe('the map page', { timeout: 120_000 }, () => {
     await page.getByRole('combobox', { name: 'Search an address' }).fill('Minervaweg 10a');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByTestId('pin-popup').filter({ hasText: 'Minervaweg 10A' }).waitFor();
+    await settled();
     expect(await page.getByTestId('error').isVisible()).toBe(false);
   });
 
@@ -437,5 +513,23 @@ describe('the map page', { timeout: 120_000 }, () => {
       .getByRole('button', { name: /^Ixelles/ })
       .waitFor();
     await networkIdle();
+
+    // The tiles' names follow the same choice (name:fr): a click on Ixelles/Elsene at zoom 8 names it in French.
+    const be = (await api.call('GET', '/countries?country_code=BE')).body[0];
+    const brussels = (await api.call('GET', `/countries/${be.id}/provinces?name=Brussels`)).body[0];
+    const { id } = (await api.call('GET', `/provinces/${brussels.id}/municipalities?name=Elsene`)).body[0];
+    const inside = (await api.call('GET', `/municipalities/${id}/geojson?geometry=centroid`)).body.features[0].geometry
+      .coordinates as number[];
+    await goToView(8, inside);
+    const point = await pixelOf(inside);
+    const box = (await page.getByTestId('map').boundingBox())!;
+    await page.mouse.click(box.x + point.x, box.y + point.y);
+    await settled();
+    await screenshot('9-brussels-in-french');
+    await page
+      .getByTestId('selected-area')
+      .filter({ hasText: /^Municipality / })
+      .waitFor();
+    expect(await page.getByTestId('selected-area').innerText()).toMatch(/^Municipality Ixelles/);
   });
 });

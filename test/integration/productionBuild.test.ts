@@ -76,18 +76,17 @@ describe('the compiled service', () => {
     for (const asset of assets) expect((await fetch(new URL(asset, `${url}/docs/`))).status, asset).toBe(200);
   });
 
-  it('serves the /map page, every module it imports and Leaflet from dist/ and node_modules, without a key', async () => {
+  it('serves the /map page, every module it imports and MapLibre from dist/ and node_modules, without a key', async () => {
     const page = await fetch(`${url}/map/`);
     expect(page.status).toBe(200);
     const html = await page.text();
     const linked = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)]
       .map((m) => m[1]!)
       .filter((a) => !a.startsWith('data:'));
-    expect(linked).toEqual(
-      expect.arrayContaining(['vendor/leaflet/leaflet.js', 'vendor/leaflet/leaflet.css', 'main.js']),
-    );
-    // The modules import one another: follow every `from './x.js'` so none is missing from the build.
-    const pending = [...linked, 'vendor/leaflet/images/marker-icon.png'];
+    expect(linked).toEqual(expect.arrayContaining(['vendor/maplibre/maplibre-gl.css', 'main.js']));
+    // The modules import one another (and MapLibre's module): follow every `from './x.js'` so none is missing from
+    // the build. MapLibre starts its worker from the file beside its own; the page reads its configuration.
+    const pending = [...linked, 'vendor/maplibre/maplibre-gl-worker.mjs', 'config.json'];
     const seen = new Set<string>();
     for (let asset = pending.pop(); asset !== undefined; asset = pending.pop()) {
       if (seen.has(asset)) continue;
@@ -95,9 +94,13 @@ describe('the compiled service', () => {
       const res = await fetch(new URL(asset, `${url}/map/`));
       expect(res.status, asset).toBe(200);
       if (asset.endsWith('.js') && !asset.startsWith('vendor/')) {
-        for (const m of (await res.text()).matchAll(/from '\.\/([\w.]+\.js)'/g)) pending.push(m[1]!);
+        for (const m of (await res.text()).matchAll(/from '\.\/([\w./-]+\.m?js)'/g)) pending.push(m[1]!);
       }
+      // A worker's policy is the one its script came with: MapLibre's must be allowed to fetch the tiles.
+      if (asset.endsWith('worker.mjs'))
+        expect(res.headers.get('content-security-policy')).toContain("connect-src 'self'");
     }
+    expect(seen).toContain('vendor/maplibre/maplibre-gl.mjs');
     expect(seen.size).toBeGreaterThan(10);
   });
 

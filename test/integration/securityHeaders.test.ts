@@ -33,4 +33,33 @@ describe('security headers', () => {
       expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
     }
   });
+
+  it('tells the map page of no base map by default, and opens the policy to a configured one’s host only', async () => {
+    const plain = await api.call('GET', '/map/config.json', { headers: { 'x-api-key': '' } });
+    expect(plain.body).toEqual({ base: null });
+
+    const withBase = await startTestApi({
+      env: {
+        MAP_BASE_RASTER_URL: 'https://tiles.example.org/osm/{z}/{x}/{y}.png',
+        MAP_BASE_ATTRIBUTION: '© OpenStreetMap contributors',
+      },
+    });
+    try {
+      const config = await withBase.call('GET', '/map/config.json', { headers: { 'x-api-key': '' } });
+      expect(config.body).toEqual({
+        base: { raster: 'https://tiles.example.org/osm/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
+      });
+      const page = await withBase.call('GET', '/map/', { headers: { 'x-api-key': '' } });
+      const policy = page.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("connect-src 'self' https://tiles.example.org;");
+      expect(policy).toContain("script-src 'self';");
+      // MapLibre's worker fetches the tiles under the policy its script came with.
+      const worker = await withBase.call('GET', '/map/vendor/maplibre/maplibre-gl-worker.mjs', {
+        headers: { 'x-api-key': '' },
+      });
+      expect(worker.headers.get('content-security-policy')).toBe(policy);
+    } finally {
+      await withBase.close();
+    }
+  });
 });

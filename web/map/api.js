@@ -13,6 +13,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The code of a call not made because there is no key yet: the key dialog is open already. */
+export const NO_KEY = 'no_key';
+
 /** `?a=1&b=2` of the parameters that have a value; '' when none has. */
 export function queryString(params) {
   const search = new URLSearchParams();
@@ -30,6 +33,8 @@ export function queryString(params) {
  */
 export function createApi({ keyOf, onUnauthorized, languageOf = () => '' }) {
   return async function get(path, { fresh = false } = {}) {
+    // No key (the service refused the last one and the page is asking again): nothing is sent without one.
+    if (!keyOf()) throw new ApiError(path, 0, NO_KEY, 'no API key yet');
     let response;
     try {
       // `fresh`: past the browser's cache (answers may be kept 60 s), so the service sees the key now.

@@ -4,7 +4,6 @@
  */
 import { LEVELS } from './browseLevels.js';
 import { addressLine } from './format.js';
-import { STYLES } from './styles.js';
 import { debounce } from './viewport.js';
 
 const MAX_LIST_ITEMS = 200;
@@ -17,7 +16,7 @@ function element(tag, attributes = {}, text) {
   return node;
 }
 
-export function createBrowse({ container, api, status, layers, outline, pin, onChange }) {
+export function createBrowse({ container, api, status, layers, outline, pin }) {
   /** `{ levelName, parent, element, childLayer, chosenId, asked, reload, setItems }`, from the top level down. */
   let sections = [];
 
@@ -133,9 +132,6 @@ export function createBrowse({ container, api, status, layers, outline, pin, onC
     const childSection = child ? open(depth + 1, level.child, item) : null;
     if (level.childLayerUrl) {
       section.childLayer = layers.add({
-        pane: `browse-${level.child}`,
-        className: `area-${level.child}`,
-        style: STYLES[level.child],
         urlsFor: (view) => [level.childLayerUrl(item, view)],
         onData: (features) => {
           status.info(
@@ -145,7 +141,6 @@ export function createBrowse({ container, api, status, layers, outline, pin, onC
         },
       });
     }
-    onChange();
     // Framing the item moves the map, which asks every view layer, the new children included.
     if (item.feature) outline.show(item.feature, { frame: true });
     else section.childLayer?.refresh();
@@ -156,13 +151,10 @@ export function createBrowse({ container, api, status, layers, outline, pin, onC
     start(levelName) {
       outline.clear();
       open(0, levelName, null);
-      onChange();
     },
     /** After a new key: every open list asks again. */
     reload() {
       for (const section of sections) section.reload();
     },
-    /** Ids of the chosen items whose children this panel draws (the base layer leaves those out). */
-    drawsChildrenOf: (itemId) => sections.some((section) => section.childLayer && section.chosenId === itemId),
   };
 }

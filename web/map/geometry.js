@@ -35,9 +35,3 @@ export function mainBox(geometry) {
   }
   return best;
 }
-
-/** Leaflet's `[[south, west], [north, east]]` of a box. */
-export const leafletBounds = (box) => [
-  [box[1], box[0]],
-  [box[3], box[2]],
-];

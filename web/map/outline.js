@@ -1,27 +1,30 @@
 /** The outline of the item chosen in the browse panel or the search box, optionally framed. */
-import { leafletBounds, mainBox } from './geometry.js';
-import { STYLES } from './styles.js';
+import { mainBox } from './geometry.js';
 
-const FRAME_PADDING_PX = [24, 24];
-const FRAME_MAX_ZOOM = 18;
+const FRAME_PADDING_PX = 24;
+/** Leaflet's 18 on its 256 px tiles: MapLibre's zooms are one lower for the same scale. */
+const FRAME_MAX_ZOOM = 17;
 
-export function createOutline(map) {
-  const layer = L.geoJSON(null, { pane: 'outline', className: 'outline', style: STYLES.outline, interactive: false });
-  layer.addTo(map);
+export function createOutline(map, overlay) {
   /** `[minLon, minLat, maxLon, maxLat]` filling the view. Not animated: the map's moveend (and with it the
    * layers of the new view) then comes at once. */
   const frame = (box) =>
-    map.fitBounds(leafletBounds(box), { padding: FRAME_PADDING_PX, maxZoom: FRAME_MAX_ZOOM, animate: false });
+    map.fitBounds(
+      [
+        [box[0], box[1]],
+        [box[2], box[3]],
+      ],
+      { padding: FRAME_PADDING_PX, maxZoom: FRAME_MAX_ZOOM, animate: false },
+    );
   return {
     show(feature, { frame: framed = false } = {}) {
-      layer.clearLayers();
-      layer.addData(feature);
+      overlay.set(feature);
       const box = framed ? mainBox(feature.geometry) : null;
       if (box) frame(box);
     },
     frame,
     clear() {
-      layer.clearLayers();
+      overlay.clear();
     },
   };
 }

@@ -1,6 +1,8 @@
 /** The pinned place (a search result or a chosen address): one marker, with a popup saying what it is. */
+import { maplibregl } from './mapSetup.js';
 
-const PIN_ZOOM = 16;
+/** Leaflet's 16 on its 256 px tiles. */
+const PIN_ZOOM = 15;
 
 export function createPin(map) {
   let marker = null;
@@ -18,9 +20,10 @@ export function createPin(map) {
         content.append(row);
       }
       marker?.remove();
-      marker = L.marker([lat, lon], { title, alt: `Pinned: ${title}` }).addTo(map);
-      map.setView([lat, lon], Math.max(map.getZoom(), PIN_ZOOM), { animate: false });
-      marker.bindPopup(content).openPopup();
+      marker = new maplibregl.Marker({ title: `Pinned: ${title}` }).setLngLat([lon, lat]).addTo(map);
+      marker.getElement().classList.add('pin');
+      map.jumpTo({ center: [lon, lat], zoom: Math.max(map.getZoom(), PIN_ZOOM) });
+      marker.setPopup(new maplibregl.Popup({ offset: 30, closeOnClick: false }).setDOMContent(content)).togglePopup();
     },
     /** A place framed by its extent instead: the last address pinned would only mislead. */
     clear() {

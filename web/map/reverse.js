@@ -5,7 +5,7 @@
 import { queryString } from './api.js';
 import { addressLine, distanceText } from './format.js';
 import { boundaryUrl } from './places.js';
-import { STYLES } from './styles.js';
+import { maplibregl } from './mapSetup.js';
 
 const LEVELS = [
   ['country', 'Country'],
@@ -32,15 +32,10 @@ function outlineRequests({ country, province, municipality, city, suburb, buildi
   return requests;
 }
 
-export function createReverse({ map, api, status, panel, pointText, addressText, areasList }) {
-  const areas = L.geoJSON(null, {
-    pane: 'reverse',
-    className: 'reverse-area',
-    style: STYLES.reverse,
-    interactive: false,
-  });
-  areas.addTo(map);
-  const spot = L.circleMarker([0, 0], { pane: 'reverse', className: 'reverse-point', radius: 5, interactive: false });
+export function createReverse({ map, overlay, api, status, panel, pointText, addressText, areasList }) {
+  const dot = document.createElement('div');
+  dot.className = 'reverse-point';
+  const spot = new maplibregl.Marker({ element: dot });
   let asked = 0;
 
   function showAnswer({ addresses, areas: containing }) {
@@ -67,19 +62,21 @@ export function createReverse({ map, api, status, panel, pointText, addressText,
     const requests = outlineRequests(containing, point);
     const answers = await Promise.allSettled(requests.map(([, url]) => api(url)));
     if (mine !== asked) return;
-    areas.clearLayers();
-    answers.forEach((answer, i) => {
-      if (answer.status === 'rejected') return status.error(answer.reason);
-      const feature = answer.value.features.find((f) => f.id === requests[i][0].id);
-      if (feature) areas.addData(feature);
+    const features = answers.flatMap((answer, i) => {
+      if (answer.status === 'rejected') {
+        status.error(answer.reason);
+        return [];
+      }
+      return answer.value.features.filter((f) => f.id === requests[i][0].id);
     });
+    overlay.set({ type: 'FeatureCollection', features });
   }
 
   map.on('click', async (event) => {
     const mine = ++asked;
-    const { lat, lng: lon } = event.latlng.wrap();
-    spot.setLatLng([lat, lon]).addTo(map);
-    areas.clearLayers();
+    const { lat, lng: lon } = event.lngLat.wrap();
+    spot.setLngLat([lon, lat]).addTo(map);
+    overlay.clear();
     panel.hidden = false;
     panel.scrollIntoView({ block: 'nearest' });
     pointText.textContent = `${lat.toFixed(5)}, ${lon.toFixed(5)}`;

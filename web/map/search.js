@@ -9,8 +9,8 @@ import { debounce } from './viewport.js';
 const SUGGEST_DEBOUNCE_MS = 150;
 const SUGGESTIONS = 8;
 const RESULTS = 5;
-/** Zoomed out further, the map's centre says little about where the user is looking. */
-const FOCUS_FROM_ZOOM = 8;
+/** Zoomed out further (Leaflet's 8), the map's centre says little about where the user is looking. */
+const FOCUS_FROM_ZOOM = 7;
 const HAS_TEXT = /[\p{L}\p{N}]/u;
 
 export function createSearch({ form, input, listbox, resultsPanel, resultsList, map, api, status, places }) {
@@ -82,7 +82,7 @@ export function createSearch({ form, input, listbox, resultsPanel, resultsList, 
       // A street is half an address: keep typing the number there.
       input.value = `${suggestion.streetname} `;
       input.focus();
-      map.setView([suggestion.latitude, suggestion.longitude], Math.max(map.getZoom(), 16), { animate: false });
+      map.jumpTo({ center: [suggestion.longitude, suggestion.latitude], zoom: Math.max(map.getZoom(), 15) });
       status.info(`${suggestion.label}: type a house number`);
       return;
     }

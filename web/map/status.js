@@ -3,6 +3,8 @@
  * so a failure is never hidden by the next progress message.
  */
 
+import { NO_KEY } from './api.js';
+
 export function describeError(error) {
   if (error && typeof error === 'object' && 'path' in error && 'status' in error) {
     const status = error.status ? `${error.status} ${error.code}` : error.code;
@@ -20,6 +22,8 @@ export function createStatus({ line, errorBox, errorText, dismiss }) {
       line.textContent = text;
     },
     error(error) {
+      // A call not made for want of a key: the key dialog already says what is needed.
+      if (error?.code === NO_KEY) return;
       errorText.textContent = describeError(error);
       errorBox.hidden = false;
     },

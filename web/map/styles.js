@@ -1,27 +1,24 @@
-/** Map panes (drawing order) and the look of each kind of outline. */
+/**
+ * The look of the map: the colour of each level of the boundary tiles and of the page's own overlays (the chosen
+ * outline, the areas around a clicked point, the children the browse panel draws). Pure data.
+ */
 
-/** Lower panes are drawn first; Leaflet's markers (600) and popups (700) stay above all of them. */
-export const PANES = {
-  countries: 250,
-  provinces: 260,
-  'browse-province': 310,
-  'browse-municipality': 320,
-  'browse-suburb': 330,
-  'browse-building': 340,
-  reverse: 420,
-  outline: 430,
+/** Per level: its line colour and width, its fill (a fill layer also makes the level clickable), a dashed line. */
+export const LEVEL_STYLES = {
+  country: { line: '#8f8572', width: 1, fill: '#f7f4ec', fillOpacity: 1 },
+  province: { line: '#a0693a', width: 1.2, dash: [5, 4] },
+  municipality: { line: '#1b7f72', width: 1.5 },
+  city: { line: '#2c6fbb', width: 1, dash: [2, 2] },
+  suburb: { line: '#6a3d9a', width: 1, fill: '#6a3d9a', fillOpacity: 0.04 },
+  building: { line: '#555555', width: 0.6, fill: '#777777', fillOpacity: 0.35 },
 };
 
-export function createPanes(map) {
-  for (const [name, zIndex] of Object.entries(PANES)) map.createPane(name).style.zIndex = String(zIndex);
-}
-
-export const STYLES = {
-  country: { color: '#8f8572', weight: 1, fillColor: '#f7f4ec', fillOpacity: 1 },
-  province: { color: '#a0693a', weight: 1.2, dashArray: '5 4', fill: false },
-  municipality: { color: '#1b7f72', weight: 1, fill: false },
-  suburb: { color: '#6a3d9a', weight: 1.5, fillColor: '#6a3d9a', fillOpacity: 0.05 },
-  building: { color: '#555', weight: 0.6, fillColor: '#777', fillOpacity: 0.35 },
-  outline: { color: '#d7301f', weight: 3, fill: false },
-  reverse: { color: '#1f5fa8', weight: 2, dashArray: '6 4', fill: false },
+/** The page's own overlays, drawn above the tiles. */
+export const OVERLAY_STYLES = {
+  children: { line: '#d97706', width: 1.5 },
+  reverse: { line: '#1f5fa8', width: 2, dash: [3, 2] },
+  outline: { line: '#d7301f', width: 3 },
 };
+
+/** The area a click selected: filled in this colour. */
+export const SELECTED_FILL = { color: '#f4c542', opacity: 0.45 };

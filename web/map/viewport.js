@@ -45,10 +45,13 @@ export function snappedBounds({ west, south, east, north }, zoom) {
   };
 }
 
-/** The API parameters of a Leaflet map's current view (snapped outward to the zoom's grid). */
+/**
+ * The API parameters of the map's current view (snapped outward to the zoom's grid), in Leaflet's zooms (256 px
+ * tiles), one more than MapLibre's (512 px) for the same scale.
+ */
 export function viewOf(map) {
   const bounds = map.getBounds();
-  const zoom = map.getZoom();
+  const zoom = map.getZoom() + 1;
   const snapped = snappedBounds(
     { west: bounds.getWest(), south: bounds.getSouth(), east: bounds.getEast(), north: bounds.getNorth() },
     zoom,

@@ -3,25 +3,27 @@
  * again when the map has stopped moving (debounced), and an answer that arrives after a newer question was
  * asked is dropped, so a slow answer never paints over a newer view.
  */
+import { addOverlay, LOWEST_FIXED_LAYER } from './overlays.js';
+import { OVERLAY_STYLES } from './styles.js';
 import { debounce, viewOf } from './viewport.js';
 
 const MOVE_DEBOUNCE_MS = 250;
 
 export function createViewportLayers({ map, api, status }) {
   const layers = new Set();
+  let made = 0;
 
   class ViewportLayer {
     /**
      * `urlsFor(view)`: the requests for a view (none: the layer is emptied); their features are drawn together.
-     * `onData(features, view)` sees every answer that was drawn. A `dependent` layer is not asked on moves:
-     * its owner refreshes it (the provinces follow the countries' answer).
+     * `onData(features, view)` sees every answer that was drawn.
      */
-    constructor({ pane, className, style, urlsFor, onData, dependent = false }) {
+    constructor({ urlsFor, onData }) {
       this.urlsFor = urlsFor;
       this.onData = onData;
-      this.dependent = dependent;
       this.asked = 0;
-      this.geojson = L.geoJSON(null, { pane, className, style, interactive: false }).addTo(map);
+      // The first is `view1`: its feature count is on the map element as `data-overlay-view1`.
+      this.overlay = addOverlay(map, `view${++made}`, OVERLAY_STYLES.children, LOWEST_FIXED_LAYER);
       layers.add(this);
     }
 
@@ -35,18 +37,17 @@ export function createViewportLayers({ map, api, status }) {
       // A failed question leaves the last drawing up rather than a partial or empty one.
       if (failed.length > 0 || asked !== this.asked || !layers.has(this)) return;
       const features = answers.flatMap((answer) => answer.value.features);
-      this.geojson.clearLayers();
-      this.geojson.addData({ type: 'FeatureCollection', features });
+      this.overlay.set({ type: 'FeatureCollection', features });
       this.onData?.(features, view);
     }
 
     remove() {
       layers.delete(this);
-      this.geojson.remove();
+      this.overlay.remove();
     }
   }
 
-  const refreshAll = () => Promise.all([...layers].filter((layer) => !layer.dependent).map((layer) => layer.refresh()));
+  const refreshAll = () => Promise.all([...layers].map((layer) => layer.refresh()));
   map.on('moveend', debounce(refreshAll, MOVE_DEBOUNCE_MS));
 
   return {
