@@ -25,6 +25,7 @@ import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { seededRandom } from '../../indexer/execution/seededRandom.js';
 import { runWithPeakRss } from '../support/childPeakRss.js';
 import { REPO_ROOT } from '../support/defaults.js';
+import { absolutePaths } from '../../indexer/manifest/absolutePaths.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,18 +50,6 @@ const load = () =>
     .map((n) => n.toFixed(1))
     .join(' ');
 const log = (line: string) => process.stderr.write(`[bench:update] ${line}\n`);
-
-function absolutePaths(value: unknown, base: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => absolutePaths(v, base));
-  if (value && typeof value === 'object') {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value as Json)) {
-      out[k] = k === 'file' && typeof v === 'string' ? resolve(base, v) : absolutePaths(v, base);
-    }
-    return out;
-  }
-  return value;
-}
 
 interface Edits {
   rows: number;

@@ -5,22 +5,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { absolutePaths } from '../../indexer/manifest/absolutePaths.js';
 
 const SAMPLE = 'datasets/sample.json';
-
-type Json = Record<string, unknown>;
-
-function absolutePaths(value: unknown, base: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => absolutePaths(v, base));
-  if (value && typeof value === 'object') {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value as Json)) {
-      out[k] = k === 'file' && typeof v === 'string' ? resolve(base, v) : absolutePaths(v, base);
-    }
-    return out;
-  }
-  return value;
-}
 
 function lines(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n');
