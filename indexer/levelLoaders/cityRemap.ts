@@ -8,6 +8,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derived/derivedCities.js';
 import { CONTENT_HASH_FIELD } from '../execution/contentDigest.js';
+import { scanIndex } from '../execution/scanIndex.js';
 
 const PAGE = 5000;
 const IDS_PER_QUERY = 1000;
@@ -24,43 +25,32 @@ export async function remapAddressCities(
   let moved = 0;
   for (let i = 0; i < groups.length; i += IDS_PER_QUERY) {
     const ids = groups.slice(i, i + IDS_PER_QUERY);
-    const pit = await client.openPointInTime({ index, keep_alive: '2m' });
-    let pitId = pit.id;
-    let after: unknown[] | undefined;
-    try {
-      for (;;) {
-        checkAbort();
-        const page = await client.search<{ city_id: string }>({
-          size: PAGE,
-          query: { terms: { city_id: ids } },
-          _source: ['city_id'],
-          // Left out of _source (a partial update would drop it): carried over, as the address's digest before the move.
-          docvalue_fields: [CONTENT_HASH_FIELD],
-          pit: { id: pitId, keep_alive: '2m' },
-          sort: [{ _shard_doc: 'asc' }],
-          ...(after ? { search_after: after as never } : {}),
-        });
-        pitId = page.pit_id ?? pitId;
-        const hits = page.hits.hits;
-        if (!hits.length) break;
-        const operations = hits.flatMap((h) => {
-          const target = remap.get(h._source?.city_id ?? '') as ParentIds;
-          const digest = (h.fields?.[CONTENT_HASH_FIELD] as string[] | undefined)?.[0];
-          return [
-            { update: { _index: index, _id: h._id as string } },
-            { doc: digest ? { ...target, [CONTENT_HASH_FIELD]: digest } : target },
-          ];
-        });
-        const result = await client.bulk({ operations, refresh: false });
-        if (result.errors) {
-          const first = result.items.find((item) => item.update?.error)?.update?.error;
-          throw new Error(`moving addresses to their derived city failed: ${JSON.stringify(first)}`);
-        }
-        moved += hits.length;
-        after = hits[hits.length - 1]?.sort;
+    const pages = scanIndex<{ city_id: string }>(
+      client,
+      index,
+      {
+        query: { terms: { city_id: ids } },
+        _source: ['city_id'],
+        // Left out of _source (a partial update would drop it): carried over, as the address's digest before the move.
+        docvalue_fields: [CONTENT_HASH_FIELD],
+      },
+      { pageSize: PAGE, checkAbort },
+    );
+    for await (const hits of pages) {
+      const operations = hits.flatMap((h) => {
+        const target = remap.get(h._source?.city_id ?? '') as ParentIds;
+        const digest = (h.fields?.[CONTENT_HASH_FIELD] as string[] | undefined)?.[0];
+        return [
+          { update: { _index: index, _id: h._id as string } },
+          { doc: digest ? { ...target, [CONTENT_HASH_FIELD]: digest } : target },
+        ];
+      });
+      const result = await client.bulk({ operations, refresh: false });
+      if (result.errors) {
+        const first = result.items.find((item) => item.update?.error)?.update?.error;
+        throw new Error(`moving addresses to their derived city failed: ${JSON.stringify(first)}`);
       }
-    } finally {
-      await client.closePointInTime({ id: pitId }).catch(() => {});
+      moved += hits.length;
     }
   }
   return moved;

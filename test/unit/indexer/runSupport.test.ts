@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   backoffMs,
   isRetryableRequestError,
-  RecentOrigins,
   updatedItems,
   withRequestRetries,
 } from '../../../indexer/execution/bulkLoader.js';
+import { RecentOrigins } from '../../../indexer/execution/recentOrigins.js';
 import { parseCli, tuningFromConfig, UsageError } from '../../../indexer/cli.js';
 import { LEVELS, type LevelName } from '../../../indexer/records/levels.js';
 import { estimate } from '../../../indexer/execution/progress.js';

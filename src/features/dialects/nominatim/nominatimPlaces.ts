@@ -73,6 +73,16 @@ export function nominatimPlace(p: DialectPlace, o: NominatimOptions): Record<str
     lat: fixed(p.lat),
     lon: fixed(p.lon),
     ...(o.format === 'jsonv2' ? { category: kind.class } : { class: kind.class }),
+    ...described(p, o),
+    boundingbox: [fixed(minLat), fixed(maxLat), fixed(minLon), fixed(maxLon)],
+    ...(o.outlines ? { geojson: o.outlines.get(p.id) ?? pointOf(p) } : {}),
+  };
+}
+
+/** What the json, jsonv2 and geojson formats all say of a place, after its id and class. */
+function described(p: DialectPlace, o: NominatimOptions) {
+  const kind = KIND[p.kind];
+  return {
     type: kind.type,
     place_rank: kind.rank,
     importance: p.confidence,
@@ -81,26 +91,16 @@ export function nominatimPlace(p: DialectPlace, o: NominatimOptions): Record<str
     display_name: displayName(p),
     ...(o.addressdetails ? { address: nominatimAddress(p) } : {}),
     ...(o.namedetails ? { namedetails: nameDetails(p) } : {}),
-    boundingbox: [fixed(minLat), fixed(maxLat), fixed(minLon), fixed(maxLon)],
-    ...(o.outlines ? { geojson: o.outlines.get(p.id) ?? pointOf(p) } : {}),
   };
 }
 
 function geojsonFeature(p: DialectPlace, o: NominatimOptions) {
-  const kind = KIND[p.kind];
   return {
     type: 'Feature',
     properties: {
       place_id: p.id,
-      place_rank: kind.rank,
-      category: kind.class,
-      type: kind.type,
-      importance: p.confidence,
-      addresstype: kind.addresstype,
-      name: p.name,
-      display_name: displayName(p),
-      ...(o.addressdetails ? { address: nominatimAddress(p) } : {}),
-      ...(o.namedetails ? { namedetails: nameDetails(p) } : {}),
+      category: KIND[p.kind].class,
+      ...described(p, o),
     },
     bbox: p.bbox,
     geometry: o.outlines?.get(p.id) ?? pointOf(p),
