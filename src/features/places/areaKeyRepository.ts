@@ -1,6 +1,6 @@
 /**
  * The name keys of the areas type-ahead offers (AreaKeys), read from the live places index once per index generation
- * (the area documents' `name_keys`: about 20,000 keys on the bulk data, a few MB) and rebuilt when the alias points
+ * (the area documents' `name_keys`: 2,203 areas on the bulk data, a few thousand keys) and rebuilt when the alias points
  * at a new generation; the load starts where the generation is first noticed (src/indexes/generations.ts).
  */
 import type { Client } from '@elastic/elasticsearch';
