@@ -21,7 +21,9 @@
  * of the Elasticsearch client (`lean undici`, bench/support/undiciSearcher.ts): what the client costs, and the
  * floor of the handler's own work with neither. `--scenario dialects`: the same search texts (free text and places,
  * alternating) as native `/search` and as each compatibility dialect's search (Nominatim, Photon, Pelias), every side
- * on its own process of the first `--api` build: what the translation costs per request (`vs native`).
+ * on its own process of the first `--api` build: what the translation costs per request (`vs native`). `--idle`
+ * (with Elasticsearch in the path, on a node others use too): every round also has a slice that sends nothing, and
+ * the node's CPU in those slices is taken off each target's (as many slices each): what the others cost it meanwhile.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -49,6 +51,7 @@ import { elasticsearchPid, processCpuMs } from '../support/processCpu.js';
 import { seededRandom } from '../support/random.js';
 import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, REPO_ROOT, elasticsearchUrlFromEnv } from '../support/defaults.js';
 import { interleave } from '../support/interleave.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const { values: args } = parseArgs({
   options: {
@@ -63,6 +66,11 @@ const { values: args } = parseArgs({
     'no-relay': { type: 'boolean', default: false },
     /** Forward only: also this checkout's handler on bare node:http (bench/support/leanForward.ts). */
     lean: { type: 'boolean', default: false },
+    /**
+     * With Elasticsearch in the path: an `idle` slice in every round that sends nothing, so what the node spends on
+     * its other clients meanwhile (a shared node) is measured and taken off each target's Elasticsearch CPU.
+     */
+    idle: { type: 'boolean', default: false },
     /** Profile every API target (node --cpu-prof) into DIR/<label> and print its top self-time frames. */
     'cpu-prof': { type: 'string' },
   },
@@ -225,6 +233,8 @@ async function main() {
 
     // Warm-up: each target's JIT, and the relay's memory of every search the scenario makes.
     const warmSeconds = Math.ceil(Math.max(...targets.map((t) => t.scenario.requests.length)) / rate) + 3;
+    const idle =
+      args.idle && esPid !== undefined ? newTarget('idle', process.pid, targets[0]!.scenario, true) : undefined;
     for (const target of targets) {
       console.error(`[cost] warming up ${target.label} (${warmSeconds} s at ${rate}/s)`);
       await atRate(target.scenario, warmSeconds);
@@ -232,16 +242,26 @@ async function main() {
     const loadBefore = load1();
     const slices = Number(args.slices);
     const afterRound = (round: number) => console.error(`[cost] round ${round + 1}/${slices}, load average ${load1()}`);
-    await interleave(targets, { rounds: slices, order: 'rotate', afterRound }, async (target) => {
-      const before = processCpuMs(target.pid)!;
-      const esBefore = target.direct ? processCpuMs(esPid) : undefined;
-      const result = await atRate(target.scenario, sliceSeconds);
-      target.cpuMs += processCpuMs(target.pid)! - before;
-      if (esBefore !== undefined) target.esCpuMs += processCpuMs(esPid)! - esBefore;
-      target.requests += result.sent;
-      target.failed += result.sent - result.ok;
-      target.p99s.push(result.p99_ms);
-    });
+    await interleave(
+      idle ? [...targets, idle] : targets,
+      { rounds: slices, order: 'rotate', afterRound },
+      async (target) => {
+        if (target === idle) {
+          const esBefore = processCpuMs(esPid)!;
+          await sleep(sliceSeconds * 1000);
+          idle.esCpuMs += processCpuMs(esPid)! - esBefore;
+          return;
+        }
+        const before = processCpuMs(target.pid)!;
+        const esBefore = target.direct ? processCpuMs(esPid) : undefined;
+        const result = await atRate(target.scenario, sliceSeconds);
+        target.cpuMs += processCpuMs(target.pid)! - before;
+        if (esBefore !== undefined) target.esCpuMs += processCpuMs(esPid)! - esBefore;
+        target.requests += result.sent;
+        target.failed += result.sent - result.ok;
+        target.p99s.push(result.p99_ms);
+      },
+    );
     const loadAfter = load1();
 
     const perRequest = (t: Target) => t.cpuMs / Math.max(1, t.requests);
@@ -251,8 +271,14 @@ async function main() {
     const header = ['target', 'requests', 'failed', 'cpu ms', 'cpu ms/req', 'vs bare hop', `vs ${firstApi?.label}`];
     header.push('median slice p99 ms');
     const withEs = esPid !== undefined && targets.some((t) => t.direct);
-    if (withEs) header.push('es ms/req', 'api+es ms/req', `api+es vs ${firstApi?.label}`);
-    const both = (t: Target) => (t.cpuMs + t.esCpuMs) / Math.max(1, t.requests);
+    if (withEs)
+      header.push(idle ? 'es ms/req less idle' : 'es ms/req', 'api+es ms/req', `api+es vs ${firstApi?.label}`);
+    // What the node spent on others in an idle slice, taken off each target's slices (as many of them as idle ones).
+    const idleEsMs = idle ? idle.esCpuMs : 0;
+    if (idle)
+      console.log(`\nElasticsearch CPU in the idle slices: ${(idleEsMs / (slices * sliceSeconds)).toFixed(1)} ms/s`);
+    const esMs = (t: Target) => Math.max(0, t.esCpuMs - idleEsMs);
+    const both = (t: Target) => (t.cpuMs + esMs(t)) / Math.max(1, t.requests);
     const lines = targets.map((t) => [
       t.label,
       String(t.requests),
@@ -264,7 +290,7 @@ async function main() {
       String(median(t.p99s)),
       ...(withEs && t.direct
         ? [
-            (t.esCpuMs / Math.max(1, t.requests)).toFixed(3),
+            (esMs(t) / Math.max(1, t.requests)).toFixed(3),
             both(t).toFixed(3),
             firstApi?.direct ? (both(t) / both(firstApi)).toFixed(2) : '',
           ]

@@ -22,6 +22,7 @@ import { CityNameRepository } from '../features/cities/cityNames.js';
 import type { SearchServices } from '../features/search/endpoint.js';
 import { FreeTextSearch } from '../features/search/freeTextSearch.js';
 import { PlaceRepository } from '../features/places/placeRepository.js';
+import { AreaKeyRepository } from '../features/places/areaKeyRepository.js';
 import { SearchBox } from '../features/search/searchBox.js';
 import type { ServiceEndpointServices } from '../features/service/endpoints.js';
 import type { TileServices } from '../features/tiles/endpoints.js';
@@ -70,6 +71,7 @@ export function buildSearchServices({ client, indexPrefix, searcher, batchSearch
     places,
     searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
     autocomplete: new AutocompleteRepository(searcher, indexPrefix),
+    areaKeys: new AreaKeyRepository(client, generations),
     shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
     boundaryTiles: new BoundaryTiles(client, generations, logger),

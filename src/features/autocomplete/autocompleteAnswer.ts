@@ -7,6 +7,9 @@ import { answerLanguage, type Language, preferredLanguage } from '../../language
 import { focusOf } from '../../geometry/focus.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
+import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
+import { readPlaceQuery } from '../places/placeQueries.js';
+import type { PlaceResult } from '../places/placeRecords.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
 import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
@@ -21,6 +24,8 @@ export interface AutocompleteAnswerServices {
   autocomplete: AutocompleteRepository;
   places: PlaceRepository;
   cityNames: CityNameRepository;
+  /** The areas' name keys: whether a keystroke can name an area at all (no place search when it cannot). */
+  areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone (shortPrefixCache.ts). */
   shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
 }
@@ -53,14 +58,17 @@ export async function answerAutocomplete(
   return services.shortPrefixes.get(key, () => answerNow(services, { ...inCell, lang: language }, undefined));
 }
 
+type AnswerServices = Omit<AutocompleteAnswerServices, 'shortPrefixes'>;
+
 async function answerNow(
-  { autocomplete, places, cityNames }: Omit<AutocompleteAnswerServices, 'shortPrefixes'>,
+  services: AnswerServices,
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
 ): Promise<AutocompleteRecords> {
   // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
   const input = parseAutocompleteQuery(query);
   if (!input) return [];
+  const { autocomplete, cityNames } = services;
   const choice = { lang: query.lang, acceptLanguage };
   // The street words typed tell the language ("rue neuve 1": the words before the number).
   const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
@@ -75,16 +83,22 @@ async function answerNow(
   const suggested = async () => {
     if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
     // Words without a number may name an area too: both searches leave together (one _msearch).
-    const [suggestions, areas] = await Promise.all([
-      autocomplete.suggest(input),
-      // No typo round for areas: it would cost every keystroke of a street a second round trip.
-      places.search(
-        { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES },
-        { typos: false },
-      ),
-    ]);
+    const [suggestions, areas] = await Promise.all([autocomplete.suggest(input), areasNamed(services, query)]);
     const areasInLanguage = areas.map((place) => placeInLanguage(place, query.q, choice));
     return mergeAreas(await inLanguage(suggestions), areasInLanguage, query.size);
   };
   return (await suggested()).map(autocompleteRecord);
+}
+
+/**
+ * The areas the text names (exact or prefix names, no typo round: it would cost every keystroke of a street a second
+ * round trip); no search at all when no area's name key is or starts with a reading of the text (AreaKeys), which
+ * is most keystrokes of a street. Should the keys fail to load, the search is sent.
+ */
+async function areasNamed({ places, areaKeys }: AnswerServices, query: AutocompleteRequest): Promise<PlaceResult[]> {
+  const readings = readPlaceQuery(query.q);
+  const keys = await areaKeys.known().catch(() => undefined);
+  if (keys && !keys.mayName(readings)) return [];
+  const q = { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES };
+  return places.round(q, readings, false);
 }

@@ -21,13 +21,14 @@ import { constantPart } from '../../elasticsearch/constantPart.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
-export const AUTOCOMPLETE_SOURCE = [...ADDRESS_SOURCE, 'street_key'] as const satisfies readonly (keyof AddressDoc)[];
+/** What an address or postcode suggestion shows, no more (`_source` filtering: the fewer fields, the less JSON). */
+export const AUTOCOMPLETE_SOURCE = ADDRESS_SOURCE satisfies readonly (keyof AddressDoc)[];
 
 export type AutocompleteHit = Pick<AddressDoc, (typeof AUTOCOMPLETE_SOURCE)[number]>;
 
+/** What a street suggestion shows and is ranked by, no more. */
 export const STREET_SOURCE = [
   'streetname',
-  'street_key',
   'city',
   'location',
   'address_count',

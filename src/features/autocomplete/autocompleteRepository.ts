@@ -137,7 +137,8 @@ export class AutocompleteRepository {
   }
 
   /**
-   * Streets only: the areas come from the places index (autocompleteAnswer.ts), in the same `_msearch`. A search of
+   * Streets only: the areas come from the places index (autocompleteAnswer.ts), in the same `_msearch`, where the text
+   * can name one at all (AreaKeys; most street keystrokes cannot, and send this search alone). A search of
    * the areas index for cities by a prefix of any word of their names used to go with it on every keystroke (a
    * third search each time) for what the places index already answers, but for a later word of a city's name
    * (`post` -> Ten Post), seen in 7 of 4,154 bench keystrokes: not worth a third of a keystroke's searches.

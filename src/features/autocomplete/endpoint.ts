@@ -8,6 +8,7 @@ import type { ShortPrefixCache } from './shortPrefixCache.js';
 import type { AutocompleteRepository } from './autocompleteRepository.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
+import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
 
 /** The services GET /autocomplete uses (src/wiring/services.ts builds them). */
 export interface AutocompleteServices {
@@ -15,6 +16,8 @@ export interface AutocompleteServices {
   /** The places index: suggestions offer its places. */
   places: PlaceRepository;
   cityNames: CityNameRepository;
+  /** The areas' name keys (no place search for a keystroke that names no area). */
+  areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone. */
   shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
 }

@@ -104,7 +104,7 @@ const FOCUS_PIVOT = '1km';
 const FOCUS_BOOST = 15;
 
 /** Prefixes of one character would match a twentieth of the index; they rank nothing useful. */
-const MIN_PREFIX_LENGTH = 2;
+export const MIN_PREFIX_LENGTH = 2;
 /** Typos from this many characters on (fuzziness AUTO:4,8 agrees). */
 const MIN_TYPO_LENGTH = 4;
 const FUZZINESS = 'AUTO:4,8';

@@ -1,0 +1,48 @@
+/**
+ * The name keys of the areas type-ahead offers (placeTypes.ts `whileTyping`), held in memory: whether the place
+ * query's first round (exact and prefix names, no typos: placeQueries.ts nameClause) can find any of them for a
+ * text, answered without asking Elasticsearch. A keystroke whose text starts no area's name (`mekelw`: most
+ * keystrokes of a street) needs no place search at all. Pure.
+ */
+import { MIN_PREFIX_LENGTH, type PlaceReading } from './placeQueries.js';
+
+export class AreaKeys {
+  /** Distinct, in code-unit order: the keys starting with a text are one run of it. */
+  private readonly sorted: string[];
+
+  constructor(keys: Iterable<string>) {
+    this.sorted = [...new Set(keys)].sort();
+  }
+
+  get size(): number {
+    return this.sorted.length;
+  }
+
+  /** Whether an area's key is `key`, or, from MIN_PREFIX_LENGTH characters (the prefix tier's rule), starts so. */
+  matches(key: string): boolean {
+    const at = this.firstNotBefore(key);
+    const found = this.sorted[at];
+    if (found === undefined) return false;
+    return found === key || (key.length >= MIN_PREFIX_LENGTH && found.startsWith(key));
+  }
+
+  /**
+   * Whether any reading's name could match an area: if none can, the first round finds nothing (a qualifier only
+   * narrows a reading's matches further).
+   */
+  mayName(readings: readonly PlaceReading[]): boolean {
+    return readings.some((r) => r.keys.some((k) => this.matches(k)));
+  }
+
+  /** The index of the first key not ordered before `key` (binary search). */
+  private firstNotBefore(key: string): number {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.sorted[mid] as string) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { AreaKeys } from '../../src/features/places/areaKeys.js';
+import { readPlaceQuery } from '../../src/features/places/placeQueries.js';
+
+const keys = new AreaKeys(['delft', 'den haag', 's gravenhage', 'zuid holland', 'delfgauw', 'a', 'delft']);
+
+describe('the areas type-ahead can name, in memory', () => {
+  it('holds each key once', () => {
+    expect(keys.size).toBe(6);
+  });
+
+  it('matches a key exactly, or by its start from two characters (the place query prefix tier)', () => {
+    expect(keys.matches('delft')).toBe(true);
+    expect(keys.matches('delf')).toBe(true);
+    expect(keys.matches('de')).toBe(true);
+    expect(keys.matches('a')).toBe(true);
+    // One character names an area only when it is the whole name.
+    expect(keys.matches('z')).toBe(false);
+    expect(keys.matches('zu')).toBe(true);
+    expect(keys.matches('delfts')).toBe(false);
+    expect(keys.matches('mekelw')).toBe(false);
+    expect(keys.matches('zzz')).toBe(false);
+    expect(keys.matches('')).toBe(false);
+  });
+
+  it('tells whether any reading of a text can name an area', () => {
+    expect(keys.mayName(readPlaceQuery('Delf'))).toBe(true);
+    expect(keys.mayName(readPlaceQuery("'s-Graven"))).toBe(true);
+    expect(keys.mayName(readPlaceQuery('Zuid-Holl'))).toBe(true);
+    // "Mekelweg Delft" may be Delft qualified by Mekelweg (the first word read as the qualifier): Elasticsearch
+    // decides that one; "Mekelweg Rot" names no area in any reading.
+    expect(keys.mayName(readPlaceQuery('Mekelweg Delft'))).toBe(true);
+    expect(keys.mayName(readPlaceQuery('Mekelweg Rot'))).toBe(false);
+    expect(keys.mayName(readPlaceQuery('Mekelw'))).toBe(false);
+    expect(keys.mayName([])).toBe(false);
+  });
+
+  it('knows no area when empty', () => {
+    expect(new AreaKeys([]).matches('delft')).toBe(false);
+  });
+});
