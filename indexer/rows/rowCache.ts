@@ -97,6 +97,12 @@ export class RowCacheBuilder {
   private readonly stringIndex = new Map<string, number>();
   readonly strings: string[] = [];
 
+  /** `from`: the cache an update replays, whose strings this one starts with (a replayed row copies its indexes). */
+  constructor(private readonly from?: RowCache) {
+    if (!from) return;
+    for (const text of from.strings) this.intern(text);
+  }
+
   intern(text: string): number {
     let i = this.stringIndex.get(text);
     if (i === undefined) {
@@ -147,8 +153,11 @@ export class RowCacheBuilder {
     c.joined[r] = f.joined[i] as number;
     c.lat[r] = f.lat[i] as number;
     c.lon[r] = f.lon[i] as number;
-    for (let j = 0; j < 4; j++)
-      c.strings[4 * r + j] = this.intern(from.strings[f.strings[4 * i + j] as number] as string);
+    const shared = from === this.from;
+    for (let j = 0; j < 4; j++) {
+      const k = f.strings[4 * i + j] as number;
+      c.strings[4 * r + j] = shared ? k : this.intern(from.strings[k] as string);
+    }
     for (let j = 0; j < 6; j++) {
       if (j < 4) c.doc[4 * r + j] = f.doc[4 * i + j] as number;
       if (j < 2) c.docDigest[2 * r + j] = f.docDigest[2 * i + j] as number;

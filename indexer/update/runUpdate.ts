@@ -38,6 +38,7 @@ import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 import { decideReplay, type ReplayDecision } from './replayPlan.js';
 import type { AddressRows } from '../rows/addressRows.js';
+import { RowCacheBuilder } from '../rows/rowCache.js';
 import { newAddressRows, pruneRowCachesOf, rowCacheDir, saveRowCache } from '../rows/rowCacheRun.js';
 import { rowContextDigest } from '../rows/rowContext.js';
 
@@ -210,7 +211,8 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     });
     const changeSet = changes;
     rows = newRows && {
-      ...newRows,
+      // An update's cache starts with the live one's strings: a replayed row's are copied as they are.
+      builder: new RowCacheBuilder(replay.plan?.cache),
       ...(replay.plan && {
         plan: replay.plan,
         liveIndex: replay.liveIndex,
@@ -225,10 +227,19 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       timings.clone = Date.now() - cloneStart;
     }
     const loadStart = Date.now();
+    let mark = loadStart;
+    const lap = (name: string) => {
+      timings[name] = Date.now() - mark;
+      mark = Date.now();
+    };
     for (const level of AREA_LEVELS) await loadAreaLevel(ctx, level);
+    lap('areas');
     await loadBuildings(ctx);
+    lap('buildings');
     await loadAddresses(ctx);
+    lap('addressesCitiesStreets');
     await loadPlaces(ctx);
+    lap('places');
     timings.computeAndWrite = Date.now() - loadStart;
     progress.stop();
     await rejects.close();
