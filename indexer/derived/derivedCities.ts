@@ -103,27 +103,13 @@ export class DerivedCities {
   constructor(private readonly hierarchy: Hierarchy) {}
 
   /** Sets parents.city_id when it is still empty and the address names a city; false when it cannot. */
-  /** The group an address of this city name and these parents falls in (none: it has a city, or no name). */
-  private groupKey(cityName: string, parents: Parents): { key: string; nameKey: string; parentId: string } | undefined {
-    if (parents.city_id) return undefined;
-    const nameKey = normaliseText(cityName);
-    if (!nameKey) return undefined;
-    const parentId = parents.municipality_id || parents.province_id || parents.country_id;
-    const parentKey = parentId ? (this.hierarchy.area(parentId)?.sourceKey ?? '') : '';
-    return { key: derivedCityKey(nameKey, parentKey), nameKey, parentId };
-  }
-
-  /** The city id assign() would give, without assigning (`update` asks before replaying a row, indexer/rows/). */
-  cityIdFor(cityName: string, parents: Parents): string {
-    const group = this.groupKey(cityName, parents);
-    return group ? stableId('cities', group.key) : parents.city_id;
-  }
-
   assign(cityName: string, location: GeoPoint, parents: Parents): boolean {
     if (parents.city_id) return true;
-    const found = this.groupKey(cityName, parents);
-    if (!found) return false;
-    const { key, nameKey, parentId } = found;
+    const nameKey = normaliseText(cityName);
+    if (!nameKey) return false;
+    const parentId = parents.municipality_id || parents.province_id || parents.country_id;
+    const parentKey = parentId ? (this.hierarchy.area(parentId)?.sourceKey ?? '') : '';
+    const key = derivedCityKey(nameKey, parentKey);
     let group = this.groups.get(key);
     if (!group) {
       group = {

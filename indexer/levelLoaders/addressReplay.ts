@@ -1,21 +1,18 @@
 /**
  * One address source read by `update` under a row plan (indexer/rows/rowPlan.ts): a row the live generation already
  * holds is replayed from its row cache (counted, accumulated into cities, streets and places exactly where a full
- * read would, its document left as it is); every other row, parsed by the plan, is derived the full way. A replayed
- * row of a derived-city group the live generation folded is derived too: its document must be rewritten, as the full
- * way does.
+ * read would, its document left as it is); every other row, parsed by the plan, is derived the full way.
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { LoadItem } from '../execution/bulkLoader.js';
 import { displayPath, type ReadRecord, type RunContext } from '../execution/runContext.js';
-import type { DerivedCities } from '../derived/derivedCities.js';
 import type { AddressSource } from '../manifest/manifestSources.js';
 import type { Parents } from '../records/records.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { type ReplayedAddress, ReplayedRows } from '../rows/addressRowData.js';
 import { digestBytes } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
-import { parsedItem, type SourcePlan } from '../rows/rowPlan.js';
+import type { ParsedRow, SourcePlan } from '../rows/rowPlan.js';
 
 /** What the street, place and derived-city accumulators take of an address, its parents set. */
 export type AccumulatedAddress = ReplayedAddress & Pick<AddressDoc, keyof Parents>;
@@ -30,7 +27,6 @@ export interface ReplayParts {
     lo: number,
   ) => Promise<LoadItem<AddressDoc> | undefined>;
   accumulate: (doc: AccumulatedAddress, parents: Parents) => number;
-  derived: DerivedCities | undefined;
   /** Rows replayed so far (the loader counts them as documents indexed). */
   replayed: { count: number };
 }
@@ -42,7 +38,7 @@ export async function* replaySource(
   source: AddressSource,
   parts: ReplayParts,
 ): AsyncGenerator<LoadItem<AddressDoc>> {
-  const { rows, plan, derive, accumulate, derived, replayed: tally } = parts;
+  const { rows, plan, derive, accumulate, replayed: tally } = parts;
   const cache = rows.plan?.cache;
   if (!cache) return;
   let replayed = replayedRowsOf.get(cache);
@@ -50,33 +46,29 @@ export async function* replaySource(
     replayed = new ReplayedRows(cache);
     replayedRowsOf.set(cache, replayed);
   }
-  const { raw } = plan;
+  const { scan } = plan;
   const { summary, origin } = ctx.addSource('addresses', displayPath(source.file));
-  const header = digestBytes(raw.header);
+  const header = digestBytes(scan.header);
   const sourceRows = rows.builder.beginSource(source.file, header.hi, header.lo);
-  rows.builder.columns.reserve(raw.count);
+  rows.builder.columns.reserve(scan.count);
   const joined = cache.columns.joined;
-  for (let i = 0; i < raw.count; i++) {
+  for (let i = 0; i < scan.count; i++) {
     const r = plan.replay[i] as number;
     if (r >= 0) {
       const { doc, parents } = replayed.address(r);
-      const folded = derived && rows.folded?.has(derived.cityIdFor(doc.city, parents));
-      if (!folded) {
-        ctx.countRead('addresses', summary);
-        if (joined[r]) summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
-        const version = accumulate(doc as AccumulatedAddress, parents);
-        rows.replayed?.(rows.liveIndex?.[r] as number, version);
-        rows.builder.copyRecord(sourceRows, cache, r, version);
-        tally.count++;
-        continue;
-      }
+      ctx.countRead('addresses', summary);
+      if (joined[r]) summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
+      const version = accumulate(doc as AccumulatedAddress, parents);
+      rows.replayed?.(rows.liveIndex?.[r] as number, version);
+      rows.builder.copyRecord(sourceRows, cache, r, version);
+      tally.count++;
+      continue;
     }
-    const item = plan.items.get(i) ?? parsedItem(raw, i, source);
-    if (!item) throw new Error(`${source.file}: line ${raw.line[i]} no longer reads as one record`);
-    if (!(await ctx.accept('addresses', source, summary, item))) continue;
-    const out = await derive({ item, summary, origin }, sourceRows, raw.hi[i] as number, raw.lo[i] as number);
+    const row = plan.parsed.get(i) as ParsedRow;
+    if (!(await ctx.accept('addresses', source, summary, row.item))) continue;
+    const out = await derive({ item: row.item, summary, origin }, sourceRows, row.hi, row.lo);
     if (out) yield out;
   }
   summary.encoding = 'utf-8';
-  summary.lines = raw.physicalLines;
+  summary.lines = scan.physicalLines;
 }

@@ -13,7 +13,7 @@ import { type Properties, readField } from '../transform/fields.js';
 import { arrayItems, type ReadRecord, type RunContext } from '../execution/runContext.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { rowDataOf } from '../rows/addressRowData.js';
-import { digestBytes, readRawCsv } from '../rows/rawCsvRecords.js';
+import { digestBytes, rawDigests } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
 import { type AccumulatedAddress, replaySource } from './addressReplay.js';
 import { addressFromRecord } from '../transform/address.js';
@@ -78,24 +78,26 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
           }
         }
         const parents = parentsOf(item.props, doc.location.lon, doc.location.lat);
-        const row = sourceRows && rows?.builder.addRecord(sourceRows, hi, lo, rowDataOf(doc, parents), joined);
+        const found = sourceRows && { ...parents };
         const version = accumulate(doc, parents);
+        const data = found && rowDataOf(doc, found, parents.city_id);
+        const row = sourceRows && data && rows?.builder.addRecord(sourceRows, hi, lo, data, joined);
         return { id: doc.id, doc, origin, position: item.position, version, ...(row !== undefined && { row }) };
       };
       const plan = rows?.plan?.sources[index];
       if (rows && plan) {
-        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, derived, replayed });
+        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayed });
         continue;
       }
-      const raw = rows && (await readRawCsv(source.file));
-      const header = raw && digestBytes(raw.header);
+      const raw = rows && (await rawDigests(source.file));
+      const header = raw && digestBytes(raw.scan.header);
       const sourceRows = raw && header && rows?.builder.beginSource(source.file, header.hi, header.lo);
-      if (raw) rows?.builder.columns.reserve(raw.count);
+      if (raw) rows?.builder.columns.reserve(raw.line.length);
       let j = 0;
       for await (const read of ctx.records('addresses', source)) {
         // The raw record this one was parsed from (same first line): its digest goes into the row cache.
-        while (raw && j < raw.count && (raw.line[j] as number) < read.item.position) j++;
-        const aligned = raw !== undefined && j < raw.count && raw.line[j] === read.item.position;
+        while (raw && j < raw.line.length && (raw.line[j] as number) < read.item.position) j++;
+        const aligned = raw !== undefined && j < raw.line.length && raw.line[j] === read.item.position;
         const out = await derive(read, aligned ? sourceRows : undefined, raw?.hi[j] ?? 0, raw?.lo[j] ?? 0);
         if (out) yield out;
       }

@@ -5,7 +5,7 @@
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { Parents } from '../records/records.js';
-import type { RowCache, RowData } from './rowCache.js';
+import { type RowCache, type RowData, STRINGS_PER_ROW } from './rowCache.js';
 
 /** The address fields a replayed row gives the street, place and derived-city accumulators. */
 export type ReplayedAddress = Pick<
@@ -36,8 +36,8 @@ type Group = [
   string,
 ];
 
-/** The row's data: `parents` as found before a derived city was assigned. */
-export function rowDataOf(doc: ReplayedAddress, parents: Parents): RowData {
+/** The row's data: `parents` as found before a derived city was assigned, `city` the city id it ended with. */
+export function rowDataOf(doc: ReplayedAddress, parents: Parents, city: string): RowData {
   const group: Group = [
     doc.streetname,
     doc.street_key,
@@ -56,6 +56,7 @@ export function rowDataOf(doc: ReplayedAddress, parents: Parents): RowData {
     postcode: JSON.stringify([doc.postcode, doc.postcode_key]),
     suburb: parents.suburb_id,
     building: parents.building_id,
+    city,
     lat: doc.location.lat,
     lon: doc.location.lon,
   };
@@ -70,13 +71,13 @@ export class ReplayedRows {
 
   address(r: number): { doc: ReplayedAddress; parents: Parents } {
     const c = this.cache.columns;
-    const gi = c.strings[4 * r] as number;
+    const gi = c.strings[STRINGS_PER_ROW * r] as number;
     let g = this.groups.get(gi);
     if (!g) {
       g = JSON.parse(this.cache.strings[gi] as string) as Group;
       this.groups.set(gi, g);
     }
-    const pi = c.strings[4 * r + 1] as number;
+    const pi = c.strings[STRINGS_PER_ROW * r + 1] as number;
     let p = this.postcodes.get(pi);
     if (!p) {
       p = JSON.parse(this.cache.strings[pi] as string) as [string, string];
@@ -100,8 +101,8 @@ export class ReplayedRows {
       province_id: g[8],
       municipality_id: g[9],
       city_id: g[10],
-      suburb_id: this.cache.string(r, 2),
-      building_id: this.cache.string(r, 3),
+      suburb_id: this.cache.string(r, 'suburb'),
+      building_id: this.cache.string(r, 'building'),
     };
     return { doc, parents };
   }

@@ -12,6 +12,4 @@ export interface AddressRows {
   liveIndex?: Int32Array | undefined;
   /** A live document replayed, with the version it would have been sent with. */
   replayed?: ((liveIndex: number, version: number) => void) | undefined;
-  /** The live generation's folded derived-city groups: their rows are derived again, never replayed. */
-  folded?: ReadonlySet<string> | undefined;
 }

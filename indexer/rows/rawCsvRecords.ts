@@ -1,32 +1,35 @@
 /**
- * A CSV file's records as raw byte ranges with a 64-bit digest each, without parsing them: what tells `update` which
- * rows of a new snapshot it has seen before (rowPlan.ts), and what a full run keeps beside each row. Records end at
- * a newline outside quotes (RFC 4180, as csv-parse reads a well-formed file): a line with an odd count of quotes runs
+ * A CSV file's records as raw bytes with a 64-bit digest each, without parsing them: what tells `update` which rows
+ * of a new snapshot it has seen before (rowPlan.ts), and what a full run keeps beside each row. Records end at a
+ * newline outside quotes (RFC 4180, as csv-parse reads a well-formed file): a line with an odd count of quotes runs
  * on to the next. Blank lines are skipped as csv-parse skips them. The header (line 1) is kept apart. A quote never
- * closed is reported: the caller then reads the file the full way. Pure apart from readRawCsv.
+ * closed is reported: the caller then reads the file the full way. Streamed (`.gz` gunzipped on the fly): memory
+ * holds one chunk, whatever the file's size.
  */
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { openFile } from '../sources/open.js';
 
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 
-export interface RawCsv {
-  /** The whole file, gunzipped. */
-  bytes: Buffer;
+/**
+ * One record: its first physical line, how many it covers, its bytes (valid during the call only), its digest, and
+ * the file's header line.
+ */
+export type RawRecordSink = (
+  line: number,
+  lines: number,
+  bytes: Buffer,
+  hi: number,
+  lo: number,
+  header: Buffer,
+) => void;
+
+export interface RawCsvScan {
   /** The header's bytes (its line break dropped). */
   header: Buffer;
+  /** Records passed to the sink. */
   count: number;
-  /** Per record: first physical line (1-based), physical lines, byte range [start, end) without the line break. */
-  line: Uint32Array;
-  lines: Uint32Array;
-  start: Float64Array;
-  end: Float64Array;
-  /** Per record: the two 32-bit halves of its digest (digestBytes). */
-  hi: Uint32Array;
-  lo: Uint32Array;
   /** Physical lines of the file. */
   physicalLines: number;
   /** A quote opened and never closed before the end: the split cannot be trusted. */
@@ -34,10 +37,10 @@ export interface RawCsv {
 }
 
 /** FNV-1a (32 bits) and a second, differently mixed multiplicative hash over the same bytes: 64 bits together. */
-export function digestBytes(bytes: Uint8Array, from = 0, to = bytes.length): { hi: number; lo: number } {
+export function digestBytes(bytes: Uint8Array): { hi: number; lo: number } {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
-  for (let i = from; i < to; i++) {
+  for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i] as number;
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
@@ -52,74 +55,109 @@ function countIn(buf: Buffer, byte: number, from: number, to: number): number {
   return n;
 }
 
-/** Pure: the records of a whole CSV text. */
-export function splitRawCsv(bytes: Buffer): RawCsv {
-  // Records <= lines: sized from the newline count, so nothing grows.
-  const capacity = countIn(bytes, NEWLINE, 0, bytes.length) + 1;
-  const out: RawCsv = {
-    bytes,
-    header: Buffer.alloc(0),
-    count: 0,
-    line: new Uint32Array(capacity),
-    lines: new Uint32Array(capacity),
-    start: new Float64Array(capacity),
-    end: new Float64Array(capacity),
-    hi: new Uint32Array(capacity),
-    lo: new Uint32Array(capacity),
-    physicalLines: 0,
-    unclosedQuote: false,
-  };
-  let line = 1;
-  let headerSeen = false;
-  const emit = (from: number, to: number, lines: number) => {
-    const first = line;
-    line += lines;
-    if (to > from && bytes[to - 1] === CR) to--;
-    if (!headerSeen) {
-      headerSeen = true;
-      out.header = bytes.subarray(from, to);
+/** Pure: splits CSV bytes pushed in chunks of any size into records. */
+export class RawCsvSplitter {
+  private rest: Buffer = Buffer.alloc(0);
+  private line = 1;
+  private headerSeen = false;
+  readonly scan: RawCsvScan = { header: Buffer.alloc(0), count: 0, physicalLines: 0, unclosedQuote: false };
+
+  constructor(private readonly sink: RawRecordSink) {}
+
+  push(chunk: Buffer): void {
+    const buf = this.rest.length ? Buffer.concat([this.rest, chunk]) : chunk;
+    let start = 0;
+    let scanFrom = 0;
+    let quotes = 0;
+    let lines = 1;
+    for (;;) {
+      const nl = buf.indexOf(NEWLINE, scanFrom);
+      if (nl === -1) break;
+      quotes += countIn(buf, QUOTE, scanFrom, nl);
+      if (quotes % 2 === 1) {
+        lines++;
+        scanFrom = nl + 1;
+        continue;
+      }
+      this.emit(buf.subarray(start, nl), lines);
+      start = scanFrom = nl + 1;
+      quotes = 0;
+      lines = 1;
+    }
+    this.rest = Buffer.from(buf.subarray(start));
+  }
+
+  end(): RawCsvScan {
+    const rest = this.rest;
+    if (rest.length) {
+      if (countIn(rest, QUOTE, 0, rest.length) % 2 === 1) this.scan.unclosedQuote = true;
+      else this.emit(rest, countIn(rest, NEWLINE, 0, rest.length) + 1);
+    }
+    this.scan.physicalLines = this.line - 1;
+    return this.scan;
+  }
+
+  private emit(raw: Buffer, lines: number): void {
+    const first = this.line;
+    this.line += lines;
+    const bytes = raw.length && raw[raw.length - 1] === CR ? raw.subarray(0, raw.length - 1) : raw;
+    if (!this.headerSeen) {
+      this.headerSeen = true;
+      this.scan.header = Buffer.from(bytes);
       return;
     }
-    if (to === from && lines === 1) return;
-    const r = out.count++;
-    out.line[r] = first;
-    out.lines[r] = lines;
-    out.start[r] = from;
-    out.end[r] = to;
-    const { hi, lo } = digestBytes(bytes, from, to);
-    out.hi[r] = hi;
-    out.lo[r] = lo;
-  };
-  let start = 0;
-  let scanFrom = 0;
-  let quotes = 0;
-  let lines = 1;
-  for (;;) {
-    const nl = bytes.indexOf(NEWLINE, scanFrom);
-    if (nl === -1) break;
-    quotes += countIn(bytes, QUOTE, scanFrom, nl);
-    if (quotes % 2 === 1) {
-      lines++;
-      scanFrom = nl + 1;
-      continue;
-    }
-    emit(start, nl, lines);
-    start = scanFrom = nl + 1;
-    quotes = 0;
-    lines = 1;
+    if (bytes.length === 0 && lines === 1) return;
+    this.scan.count++;
+    const { hi, lo } = digestBytes(bytes);
+    this.sink(first, lines, bytes, hi, lo, this.scan.header);
   }
-  if (start < bytes.length) {
-    quotes += countIn(bytes, QUOTE, scanFrom, bytes.length);
-    if (quotes % 2 === 1) out.unclosedQuote = true;
-    else emit(start, bytes.length, lines);
-  }
-  out.physicalLines = line - 1 + (out.unclosedQuote ? lines : 0);
-  return out;
 }
 
-/** A CSV file (`.gz` gunzipped) read whole and split into raw records. */
-export async function readRawCsv(path: string): Promise<RawCsv> {
-  const file = await readFile(path);
-  const bytes = path.endsWith('.gz') ? await promisify(gunzip)(file) : file;
-  return splitRawCsv(bytes);
+/** Pure: the records of whole CSV bytes. */
+export function splitRawCsv(bytes: Buffer, sink: RawRecordSink): RawCsvScan {
+  const splitter = new RawCsvSplitter(sink);
+  splitter.push(bytes);
+  return splitter.end();
+}
+
+/** Streams a CSV file (`.gz` gunzipped on the fly) through the splitter. */
+export async function scanRawCsv(path: string, sink: RawRecordSink): Promise<RawCsvScan> {
+  const opened = await openFile(path);
+  const splitter = new RawCsvSplitter(sink);
+  try {
+    for await (const chunk of opened.output as AsyncIterable<Buffer>) splitter.push(chunk);
+  } finally {
+    opened.destroy();
+  }
+  return splitter.end();
+}
+
+/** Per record: first line and digest, in file order (what a full run aligns its parsed records with). */
+export interface RawDigests {
+  scan: RawCsvScan;
+  line: Uint32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+}
+
+export async function rawDigests(path: string): Promise<RawDigests> {
+  let line = new Uint32Array(1 << 16);
+  let hi = new Uint32Array(1 << 16);
+  let lo = new Uint32Array(1 << 16);
+  let n = 0;
+  const scan = await scanRawCsv(path, (first, _lines, _bytes, h, l) => {
+    if (n === line.length) {
+      const grow = (a: Uint32Array) => {
+        const b = new Uint32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      [line, hi, lo] = [grow(line), grow(hi), grow(lo)];
+    }
+    line[n] = first;
+    hi[n] = h;
+    lo[n] = l;
+    n++;
+  });
+  return { scan, line: line.subarray(0, n), hi: hi.subarray(0, n), lo: lo.subarray(0, n) };
 }

@@ -15,9 +15,16 @@ export interface RowData {
   postcode: string;
   suburb: string;
   building: string;
+  /** The city id the row's address ended with (a derived city assigned): rows of a folded city are read again. */
+  city: string;
   lat: number;
   lon: number;
 }
+
+/** The interned strings of a row, in this order. */
+export const ROW_STRINGS = ['group', 'postcode', 'suburb', 'building', 'city'] as const;
+export const STRINGS_PER_ROW = ROW_STRINGS.length;
+export type RowString = (typeof ROW_STRINGS)[number];
 
 export const ROW_RECORD = 1;
 /** A record whose document id is not a UUID: never replayed (read the full way). */
@@ -55,7 +62,7 @@ export class RowColumns {
   joined = new Uint8Array(1024);
   lat = new Float64Array(1024);
   lon = new Float64Array(1024);
-  strings = new Uint32Array(1024 * 4);
+  strings = new Uint32Array(1024 * STRINGS_PER_ROW);
   doc = new Uint32Array(1024 * 4);
   docDigest = new Uint32Array(1024 * 2);
   version = new Float64Array(1024);
@@ -134,10 +141,7 @@ export class RowCacheBuilder {
     c.joined[r] = joined ? 1 : 0;
     c.lat[r] = data.lat;
     c.lon[r] = data.lon;
-    c.strings[4 * r] = this.intern(data.group);
-    c.strings[4 * r + 1] = this.intern(data.postcode);
-    c.strings[4 * r + 2] = this.intern(data.suburb);
-    c.strings[4 * r + 3] = this.intern(data.building);
+    for (const [j, name] of ROW_STRINGS.entries()) c.strings[STRINGS_PER_ROW * r + j] = this.intern(data[name]);
     source.count++;
     return r;
   }
@@ -154,9 +158,9 @@ export class RowCacheBuilder {
     c.lat[r] = f.lat[i] as number;
     c.lon[r] = f.lon[i] as number;
     const shared = from === this.from;
-    for (let j = 0; j < 4; j++) {
-      const k = f.strings[4 * i + j] as number;
-      c.strings[4 * r + j] = shared ? k : this.intern(from.strings[k] as string);
+    for (let j = 0; j < STRINGS_PER_ROW; j++) {
+      const k = f.strings[STRINGS_PER_ROW * i + j] as number;
+      c.strings[STRINGS_PER_ROW * r + j] = shared ? k : this.intern(from.strings[k] as string);
     }
     for (let j = 0; j < 6; j++) {
       if (j < 4) c.doc[4 * r + j] = f.doc[4 * i + j] as number;
@@ -226,8 +230,8 @@ export class RowCache {
     }
   }
 
-  string(r: number, j: 0 | 1 | 2 | 3): string {
-    return this.strings[this.columns.strings[4 * r + j] as number] as string;
+  string(r: number, name: RowString): string {
+    return this.strings[this.columns.strings[STRINGS_PER_ROW * r + ROW_STRINGS.indexOf(name)] as number] as string;
   }
 
   docId(r: number): string {

@@ -7,10 +7,10 @@
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows } from './rowCache.js';
+import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
 
 const MAGIC = 'geocoder-rows';
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What the rows were derived with: replayed only when the next run derives with the very same. */
 export interface RowCacheHead {
@@ -28,7 +28,7 @@ const WIDTH: Record<(typeof COLUMNS)[number], number> = {
   joined: 1,
   lat: 1,
   lon: 1,
-  strings: 4,
+  strings: STRINGS_PER_ROW,
   doc: 4,
   docDigest: 2,
   version: 1,

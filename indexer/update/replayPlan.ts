@@ -40,6 +40,7 @@ export async function decideReplay(
   where: { dir: string; prefix: string; live: string; addressesIndex: string },
   manifest: Manifest,
   context: Promise<string | undefined> | undefined,
+  folded: ReadonlySet<string>,
 ): Promise<ReplayDecision> {
   const unfit = notCacheable(manifest);
   if (unfit) return { why: unfit };
@@ -53,7 +54,7 @@ export async function decideReplay(
   if (live !== table.size) {
     return { why: `the row cache holds ${table.size} addresses, the live generation ${live}` };
   }
-  const plan = await planRows(manifest.levels.addresses ?? [], read.cache);
+  const plan = await planRows(manifest.levels.addresses ?? [], read.cache, folded);
   if ('why' in plan) return { why: plan.why };
   return { plan, addresses: table, liveIndex };
 }

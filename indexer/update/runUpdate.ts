@@ -188,6 +188,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       { dir: rowsDir, prefix, live, addressesIndex: generationIndexName(prefix, 'addresses', live) },
       manifest,
       rowContext,
+      new Set(basis.folded_cities),
     );
     if (!replay.plan) log.info({ why: replay.why }, 'reading the whole snapshot');
     timings.planRows = Date.now() - digestStart;
@@ -217,7 +218,6 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
         plan: replay.plan,
         liveIndex: replay.liveIndex,
         replayed: (i: number, version: number) => changeSet.replayedAddress(i, version),
-        folded: new Set(basis.folded_cities),
       }),
     };
     ctx = run(changes);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsvRecord } from '../../indexer/sources/csv.js';
-import { digestBytes, splitRawCsv } from '../../indexer/rows/rawCsvRecords.js';
+import { digestBytes, RawCsvSplitter, splitRawCsv } from '../../indexer/rows/rawCsvRecords.js';
 import { RowCacheBuilder } from '../../indexer/rows/rowCache.js';
 import { pruneRowCaches, readRowCache, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
 import { liveAddressDigests } from '../../indexer/update/replayPlan.js';
@@ -16,38 +16,40 @@ import { StreetAccumulator } from '../../indexer/derived/streetDocuments.js';
 
 const text = (s: string) => Buffer.from(s, 'utf8');
 
-function records(csv: string): { line: number; lines: number; text: string }[] {
-  const raw = splitRawCsv(text(csv));
-  return Array.from({ length: raw.count }, (_, i) => ({
-    line: raw.line[i] as number,
-    lines: raw.lines[i] as number,
-    text: raw.bytes.subarray(raw.start[i], raw.end[i]).toString(),
-  }));
+function split(csv: string, chunk = 7) {
+  const out: { line: number; lines: number; text: string; header: string }[] = [];
+  const splitter = new RawCsvSplitter((line, lines, bytes, _hi, _lo, header) =>
+    out.push({ line, lines, text: bytes.toString(), header: header.toString() }),
+  );
+  // In small chunks: a record split across chunks reads as one.
+  const bytes = text(csv);
+  for (let i = 0; i < bytes.length; i += chunk) splitter.push(bytes.subarray(i, i + chunk));
+  return { records: out, scan: splitter.end() };
 }
 
 describe('raw CSV records', () => {
   it('splits records at newlines outside quotes, skips blank lines and keeps the header apart', () => {
     const csv = 'id,street,number\r\n1,Markt,1\r\n\r\n2,"Lange, Haven",3\n3,"Oude\nDelft",4\n4,Rue ""X"",5';
-    const raw = splitRawCsv(text(csv));
-    expect(raw.header.toString()).toBe('id,street,number');
-    expect(records(csv)).toEqual([
+    const { records, scan } = split(csv);
+    expect(scan.header.toString()).toBe('id,street,number');
+    expect(records.map(({ line, lines, text }) => ({ line, lines, text }))).toEqual([
       { line: 2, lines: 1, text: '1,Markt,1' },
       { line: 4, lines: 1, text: '2,"Lange, Haven",3' },
       { line: 5, lines: 2, text: '3,"Oude\nDelft",4' },
       { line: 7, lines: 1, text: '4,Rue ""X"",5' },
     ]);
-    expect(raw.unclosedQuote).toBe(false);
+    expect(records.every((r) => r.header === 'id,street,number')).toBe(true);
+    expect(scan).toMatchObject({ count: 4, physicalLines: 7, unclosedQuote: false });
   });
 
   it('each record parses under its header as the streaming read parses it', () => {
-    const raw = splitRawCsv(text('\uFEFFid, street\n2,"Lange, Haven"\n'));
-    const record = raw.bytes.subarray(raw.start[0], raw.end[0]);
-    expect(parseCsvRecord(raw.header, record)).toEqual({ id: '2', street: 'Lange, Haven' });
-    expect(parseCsvRecord(raw.header, text('1,2,3'))).toBeUndefined();
+    const { records, scan } = split('\uFEFFid, street\n2,"Lange, Haven"\n');
+    expect(parseCsvRecord(scan.header, text(records[0]!.text))).toEqual({ id: '2', street: 'Lange, Haven' });
+    expect(parseCsvRecord(scan.header, text('1,2,3'))).toBeUndefined();
   });
 
   it('says when a quote is never closed', () => {
-    expect(splitRawCsv(text('id,street\n1,"Markt\n2,Haven\n')).unclosedQuote).toBe(true);
+    expect(splitRawCsv(text('id,street\n1,"Markt\n2,Haven\n'), () => {}).unclosedQuote).toBe(true);
   });
 
   it('digests bytes into 64 bits that tell rows apart', () => {
@@ -63,7 +65,15 @@ function cacheOf(rows: [hi: number, id: string, digest: string, version: number]
   const builder = new RowCacheBuilder();
   const source = builder.beginSource('/data/a.csv', 1, 2);
   for (const [hi, id, digest, version] of rows) {
-    const data = { group: '["g"]', postcode: '["2611AA","2611aa"]', suburb: '', building: '', lat: 52, lon: 4 };
+    const data = {
+      group: '["g"]',
+      postcode: '["2611AA","2611aa"]',
+      suburb: '',
+      building: '',
+      city: 'c1',
+      lat: 52,
+      lon: 4,
+    };
     const r = builder.addRecord(source, hi, 7, data, false);
     builder.setDocument(r, id, digest, version);
   }
@@ -87,7 +97,7 @@ describe('row cache', () => {
     expect([cache.take(10, 7), cache.take(10, 7), cache.take(10, 7), cache.take(12, 7)]).toEqual([0, 1, -1, -1]);
     expect(cache.docId(2)).toBe(ID_B);
     expect(cache.docDigest(2)).toBe('00000000000000bb');
-    expect(cache.string(2, 1)).toBe('["2611AA","2611aa"]');
+    expect(cache.string(2, 'postcode')).toBe('["2611AA","2611aa"]');
     expect(await readRowCache(dir, 'p-', '20261126000000001')).toEqual({
       missing: expect.stringMatching(/no row cache/),
     });
