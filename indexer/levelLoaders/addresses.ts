@@ -89,7 +89,8 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayed });
         continue;
       }
-      const raw = rows && (await rawDigests(source.file));
+      // A file the raw pass cannot read (a truncated .gz) is left to the full read, which names what is wrong.
+      const raw = rows && (await rawDigests(source.file).catch(() => undefined));
       const header = raw && digestBytes(raw.scan.header);
       const sourceRows = raw && header && rows?.builder.beginSource(source.file, header.hi, header.lo);
       if (raw) rows?.builder.columns.reserve(raw.line.length);

@@ -14,7 +14,7 @@ import { parseCsvRecord } from '../sources/csv.js';
 import { isUtf8Name } from '../sources/decode.js';
 import type { SourceItem } from '../sources/index.js';
 import { addressFromRecord } from '../transform/address.js';
-import { digestBytes, type RawCsvScan, scanRawCsv } from './rawCsvRecords.js';
+import { digestBytes, type RawCsvScan, type RawRecordSink, scanRawCsv } from './rawCsvRecords.js';
 import { ROW_STRINGS, type RowCache, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
 
 /** A row read the full way: parsed, with its raw digest for the new row cache. */
@@ -50,6 +50,16 @@ function parse(header: Buffer, bytes: Buffer, line: number, lines: number, sourc
   return item;
 }
 
+/** A file the raw pass cannot read (a truncated .gz) is read the full way, which names what is wrong with it. */
+async function scanOrExplain(path: string, sink: RawRecordSink): Promise<RawCsvScan> {
+  try {
+    return await scanRawCsv(path, sink);
+  } catch (error) {
+    if (error instanceof NotPlannable) throw error;
+    throw new NotPlannable(`${path}: ${(error as Error).message}`);
+  }
+}
+
 export async function planRows(
   sources: readonly AddressSource[],
   cache: RowCache,
@@ -80,7 +90,7 @@ async function plan(sources: readonly AddressSource[], cache: RowCache, folded: 
     let replay = new Int32Array(Math.max(16, cached.count));
     const parsed = new Map<number, ParsedRow>();
     let i = 0;
-    const scan = await scanRawCsv(source.file, (line, lines, bytes, hi, lo, header) => {
+    const scan = await scanOrExplain(source.file, (line, lines, bytes, hi, lo, header) => {
       if (i === replay.length) {
         const grown = new Int32Array(replay.length * 2);
         grown.set(replay);
@@ -137,7 +147,7 @@ async function settle(
     if (again.size) {
       const source = sources[index] as AddressSource;
       let i = 0;
-      await scanRawCsv(source.file, (line, lines, bytes, hi, lo, header) => {
+      await scanOrExplain(source.file, (line, lines, bytes, hi, lo, header) => {
         if (again.has(i)) {
           plan.replay[i] = -1;
           plan.parsed.set(i, { item: parse(header, bytes, line, lines, source), hi, lo });
