@@ -27,8 +27,8 @@ import { validateManifest } from './manifest/validate.js';
 import { leaseOfSeconds, readRunLock, RunLockedError } from './generations/runLock.js';
 
 const USAGE = `usage:
-  npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS]
-  npm run index -- update --manifest FILE [--dry-run] [--max-change-ratio R] [--prefix P] [--keep N] [--max-reject-ratio R] [--lease SECONDS]
+  npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS] [--row-cache DIR]
+  npm run index -- update --manifest FILE [--dry-run] [--max-change-ratio R] [--prefix P] [--keep N] [--max-reject-ratio R] [--lease SECONDS] [--row-cache DIR]
   npm run index -- rollback [--prefix P] [--lease SECONDS]
   npm run index -- status [--prefix P]
   npm run index -- validate --manifest FILE [--max-reject-ratio R]
@@ -37,8 +37,11 @@ validate: the run's checks and a full read of every file, without Elasticsearch;
 --keep N: complete generations to keep, counting the live one (default 2); the one live before the run and its
   predecessor are always kept. update: applies a new snapshot of the manifest's sources to the live generation as a
   change set (a new generation, swapped like a full run); --dry-run prints the change set and writes nothing;
-  --max-change-ratio (default 0.1) refuses a change set larger than that share of a kind's live documents. --lease: the prefix lock's lease (default 120 s), how long a crashed run blocks it.
-environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200; several comma-separated), INDEX_PREFIX, INDEX_SHARDS, INDEX_REPLICAS`;
+  --max-change-ratio (default 0.1) refuses a change set larger than that share of a kind's live documents.
+  --row-cache DIR (default row-cache/): where each generation's address rows are kept, so that update replays the
+  rows a new snapshot did not change instead of deriving them again; without it update still works, reading in full. --lease: the prefix lock's lease (default 120 s), how long a crashed run blocks it.
+environment: ELASTICSEARCH_URL (default http://127.0.0.1:9200; several comma-separated), INDEX_PREFIX, INDEX_SHARDS, INDEX_REPLICAS,
+  INDEXER_ROW_CACHE_DIR (what --row-cache sets)`;
 
 export interface CliArgs {
   command: 'index' | 'update' | 'rollback' | 'status' | 'validate';
@@ -56,6 +59,8 @@ export interface CliArgs {
   dryRun?: boolean;
   /** update: the largest share of a kind's live documents a change set may touch. */
   maxChangeRatio?: number;
+  /** Where generations' address rows are kept for update (indexer/rows/). */
+  rowCache?: string;
 }
 
 export class UsageError extends Error {
@@ -74,6 +79,7 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
       keep: { type: 'string' },
       'max-reject-ratio': { type: 'string' },
       rejects: { type: 'string' },
+      'row-cache': { type: 'string' },
       progress: { type: 'string' },
       'if-empty': { type: 'boolean' },
       lease: { type: 'string' },
@@ -126,6 +132,7 @@ export function parseCli(argv: string[], config: Pick<IndexerConfig, 'indexPrefi
     keep,
     maxRejectRatio,
     ...(values.rejects !== undefined ? { rejects: values.rejects } : {}),
+    ...(values['row-cache'] !== undefined ? { rowCache: values['row-cache'] } : {}),
     progress,
     ifEmpty: values['if-empty'] ?? false,
     ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
@@ -193,6 +200,9 @@ async function main(): Promise<number> {
       keep: args.keep,
       maxRejectRatio: args.maxRejectRatio,
       ...(args.rejects !== undefined ? { rejectsPath: args.rejects } : {}),
+      ...((args.rowCache ?? config.rowCacheDir) !== undefined
+        ? { rowCacheDir: args.rowCache ?? config.rowCacheDir }
+        : {}),
       progress: args.progress,
       log,
       tuning: tuningFromConfig(config),

@@ -5,6 +5,8 @@
  * indexes and leaves the aliases alone. The whole run holds the prefix's lock (runLock.ts).
  */
 import { failedRun, swapAndPrune } from './execution/runEnding.js';
+import { newAddressRows, pruneRowCachesOf, rowCacheDir, saveRowCache } from './rows/rowCacheRun.js';
+import { rowContextDigest } from './rows/rowContext.js';
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Manifest } from './manifest/manifestSchema.js';
@@ -67,6 +69,8 @@ export interface RunOptions {
   beforeVerify?: (indexes: Record<IndexKind, string>) => Promise<void>;
   /** The run lock's lease (default 2 minutes, renewed every 30 s). */
   lease?: Partial<LeaseTiming>;
+  /** Where each generation's address rows are kept for the next `update` (default `row-cache/`, indexer/rows/). */
+  rowCacheDir?: string;
 }
 
 /** Takes the prefix's lock (or fails at once naming its holder, creating nothing) and runs under it. */
@@ -125,6 +129,9 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
 
   const created: string[] = [];
   let swapped = false;
+  const rows = newAddressRows(manifest);
+  // Hashed while the levels load; a file that cannot be read only means no row cache.
+  const rowContext = rows && rowContextDigest(manifest).catch(() => undefined);
   const run = new RunContext({
     client,
     manifest,
@@ -135,6 +142,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
     signal,
     tuning: options.tuning,
     log,
+    rows,
   });
   const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, run.index(k)])) as Record<IndexKind, string>;
   const summary = (problems: string[], pruned: PruneResult = { pruned: [], orphans: [] }): RunSummary => {
@@ -187,6 +195,9 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
     }
     if (signal.aborted) throw signal.reason;
     await markGenerationComplete(run, manifestPath, { folded_cities: run.foldedCities, update_serial: 0 });
+    const cacheDir = rowCacheDir(options.rowCacheDir);
+    const context = await rowContext;
+    if (context) await saveRowCache({ dir: cacheDir, prefix, generation, context, log }, rows);
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
     await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.
@@ -196,6 +207,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       { previousGeneration, lock, keep, protect },
       () => (swapped = true),
     );
+    await pruneRowCachesOf(client, cacheDir, prefix, log);
     return summary([], pruned);
   } catch (error) {
     throw await failedRun(

@@ -13,6 +13,8 @@ export const IndexerEnvSchema = z.object({
   INDEX_SHARDS: indexShards.optional(),
   /** Replicas of each new generation index once loaded (unset: the mapping's auto_expand_replicas 0-1). */
   INDEX_REPLICAS: indexReplicas.optional(),
+  /** Where each generation's address rows are kept for `update` (default row-cache/ in the working directory). */
+  INDEXER_ROW_CACHE_DIR: z.string().min(1).optional(),
 });
 
 export interface IndexerConfig {
@@ -25,6 +27,7 @@ export interface IndexerConfig {
   /** Shards and replicas of new generations; undefined keeps what the mapping files say. */
   indexShards: number | undefined;
   indexReplicas: number | undefined;
+  rowCacheDir: string | undefined;
 }
 
 export function loadIndexerConfig(source: NodeJS.ProcessEnv = process.env): IndexerConfig {
@@ -37,5 +40,6 @@ export function loadIndexerConfig(source: NodeJS.ProcessEnv = process.env): Inde
     bulkFlushBytes: env.INDEXER_BULK_FLUSH_BYTES,
     indexShards: env.INDEX_SHARDS,
     indexReplicas: env.INDEX_REPLICAS,
+    rowCacheDir: env.INDEXER_ROW_CACHE_DIR,
   };
 }

@@ -2,11 +2,13 @@
  * The streets index: one document per street key and city key, accumulated while the addresses stream (one small
  * record per street and city: its spellings, a count, the sum of its points and a fixed-size sample of them) and
  * written after them. Type-ahead (GET /autocomplete) searches it instead of grouping addresses per keystroke.
- * Pure apart from the seeded sampling, which is deterministic for a given input order.
+ * Pure. Each street draws its sample from its own seeded sequence, so a street's sample depends only on its own
+ * addresses and their order (a change elsewhere in the stream leaves it as it was: `update` rewrites only the streets
+ * it touched).
  */
 import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../../core/elasticsearch/documents.js';
 import { normaliseStreet, wordTails } from '../records/text.js';
-import { seededRandom } from '../execution/seededRandom.js';
+import { seededRandom, seedOf } from '../execution/seededRandom.js';
 import { streetId, streetSourceKey } from '../records/ids.js';
 
 /** Address points kept per street (reservoir sample): distance ranking uses the nearest of them. */
@@ -32,6 +34,8 @@ interface StreetRecord {
   sumLon: number;
   /** lat, lon pairs: the reservoir sample. */
   points: number[];
+  /** The street's own draws, from its 17th address on. */
+  random?: () => number;
   parents: ParentIds;
   /** The multilingual fields of the first address that had them (one street-names row per street and scope). */
   names?: Pick<AddressDoc, 'street_names' | 'other_street_keys' | 'other_street_text'>;
@@ -39,7 +43,6 @@ interface StreetRecord {
 
 export class StreetAccumulator {
   private readonly streets = new Map<string, StreetRecord>();
-  private readonly random = seededRandom(0x5eed);
   /** Addresses counted into a street. */
   addresses = 0;
 
@@ -105,7 +108,8 @@ export class StreetAccumulator {
     if (s.count <= STREET_SAMPLE_POINTS) {
       s.points.push(lat, lon);
     } else {
-      const slot = Math.floor(this.random() * s.count);
+      s.random ??= seededRandom(seedOf(key) ^ 0x5eed);
+      const slot = Math.floor(s.random() * s.count);
       if (slot < STREET_SAMPLE_POINTS) {
         s.points[2 * slot] = lat;
         s.points[2 * slot + 1] = lon;

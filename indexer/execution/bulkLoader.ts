@@ -40,6 +40,8 @@ export interface LoadItem<D> {
    * and answers 409 to the others, whatever order concurrent requests arrive in.
    */
   version?: number;
+  /** Its row in the run's row cache (indexer/rows/), which learns the document's digest as it is sent. */
+  row?: number;
 }
 
 export interface DroppedDocument {
@@ -139,6 +141,8 @@ export interface BulkLoadOptions<D> {
    * it with, or false to keep it back (counted in `sent`, not in `written`). Unset: every one, as is.
    */
   select?: (item: LoadItem<D>, digest: string) => number | undefined | false;
+  /** Told each document's content digest, before `select`. */
+  digested?: ((item: LoadItem<D>, digest: string) => void) | undefined;
 }
 
 interface Outgoing<D> {
@@ -183,6 +187,7 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
       if (item.version !== undefined) versioned = true;
       sent++;
       const { json, digest } = withContentDigest(item.doc);
+      options.digested?.(item, digest);
       let version = item.version;
       if (select) {
         const chosen = select(item, digest);

@@ -26,6 +26,7 @@ import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
 import { type ReadStats, readSource, type SourceItem } from '../sources/index.js';
 import { classifyItem } from '../records/sourceItems.js';
+import type { AddressRows } from '../rows/addressRows.js';
 import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
 import { matchesFilters } from '../transform/fields.js';
 
@@ -41,6 +42,8 @@ export interface RunSetup {
   log: Logger;
   /** Which documents are sent: unset, every one (a full run); `update` sends only what differs from live. */
   writes?: WritePolicy;
+  /** The address rows' cache being written, and `update`'s plan of rows to replay (indexer/rows/). */
+  rows?: AddressRows | undefined;
 }
 
 /**
@@ -87,6 +90,10 @@ export class RunContext {
   }
 
   /** False under --dry-run: no index of this generation exists, nothing may be written. */
+  get rows(): AddressRows | undefined {
+    return this.setup.rows;
+  }
+
   get writes(): boolean {
     return !this.setup.writes?.dryRun;
   }
@@ -178,39 +185,52 @@ export class RunContext {
   async *records(level: LevelName, source: FileSource): AsyncGenerator<ReadRecord> {
     const file = displayPath(source.file);
     const { summary, origin } = this.addSource(level, file);
-    const s = this.levels[level];
     const stats: ReadStats = { encoding: '' };
     for await (const item of readSource(source, (p) => this.setup.progress.begin(level, file, p), stats, level)) {
-      this.checkAbort();
-      const outcome = classifyItem(item, source);
-      if (outcome.kind === 'skipped') {
-        s.skipped++;
-        summary.skipped++;
-        continue;
-      }
-      const weight = outcome.kind === 'rejected' ? outcome.weight : 1;
-      s.read += weight;
-      summary.read += weight;
-      this.setup.progress.state.read += weight;
-      if (outcome.kind === 'rejected') {
-        if (weight > 1) summary.swallowedLines = (summary.swallowedLines ?? 0) + weight - 1;
-        await this.reject(
-          level,
-          summary,
-          item.position,
-          outcome.rejection,
-          item.error ? (item.raw ?? null) : item.props,
-          {
-            weight,
-          },
-        );
-        continue;
-      }
-      yield { item, summary, origin };
+      if (await this.accept(level, source, summary, item)) yield { item, summary, origin };
     }
     summary.encoding = stats.encoding;
     if (stats.lines !== undefined) summary.lines = stats.lines;
     if (stats.statuses) summary.statuses = stats.statuses;
+  }
+
+  /**
+   * Whether an item read is a record to load: skipped items and rejects are counted (rejects written) here. One
+   * place for the read of a whole file and for `update`'s rows parsed one by one (indexer/rows/).
+   */
+  async accept(level: LevelName, source: FileSource, summary: SourceSummary, item: SourceItem): Promise<boolean> {
+    this.checkAbort();
+    const s = this.levels[level];
+    const outcome = classifyItem(item, source);
+    if (outcome.kind === 'skipped') {
+      s.skipped++;
+      summary.skipped++;
+      return false;
+    }
+    const weight = outcome.kind === 'rejected' ? outcome.weight : 1;
+    this.countRead(level, summary, weight);
+    if (outcome.kind === 'rejected') {
+      if (weight > 1) summary.swallowedLines = (summary.swallowedLines ?? 0) + weight - 1;
+      await this.reject(
+        level,
+        summary,
+        item.position,
+        outcome.rejection,
+        item.error ? (item.raw ?? null) : item.props,
+        {
+          weight,
+        },
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /** A record read (or replayed by `update`), counted. */
+  countRead(level: LevelName, summary: SourceSummary, weight = 1): void {
+    this.levels[level].read += weight;
+    summary.read += weight;
+    this.setup.progress.state.read += weight;
   }
 
   /**
@@ -222,6 +242,7 @@ export class RunContext {
     level: LevelName,
     items: AsyncIterable<LoadItem<D>>,
     adjust = true,
+    digested?: (item: LoadItem<object>, digest: string) => void,
   ): Promise<LoadResult> {
     this.checkAbort();
     const loaded = await bulkLoad<D>({
@@ -234,6 +255,7 @@ export class RunContext {
         this.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
       signal: this.setup.signal,
       select: this.setup.writes?.select(kind),
+      digested,
     });
     this.checkAbort();
     const result = this.setup.writes ? this.setup.writes.settle(kind, loaded) : loaded;
@@ -250,7 +272,8 @@ export async function* arrayItems<T>(items: T[]): AsyncGenerator<T> {
   for (const item of items) yield item;
 }
 
-function displayPath(file: string): string {
+/** A source file as logs and summaries name it: relative to the working directory unless far outside it. */
+export function displayPath(file: string): string {
   const rel = relative(process.cwd(), file);
   return rel.startsWith('..') && rel.split('/').length > 4 ? file : rel;
 }

@@ -10,7 +10,12 @@ import { ancestorLevels } from '../records/levels.js';
 import { mergePriority } from '../records/mergePriority.js';
 import { emptyAllParents, type Parents } from '../records/records.js';
 import { type Properties, readField } from '../transform/fields.js';
-import { arrayItems, type RunContext } from '../execution/runContext.js';
+import { arrayItems, type ReadRecord, type RunContext } from '../execution/runContext.js';
+import type { AddressRows } from '../rows/addressRows.js';
+import { rowDataOf } from '../rows/addressRowData.js';
+import { digestBytes, rawDigests } from '../rows/rawCsvRecords.js';
+import type { SourceRows } from '../rows/rowCache.js';
+import { type AccumulatedAddress, replaySource } from './addressReplay.js';
 import { addressFromRecord } from '../transform/address.js';
 import { countRepairs } from '../execution/summary.js';
 import { toAreaDoc } from '../transform/area.js';
@@ -30,45 +35,80 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.initUnassigned('addresses');
   const s = ctx.levels.addresses;
   const levels = ancestorLevels('addresses');
+  const rows = ctx.rows;
+  const replayed = { count: 0 };
   let sequence = 0;
+
+  /** What every address row adds to the cities, streets and places, whether derived now or replayed. */
+  const accumulate = (doc: AccumulatedAddress, parents: Parents): number => {
+    derived?.assign(doc.city, doc.location, parents);
+    ctx.countUnassigned('addresses', ctx.hierarchy.unassigned(levels, parents));
+    doc.country_id = parents.country_id;
+    doc.province_id = parents.province_id;
+    doc.municipality_id = parents.municipality_id;
+    doc.city_id = parents.city_id;
+    doc.suburb_id = parents.suburb_id;
+    doc.building_id = parents.building_id;
+    streets.add(doc);
+    ctx.placeAccumulator.add(doc);
+    return mergePriority(parents, sequence++);
+  };
+
   async function* items(): AsyncGenerator<LoadItem<AddressDoc>> {
-    for (const source of sources) {
+    for (const [index, source] of sources.entries()) {
       const streetNames = await readStreetNames(source);
       const parentsOf = await addressParents(ctx, source);
-      for await (const { item, summary, origin } of ctx.records('addresses', source)) {
+      /** A record read the full way: derived, accumulated, recorded in the row cache (digest `hi`, `lo`). */
+      const derive = async (read: ReadRecord, sourceRows: SourceRows | undefined, hi: number, lo: number) => {
+        const { item, summary, origin } = read;
         const outcome = addressFromRecord(item.props, item.geometry, source.fields);
         if (!outcome.ok) {
           const record = item.geometry ? { properties: item.props, geometry: item.geometry } : item.props;
           await ctx.reject('addresses', summary, item.position, outcome, record);
-          continue;
+          return undefined;
         }
         const doc = outcome.value;
+        let joined = false;
         if (streetNames) {
           const entry = streetNames.join(item.props, doc.street_key);
           if (entry) {
             applyStreetNames(doc, entry);
             summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
+            joined = true;
           }
         }
         const parents = parentsOf(item.props, doc.location.lon, doc.location.lat);
-        derived?.assign(doc.city, doc.location, parents);
-        ctx.countUnassigned('addresses', ctx.hierarchy.unassigned(levels, parents));
-        doc.country_id = parents.country_id;
-        doc.province_id = parents.province_id;
-        doc.municipality_id = parents.municipality_id;
-        doc.city_id = parents.city_id;
-        doc.suburb_id = parents.suburb_id;
-        doc.building_id = parents.building_id;
-        streets.add(doc);
-        ctx.placeAccumulator.add(doc);
-        yield { id: doc.id, doc, origin, position: item.position, version: mergePriority(parents, sequence++) };
+        const found = sourceRows && { ...parents };
+        const version = accumulate(doc, parents);
+        const data = found && rowDataOf(doc, found, parents.city_id);
+        const row = sourceRows && data && rows?.builder.addRecord(sourceRows, hi, lo, data, joined);
+        return { id: doc.id, doc, origin, position: item.position, version, ...(row !== undefined && { row }) };
+      };
+      const plan = rows?.plan?.sources[index];
+      if (rows && plan) {
+        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayed });
+        continue;
+      }
+      // A file the raw pass cannot read (a truncated .gz) is left to the full read, which names what is wrong.
+      const raw = rows && (await rawDigests(source.file).catch(() => undefined));
+      const header = raw && digestBytes(raw.scan.header);
+      const sourceRows = raw && header && rows?.builder.beginSource(source.file, header.hi, header.lo);
+      if (raw) rows?.builder.columns.reserve(raw.line.length);
+      let j = 0;
+      for await (const read of ctx.records('addresses', source)) {
+        // The raw record this one was parsed from (same first line): its digest goes into the row cache.
+        while (raw && j < raw.line.length && (raw.line[j] as number) < read.item.position) j++;
+        const aligned = raw !== undefined && j < raw.line.length && raw.line[j] === read.item.position;
+        const out = await derive(read, aligned ? sourceRows : undefined, raw?.hi[j] ?? 0, raw?.lo[j] ?? 0);
+        if (out) yield out;
       }
     }
   }
   const addressStart = Date.now();
-  const result = await ctx.load('addresses', 'addresses', items(), false);
+  const result = await ctx.load('addresses', 'addresses', items(), false, rows && recordDocument(rows));
   ctx.addressMs = Date.now() - addressStart;
-  s.indexed = result.sent - result.failed;
+  // Rows replayed by `update` (indexer/rows/) are documents the new generation holds as a full run would send them.
+  s.indexed = result.sent - result.failed + replayed.count;
   // Duplicates of one full address share an _id; Elasticsearch keeps the highest version and says which lost.
   s.merged = result.superseded;
   ctx.logLoaded('addresses');
@@ -76,6 +116,13 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.foldedCities = [...(remap?.keys() ?? [])].sort();
   ctx.placeAccumulator.applyRemap(remap);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
+}
+
+/** The row cache learns each document's id, digest and version as the loader digests it. */
+function recordDocument(rows: AddressRows) {
+  return (item: LoadItem<object>, digest: string) => {
+    if (item.row !== undefined) rows.builder.setDocument(item.row, item.id, digest, item.version);
+  };
 }
 
 /**

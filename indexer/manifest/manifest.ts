@@ -47,7 +47,7 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
 }
 
 /** The tables a source joins besides its own file: the parent lookup, the street names and their scope's lookup. */
-function joinTables(source: FileSource): { file: string }[] {
+export function joinTables(source: FileSource): { file: string }[] {
   const tables: { file: string }[] = [];
   if (source.parent?.by === 'code' && source.parent.lookup) tables.push(source.parent.lookup);
   if ('streetNames' in source && source.streetNames) {

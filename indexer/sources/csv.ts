@@ -4,7 +4,8 @@
  * for CRLF inside quotes), so a record spanning several lines and a stretch the parser could not read (a quote
  * never closed swallows every line after it) are reported with their first line and how many lines they cover.
  */
-import { type CsvError, parse } from 'csv-parse';
+import { type CsvError, type Options as CsvParseOptions, parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 import { createTextDecoder, LineIndex, physicalLines } from './decode.js';
 import { openFile, openText } from './open.js';
 import { type ReadOptions, SourceFileError, type SourceItem } from './types.js';
@@ -40,6 +41,27 @@ export function csvColumnNames(header: string[]): string[] {
   return header.map((name) => name.replace(/^\uFEFF/, '').trim());
 }
 
+/** How a source's records are parsed: one setting for the streaming read and for parseCsvRecord. */
+function parserOptions(delimiter: string | undefined): CsvParseOptions {
+  return { columns: csvColumnNames, bom: true, delimiter: delimiter ?? ',', skip_empty_lines: true };
+}
+
+/**
+ * One record's bytes read under its file's header line exactly as readCsv reads it (`update` parses only the rows
+ * that changed, indexer/rows/). Undefined when they do not read as exactly one record with the header's columns.
+ */
+export function parseCsvRecord(header: Buffer, record: Buffer, delimiter?: string): Record<string, string> | undefined {
+  try {
+    const rows = parseSync(
+      Buffer.concat([header, Buffer.from('\n'), record]),
+      parserOptions(delimiter),
+    ) as unknown as Record<string, string>[];
+    return rows.length === 1 ? rows[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<SourceItem> {
   const lineIndex = new LineIndex();
   const opened = await openText(path, { encoding: options.encoding, lines: lineIndex });
@@ -47,10 +69,7 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
   // The parser runs ahead of this loop: each error is kept with the number of records parsed before it.
   const errors: CsvError[] = [];
   const parser = parse({
-    columns: csvColumnNames,
-    bom: true,
-    delimiter: options.delimiter ?? ',',
-    skip_empty_lines: true,
+    ...parserOptions(options.delimiter),
     info: true,
     // A malformed row is a reject, not the end of the run.
     skip_records_with_error: true,

@@ -62,6 +62,11 @@ export class ChangeSet implements WritePolicy {
     };
   }
 
+  /** A live address `update` replayed from the row cache (indexer/rows/): seen, unchanged, not sent. */
+  replayedAddress(liveIndex: number, version: number): void {
+    this.kinds.addresses.replayed(liveIndex, version);
+  }
+
   /** The official source id of each address added (its first document), where it has one. */
   readonly addedSourceIds = new Map<string, string>();
 

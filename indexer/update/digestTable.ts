@@ -60,6 +60,41 @@ export class DigestTable {
     this.slots[slot] = i;
   }
 
+  /**
+   * Adds a live document by its UUID's four 32-bit words and its digest's two (a row cache, indexer/rows/, holds them
+   * so); returns its dense index, or the index it already had (its digest then left as it was: setDigest).
+   */
+  addWords(words: ArrayLike<number>, at: number, dhi: number, dlo: number): number {
+    const k = this.keys;
+    const [a, b, c, d] = [
+      words[at] as number,
+      words[at + 1] as number,
+      words[at + 2] as number,
+      words[at + 3] as number,
+    ];
+    let slot = a & this.mask;
+    for (; ; slot = (slot + 1) & this.mask) {
+      const i = this.slots[slot] as number;
+      if (i === EMPTY) break;
+      if (k[4 * i] === a && k[4 * i + 1] === b && k[4 * i + 2] === c && k[4 * i + 3] === d) return i;
+    }
+    if (this.count >= this.capacity) throw new Error(`digest table full (${this.capacity})`);
+    const i = this.count++;
+    k[4 * i] = a;
+    k[4 * i + 1] = b;
+    k[4 * i + 2] = c;
+    k[4 * i + 3] = d;
+    this.digests[2 * i] = dhi;
+    this.digests[2 * i + 1] = dlo;
+    this.slots[slot] = i;
+    return i;
+  }
+
+  setDigest(i: number, dhi: number, dlo: number): void {
+    this.digests[2 * i] = dhi;
+    this.digests[2 * i + 1] = dlo;
+  }
+
   /** The document's dense index (0 .. size-1), or -1 when the live generation does not have it. */
   indexOf(id: string): number {
     if (!UUID_RE.test(id)) return this.others.get(id) ?? EMPTY;

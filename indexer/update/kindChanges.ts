@@ -85,6 +85,19 @@ export class KindChanges {
     return false;
   }
 
+  /**
+   * A live document `update` replayed without producing it (indexer/rows/): the same content, seen, not sent. Its
+   * rows are all replayed (a touched document's are all read again), so no offer competes with it.
+   */
+  replayed(i: number, version: number): void {
+    this.versionedOffers++;
+    const st = this.state[i] as number;
+    if (!(st & SEEN)) this.versionedIds++;
+    else if (version <= (this.bestVersion[i] as number)) return;
+    this.bestVersion[i] = version;
+    this.state[i] = st | SEEN;
+  }
+
   /** Whether the live generation lacks this id (so far an addition). */
   isAdded(id: string): boolean {
     return this.added.has(id);

@@ -28,15 +28,21 @@ export async function liveBasis(client: Client, prefix: string): Promise<{ live:
   return { live, basis };
 }
 
-/** Every kind's digests, the kinds side by side (each scan waits on the cluster, not on the others). */
+/**
+ * Every kind's digests, the kinds side by side (each scan waits on the cluster, not on the others); `known`: kinds
+ * already had otherwise (the addresses from a row cache).
+ */
 export async function readGenerationDigests(
   client: Client,
   prefix: string,
   live: string,
   checkAbort: () => void,
+  known: Partial<Record<IndexKind, DigestTable>> = {},
 ): Promise<Record<IndexKind, DigestTable>> {
   const tables = await Promise.all(
-    INDEX_KINDS.map((kind) => readLiveDigests(client, generationIndexName(prefix, kind, live), checkAbort)),
+    INDEX_KINDS.map(
+      (kind) => known[kind] ?? readLiveDigests(client, generationIndexName(prefix, kind, live), checkAbort),
+    ),
   );
   return Object.fromEntries(INDEX_KINDS.map((k, i) => [k, tables[i]])) as Record<IndexKind, DigestTable>;
 }

@@ -36,6 +36,11 @@ import { ChangeLimitError, type KindCounts } from './kindChanges.js';
 import { cloneGeneration, liveBasis, readGenerationDigests } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
+import { decideReplay, type ReplayDecision } from './replayPlan.js';
+import type { AddressRows } from '../rows/addressRows.js';
+import { RowCacheBuilder } from '../rows/rowCache.js';
+import { newAddressRows, pruneRowCachesOf, rowCacheDir, saveRowCache } from '../rows/rowCacheRun.js';
+import { rowContextDigest } from '../rows/rowContext.js';
 
 export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
   /** Compute and print the change set; write nothing. */
@@ -57,8 +62,13 @@ export interface UpdateSummary extends RunSummary {
   addressesBySourceId: KindCounts | null;
   /** Why the change set was not applied (empty when it was, or would be under --dry-run). */
   refused: string[];
-  /** Where the time went: reading the live digests, cloning, computing and writing, deleting and finishing. */
+  /** Where the time went: planning the rows, reading the live digests, cloning, computing and writing, finishing. */
   timingsMs: Record<string, number>;
+  /**
+   * The address rows: how many were replayed from the live generation's row cache and how many read the full way
+   * (indexer/rows/), or why the whole snapshot was read the full way.
+   */
+  rows: { replayed: number; read: number } | { readInFull: string };
 }
 
 /** 2^36: above any version mergePriority() gives (at most 7 × 2^32), so an update's versions beat the live ones. */
@@ -132,8 +142,14 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       signal,
       tuning: options.tuning,
       log,
+      rows,
       ...(changeSet ? { writes: changeSet } : {}),
     });
+  const rowsDir = rowCacheDir(options.rowCacheDir);
+  const newRows = newAddressRows(manifest);
+  const rowContext = newRows && rowContextDigest(manifest).catch(() => undefined);
+  let replay: ReplayDecision = { why: 'not decided' };
+  let rows: AddressRows | undefined;
   let ctx = run(undefined);
   const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, ctx.index(k)])) as Record<IndexKind, string>;
   const timings: Record<string, number> = {};
@@ -162,20 +178,48 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     timingsMs: timings,
+    rows: replay.plan ? { replayed: replay.plan.replayed, read: replay.plan.parsed } : { readInFull: replay.why },
   });
 
   try {
     log.info({ generation, prefix, live, dryRun, manifest: manifestPath }, 'update started');
-    const digests = await readGenerationDigests(client, prefix, live, () => {
-      if (signal.aborted) throw signal.reason;
-    });
-    timings.liveDigests = Date.now() - digestStart;
+    replay = await decideReplay(
+      client,
+      { dir: rowsDir, prefix, live, addressesIndex: generationIndexName(prefix, 'addresses', live) },
+      manifest,
+      rowContext,
+      new Set(basis.folded_cities),
+    );
+    if (!replay.plan) log.info({ why: replay.why }, 'reading the whole snapshot');
+    timings.planRows = Date.now() - digestStart;
+    const digestsStart = Date.now();
+    const known = replay.plan ? { addresses: replay.addresses } : {};
+    const digests = await readGenerationDigests(
+      client,
+      prefix,
+      live,
+      () => {
+        if (signal.aborted) throw signal.reason;
+      },
+      known,
+    );
+    timings.liveDigests = Date.now() - digestsStart;
     changes = new ChangeSet(digests, {
       dryRun,
       maxChangeRatio,
       versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
       foldedCities: new Set(basis.folded_cities),
     });
+    const changeSet = changes;
+    rows = newRows && {
+      // An update's cache starts with the live one's strings: a replayed row's are copied as they are.
+      builder: new RowCacheBuilder(replay.plan?.cache),
+      ...(replay.plan && {
+        plan: replay.plan,
+        liveIndex: replay.liveIndex,
+        replayed: (i: number, version: number) => changeSet.replayedAddress(i, version),
+      }),
+    };
     ctx = run(changes);
     if (!dryRun) {
       const cloneStart = Date.now();
@@ -183,10 +227,19 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       timings.clone = Date.now() - cloneStart;
     }
     const loadStart = Date.now();
+    let mark = loadStart;
+    const lap = (name: string) => {
+      timings[name] = Date.now() - mark;
+      mark = Date.now();
+    };
     for (const level of AREA_LEVELS) await loadAreaLevel(ctx, level);
+    lap('areas');
     await loadBuildings(ctx);
+    lap('buildings');
     await loadAddresses(ctx);
+    lap('addressesCitiesStreets');
     await loadPlaces(ctx);
+    lap('places');
     timings.computeAndWrite = Date.now() - loadStart;
     progress.stop();
     await rejects.close();
@@ -220,6 +273,8 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       folded_cities: ctx.foldedCities,
       update_serial: basis.update_serial + 1,
     });
+    const context = await rowContext;
+    if (context) await saveRowCache({ dir: rowsDir, prefix, generation, context, log }, rows);
     await lock?.assertHeld();
     abort.releaseSignals();
     const pruned = await swapAndPrune(
@@ -227,6 +282,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       { previousGeneration: live, lock, keep: options.keep ?? 2, protect },
       () => (swapped = true),
     );
+    await pruneRowCachesOf(client, rowsDir, prefix, log);
     return summary([], pruned);
   } catch (caught) {
     let error = caught;

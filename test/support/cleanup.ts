@@ -1,6 +1,11 @@
 import type { Client } from '@elastic/elasticsearch';
+import { pruneRowCaches } from '../../indexer/rows/rowCacheFile.js';
+import { rowCacheDir } from '../../indexer/rows/rowCacheRun.js';
 
-/** Exact names only: the cluster refuses wildcard deletes (action.destructive_requires_name). */
+/**
+ * Every index of the prefix, and the row caches its runs left (indexer/rows/). Exact names only: the cluster refuses
+ * wildcard deletes (action.destructive_requires_name).
+ */
 export async function deleteIndexesWithPrefix(client: Client, prefix: string): Promise<void> {
   const rows = await client.cat.indices({ index: `${prefix}*`, format: 'json', h: 'index' });
   const names = rows.map((r) => r.index).filter((n): n is string => Boolean(n));
@@ -9,4 +14,5 @@ export async function deleteIndexesWithPrefix(client: Client, prefix: string): P
   for (let i = 0; i < names.length; i += 20) {
     await client.indices.delete({ index: names.slice(i, i + 20), ignore_unavailable: true });
   }
+  await pruneRowCaches(rowCacheDir(undefined), prefix, []);
 }

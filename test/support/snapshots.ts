@@ -35,6 +35,8 @@ function plainRows(rows: string[], from: number, count: number, step: number): n
 export interface Snapshots {
   a: string;
   b: string;
+  /** B's address files with A's street-names table: only address rows differ from A (update replays the rest). */
+  rowsOnly: string;
   /** What B changed, for the assertions. */
   renamed: { from: string; to: string; fromFr: string; toFr: string };
 }
@@ -93,8 +95,10 @@ export function writeSnapshots(dir: string): Snapshots {
 
   delft.file = delftFile;
   brussels.file = brusselsFile;
+  const rowsOnly = join(dir, 'rows-only.json');
+  writeFileSync(rowsOnly, JSON.stringify(manifest, null, 2));
   brussels.streetNames.file = streetsFile;
   const bPath = join(dir, 'b.json');
   writeFileSync(bPath, JSON.stringify(manifest, null, 2));
-  return { a, b: bPath, renamed };
+  return { a, b: bPath, rowsOnly, renamed };
 }

@@ -1,0 +1,124 @@
+/**
+ * A generation's row cache on disk (rowCache.ts): `<dir>/<prefix><generation>.rows`, one file per generation, written
+ * whole to a temporary name and renamed (never half-written), deleted with its generation. Layout: a first line
+ * `geocoder-rows <format> <json bytes>`, the JSON (what the rows were made from, the sources, the interned strings),
+ * padding to 8 bytes, then each column's bytes in a fixed order. Anything that does not read back as written is
+ * "no cache": `update` then reads the snapshot the full way.
+ */
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
+
+const MAGIC = 'geocoder-rows';
+const FORMAT = 2;
+
+/** What the rows were derived with: replayed only when the next run derives with the very same. */
+export interface RowCacheHead {
+  prefix: string;
+  generation: string;
+  /** Digest of the manifest, every source file but the address files, and the indexer's code (rowContext.ts). */
+  context: string;
+}
+
+const COLUMNS = ['hi', 'lo', 'kind', 'joined', 'lat', 'lon', 'strings', 'doc', 'docDigest', 'version'] as const;
+const WIDTH: Record<(typeof COLUMNS)[number], number> = {
+  hi: 1,
+  lo: 1,
+  kind: 1,
+  joined: 1,
+  lat: 1,
+  lon: 1,
+  strings: STRINGS_PER_ROW,
+  doc: 4,
+  docDigest: 2,
+  version: 1,
+};
+
+export function rowCachePath(dir: string, prefix: string, generation: string): string {
+  return join(dir, `${prefix}${generation}.rows`);
+}
+
+export async function writeRowCache(dir: string, head: RowCacheHead, rows: RowCacheBuilder): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const c = rows.columns;
+  const json = Buffer.from(JSON.stringify({ ...head, sources: rows.sources, strings: rows.strings, rows: c.length }));
+  const first = Buffer.from(`${MAGIC} ${FORMAT} ${json.length}\n`);
+  const pad = Buffer.alloc((8 - ((first.length + json.length) % 8)) % 8);
+  const parts: Uint8Array[] = [first, json, pad];
+  for (const name of COLUMNS) {
+    const column = c[name];
+    const used = column.subarray(0, c.length * WIDTH[name]);
+    parts.push(new Uint8Array(used.buffer, used.byteOffset, used.byteLength));
+    const tail = used.byteLength % 8;
+    if (tail) parts.push(Buffer.alloc(8 - tail));
+  }
+  const path = rowCachePath(dir, head.prefix, head.generation);
+  const temporary = `${path}.${process.pid}.partial`;
+  await writeFile(temporary, parts);
+  await rename(temporary, path);
+  return path;
+}
+
+/** The generation's rows, or undefined when there is no readable cache of it (with why, for the log). */
+export async function readRowCache(
+  dir: string,
+  prefix: string,
+  generation: string,
+): Promise<{ head: RowCacheHead; cache: RowCache } | { missing: string }> {
+  const path = rowCachePath(dir, prefix, generation);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch {
+    return { missing: `no row cache at ${path}` };
+  }
+  const newline = bytes.indexOf(0x0a);
+  const [magic, format, length] = bytes.subarray(0, Math.max(0, newline)).toString().split(' ');
+  if (magic !== MAGIC || Number(format) !== FORMAT)
+    return { missing: `${path} is not a row cache of format ${FORMAT}` };
+  const start = newline + 1;
+  let meta: RowCacheHead & { sources: SourceRows[]; strings: string[]; rows: number };
+  try {
+    meta = JSON.parse(bytes.subarray(start, start + Number(length)).toString());
+  } catch {
+    return { missing: `${path}: unreadable header` };
+  }
+  if (meta.prefix !== prefix || meta.generation !== generation) return { missing: `${path} is another generation's` };
+  let offset = start + Number(length);
+  offset += (8 - (offset % 8)) % 8;
+  const columns = new RowColumns();
+  const n = meta.rows;
+  // Copied out of the file's buffer: a typed array over it needs its offsets aligned, which readFile does not promise.
+  const aligned = new ArrayBuffer(bytes.length - offset);
+  new Uint8Array(aligned).set(bytes.subarray(offset));
+  let at = 0;
+  for (const name of COLUMNS) {
+    const Type = columns[name].constructor as Uint32ArrayConstructor | Uint8ArrayConstructor | Float64ArrayConstructor;
+    const count = n * WIDTH[name];
+    const byteLength = count * Type.BYTES_PER_ELEMENT;
+    if (at + byteLength > aligned.byteLength) return { missing: `${path} is truncated` };
+    (columns as unknown as Record<string, unknown>)[name] = new Type(aligned, at, count);
+    at += byteLength + ((8 - (byteLength % 8)) % 8);
+  }
+  columns.length = n;
+  return {
+    head: { prefix: meta.prefix, generation: meta.generation, context: meta.context },
+    cache: new RowCache(columns, meta.sources, meta.strings),
+  };
+}
+
+/** Deletes the row caches of `prefix` whose generation is not in `keep` (after a prune or a failed run). */
+export async function pruneRowCaches(dir: string, prefix: string, keep: readonly string[]): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const pattern = /^(\d{17})\.rows$/;
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = pattern.exec(name.slice(prefix.length));
+    if (match && !keep.includes(match[1] as string)) await rm(join(dir, name), { force: true });
+  }
+}

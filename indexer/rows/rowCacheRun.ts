@@ -1,0 +1,57 @@
+/**
+ * The row cache's part in a run (full or `update`): whether the manifest's address sources can have one (UTF-8 CSV
+ * only), writing the new generation's once it is complete, and deleting those of generations no longer kept. The
+ * cache only makes the next `update` faster: failing to write one is a warning, never a failed run.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import { resolve } from 'node:path';
+import type { Logger } from '../execution/logger.js';
+import { listGenerations } from '../generations/generations.js';
+import type { Manifest } from '../manifest/manifestSchema.js';
+import { isUtf8Name } from '../sources/decode.js';
+import type { AddressRows } from './addressRows.js';
+import { RowCacheBuilder } from './rowCache.js';
+import { pruneRowCaches, writeRowCache } from './rowCacheFile.js';
+
+/** Where row caches live unless the run says otherwise (`--row-cache DIR`). */
+export const DEFAULT_ROW_CACHE_DIR = 'row-cache';
+
+export function rowCacheDir(dir: string | undefined): string {
+  return resolve(dir ?? DEFAULT_ROW_CACHE_DIR);
+}
+
+/** Why the manifest's addresses cannot be cached row by row, or undefined when they can. */
+export function notCacheable(manifest: Manifest): string | undefined {
+  const sources = manifest.levels.addresses ?? [];
+  if (!sources.length) return 'the manifest has no address sources';
+  const other = sources.find((s) => s.format !== 'csv' || !isUtf8Name(s.encoding));
+  return other ? `${other.file}: rows are cached for UTF-8 CSV address sources only` : undefined;
+}
+
+export function newAddressRows(manifest: Manifest): AddressRows | undefined {
+  return notCacheable(manifest) ? undefined : { builder: new RowCacheBuilder() };
+}
+
+export async function saveRowCache(
+  where: { dir: string; prefix: string; generation: string; context: string; log: Logger },
+  rows: AddressRows | undefined,
+): Promise<void> {
+  if (!rows) return;
+  const { dir, prefix, generation, context, log } = where;
+  try {
+    const path = await writeRowCache(dir, { prefix, generation, context }, rows.builder);
+    log.info({ path, rows: rows.builder.columns.length }, 'row cache written');
+  } catch (error) {
+    log.warn({ dir, error: (error as Error).message }, 'row cache not written: the next update reads in full');
+  }
+}
+
+/** Deletes the row caches of generations the prefix no longer has. */
+export async function pruneRowCachesOf(client: Client, dir: string, prefix: string, log: Logger): Promise<void> {
+  try {
+    const kept = (await listGenerations(client, prefix)).map((g) => g.generation);
+    await pruneRowCaches(dir, prefix, kept);
+  } catch (error) {
+    log.warn({ dir, error: (error as Error).message }, 'old row caches not pruned');
+  }
+}

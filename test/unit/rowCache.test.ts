@@ -1,0 +1,148 @@
+/**
+ * The row cache's pure parts (indexer/rows/): CSV records split raw as csv-parse reads them, the cache written and
+ * read back, rows taken by digest once each, and the live addresses' digests taken from it (a merged address keeps
+ * its winning row's digest, as Elasticsearch keeps the highest version).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCsvRecord } from '../../indexer/sources/csv.js';
+import { digestBytes, RawCsvSplitter, splitRawCsv } from '../../indexer/rows/rawCsvRecords.js';
+import { RowCacheBuilder } from '../../indexer/rows/rowCache.js';
+import { pruneRowCaches, readRowCache, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
+import { liveAddressDigests } from '../../indexer/update/replayPlan.js';
+import { StreetAccumulator } from '../../indexer/derived/streetDocuments.js';
+
+const text = (s: string) => Buffer.from(s, 'utf8');
+
+function split(csv: string, chunk = 7) {
+  const out: { line: number; lines: number; text: string; header: string }[] = [];
+  const splitter = new RawCsvSplitter((line, lines, bytes, _hi, _lo, header) =>
+    out.push({ line, lines, text: bytes.toString(), header: header.toString() }),
+  );
+  // In small chunks: a record split across chunks reads as one.
+  const bytes = text(csv);
+  for (let i = 0; i < bytes.length; i += chunk) splitter.push(bytes.subarray(i, i + chunk));
+  return { records: out, scan: splitter.end() };
+}
+
+describe('raw CSV records', () => {
+  it('splits records at newlines outside quotes, skips blank lines and keeps the header apart', () => {
+    const csv = 'id,street,number\r\n1,Markt,1\r\n\r\n2,"Lange, Haven",3\n3,"Oude\nDelft",4\n4,Rue ""X"",5';
+    const { records, scan } = split(csv);
+    expect(scan.header.toString()).toBe('id,street,number');
+    expect(records.map(({ line, lines, text }) => ({ line, lines, text }))).toEqual([
+      { line: 2, lines: 1, text: '1,Markt,1' },
+      { line: 4, lines: 1, text: '2,"Lange, Haven",3' },
+      { line: 5, lines: 2, text: '3,"Oude\nDelft",4' },
+      { line: 7, lines: 1, text: '4,Rue ""X"",5' },
+    ]);
+    expect(records.every((r) => r.header === 'id,street,number')).toBe(true);
+    expect(scan).toMatchObject({ count: 4, physicalLines: 7, unclosedQuote: false });
+  });
+
+  it('each record parses under its header as the streaming read parses it', () => {
+    const { records, scan } = split('\uFEFFid, street\n2,"Lange, Haven"\n');
+    expect(parseCsvRecord(scan.header, text(records[0]!.text))).toEqual({ id: '2', street: 'Lange, Haven' });
+    expect(parseCsvRecord(scan.header, text('1,2,3'))).toBeUndefined();
+  });
+
+  it('says when a quote is never closed', () => {
+    expect(splitRawCsv(text('id,street\n1,"Markt\n2,Haven\n'), () => {}).unclosedQuote).toBe(true);
+  });
+
+  it('digests bytes into 64 bits that tell rows apart', () => {
+    expect(digestBytes(text('1,Markt,1'))).toEqual(digestBytes(text('1,Markt,1')));
+    expect(digestBytes(text('1,Markt,1'))).not.toEqual(digestBytes(text('1,Markt,2')));
+  });
+});
+
+const ID_A = '0a1b2c3d-0000-5000-8000-00000000000a';
+const ID_B = '0a1b2c3d-0000-5000-8000-00000000000b';
+
+function cacheOf(rows: [hi: number, id: string, digest: string, version: number][]): RowCacheBuilder {
+  const builder = new RowCacheBuilder();
+  const source = builder.beginSource('/data/a.csv', 1, 2);
+  for (const [hi, id, digest, version] of rows) {
+    const data = {
+      group: '["g"]',
+      postcode: '["2611AA","2611aa"]',
+      suburb: '',
+      building: '',
+      city: 'c1',
+      lat: 52,
+      lon: 4,
+    };
+    const r = builder.addRecord(source, hi, 7, data, false);
+    builder.setDocument(r, id, digest, version);
+  }
+  return builder;
+}
+
+describe('row cache', () => {
+  it('reads back what was written, each row taken once by its digest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rows-'));
+    const builder = cacheOf([
+      [10, ID_A, '00000000000000aa', 5],
+      [10, ID_A, '00000000000000aa', 6],
+      [11, ID_B, '00000000000000bb', 7],
+    ]);
+    await writeRowCache(dir, { prefix: 'p-', generation: '20261126000000000', context: 'c' }, builder);
+    const read = await readRowCache(dir, 'p-', '20261126000000000');
+    if ('missing' in read) throw new Error(read.missing);
+    expect(read.head.context).toBe('c');
+    const { cache } = read;
+    expect(cache.size).toBe(3);
+    expect([cache.take(10, 7), cache.take(10, 7), cache.take(10, 7), cache.take(12, 7)]).toEqual([0, 1, -1, -1]);
+    expect(cache.docId(2)).toBe(ID_B);
+    expect(cache.docDigest(2)).toBe('00000000000000bb');
+    expect(cache.string(2, 'postcode')).toBe('["2611AA","2611aa"]');
+    expect(await readRowCache(dir, 'p-', '20261126000000001')).toEqual({
+      missing: expect.stringMatching(/no row cache/),
+    });
+    await pruneRowCaches(dir, 'p-', []);
+    expect(await readRowCache(dir, 'p-', '20261126000000000')).toEqual({ missing: expect.any(String) });
+  });
+
+  it("gives each live address its winning row's digest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rows-'));
+    const builder = cacheOf([
+      [1, ID_A, '00000000000000a1', 5],
+      [2, ID_A, '00000000000000a2', 9],
+      [3, ID_A, '00000000000000a3', 6],
+      [4, ID_B, '00000000000000b1', 1],
+    ]);
+    await writeRowCache(dir, { prefix: 'p-', generation: '20261126000000000', context: 'c' }, builder);
+    const read = await readRowCache(dir, 'p-', '20261126000000000');
+    if ('missing' in read) throw new Error(read.missing);
+    const { table, liveIndex } = liveAddressDigests(read.cache);
+    expect(table.size).toBe(2);
+    expect([...liveIndex]).toEqual([0, 0, 0, 1]);
+    expect(table.digestEquals(table.indexOf(ID_A), '00000000000000a2')).toBe(true);
+    expect(table.digestEquals(table.indexOf(ID_B), '00000000000000b1')).toBe(true);
+  });
+});
+
+describe("a street's sample points", () => {
+  it('depend on its own addresses only, not on the streets before it in the stream', () => {
+    const address = (street: string, i: number) => ({
+      streetname: street,
+      street_key: street.toLowerCase(),
+      city: 'Delft',
+      city_key: 'delft',
+      location: { lon: 4 + i / 1000, lat: 52 + i / 1000 },
+      country_id: 'nl',
+      province_id: '',
+      municipality_id: '',
+      city_id: '',
+    });
+    const streetOf = (before: number) => {
+      const acc = new StreetAccumulator();
+      for (let i = 0; i < before; i++) acc.add(address('Markt', i));
+      for (let i = 0; i < 60; i++) acc.add(address('Haven', i));
+      return acc.finish().find((s) => s.streetname === 'Haven');
+    };
+    expect(streetOf(40)).toEqual(streetOf(3));
+  });
+});
