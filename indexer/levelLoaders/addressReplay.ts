@@ -50,7 +50,6 @@ export async function* replaySource(
   const { summary, origin } = ctx.addSource('addresses', displayPath(source.file));
   const header = digestBytes(scan.header);
   const sourceRows = rows.builder.beginSource(source.file, header.hi, header.lo);
-  rows.builder.columns.reserve(scan.count);
   const joined = cache.columns.joined;
   for (let i = 0; i < scan.count; i++) {
     const r = plan.replay[i] as number;

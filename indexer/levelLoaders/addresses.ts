@@ -13,7 +13,7 @@ import { type Properties, readField } from '../transform/fields.js';
 import { arrayItems, type ReadRecord, type RunContext } from '../execution/runContext.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { rowDataOf } from '../rows/addressRowData.js';
-import { digestBytes, rawDigests } from '../rows/rawCsvRecords.js';
+import { digestBytes, type RawDigests, rawDigests } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
 import { type AccumulatedAddress, replaySource } from './addressReplay.js';
 import { addressFromRecord } from '../transform/address.js';
@@ -54,6 +54,16 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
     return mergePriority(parents, sequence++);
   };
 
+  // Each file's raw records, digested (one pass, no parsing), for the row cache of a full read; a file the raw pass
+  // cannot read (a truncated .gz) is left to the full read, which names what is wrong with it.
+  const raws = rows && !rows.plan ? await rawDigestsOf(sources) : undefined;
+  // The row cache's columns sized once for every row (growing them source by source would copy them each time).
+  rows?.builder.columns.reserve(
+    rows.plan
+      ? rows.plan.sources.reduce((n, p) => n + p.scan.count, 0)
+      : (raws ?? []).reduce((n, r) => n + (r?.line.length ?? 0), 0),
+  );
+
   async function* items(): AsyncGenerator<LoadItem<AddressDoc>> {
     for (const [index, source] of sources.entries()) {
       const streetNames = await readStreetNames(source);
@@ -89,11 +99,9 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayed });
         continue;
       }
-      // A file the raw pass cannot read (a truncated .gz) is left to the full read, which names what is wrong.
-      const raw = rows && (await rawDigests(source.file).catch(() => undefined));
+      const raw = raws?.[index];
       const header = raw && digestBytes(raw.scan.header);
       const sourceRows = raw && header && rows?.builder.beginSource(source.file, header.hi, header.lo);
-      if (raw) rows?.builder.columns.reserve(raw.line.length);
       let j = 0;
       for await (const read of ctx.records('addresses', source)) {
         // The raw record this one was parsed from (same first line): its digest goes into the row cache.
@@ -116,6 +124,12 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.foldedCities = [...(remap?.keys() ?? [])].sort();
   ctx.placeAccumulator.applyRemap(remap);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
+}
+
+async function rawDigestsOf(sources: readonly AddressSource[]): Promise<(RawDigests | undefined)[]> {
+  const out: (RawDigests | undefined)[] = [];
+  for (const source of sources) out.push(await rawDigests(source.file).catch(() => undefined));
+  return out;
 }
 
 /** The row cache learns each document's id, digest and version as the loader digests it. */

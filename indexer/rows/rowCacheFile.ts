@@ -5,7 +5,7 @@
  * padding to 8 bytes, then each column's bytes in a fixed order. Anything that does not read back as written is
  * "no cache": `update` then reads the snapshot the full way.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
 
@@ -59,6 +59,24 @@ export async function writeRowCache(dir: string, head: RowCacheHead, rows: RowCa
   return path;
 }
 
+/** A whole file in an ArrayBuffer of its own (offset 0, so typed arrays over it can be aligned). */
+async function readWhole(path: string): Promise<ArrayBuffer> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const file = new ArrayBuffer(size);
+    const view = new Uint8Array(file);
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await handle.read(view, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return file;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The generation's rows, or undefined when there is no readable cache of it (with why, for the log). */
 export async function readRowCache(
   dir: string,
@@ -66,12 +84,13 @@ export async function readRowCache(
   generation: string,
 ): Promise<{ head: RowCacheHead; cache: RowCache } | { missing: string }> {
   const path = rowCachePath(dir, prefix, generation);
-  let bytes: Buffer;
+  let file: ArrayBuffer;
   try {
-    bytes = await readFile(path);
+    file = await readWhole(path);
   } catch {
     return { missing: `no row cache at ${path}` };
   }
+  const bytes = Buffer.from(file);
   const newline = bytes.indexOf(0x0a);
   const [magic, format, length] = bytes.subarray(0, Math.max(0, newline)).toString().split(' ');
   if (magic !== MAGIC || Number(format) !== FORMAT)
@@ -84,20 +103,17 @@ export async function readRowCache(
     return { missing: `${path}: unreadable header` };
   }
   if (meta.prefix !== prefix || meta.generation !== generation) return { missing: `${path} is another generation's` };
-  let offset = start + Number(length);
-  offset += (8 - (offset % 8)) % 8;
+  let at = start + Number(length);
+  at += (8 - (at % 8)) % 8;
   const columns = new RowColumns();
   const n = meta.rows;
-  // Copied out of the file's buffer: a typed array over it needs its offsets aligned, which readFile does not promise.
-  const aligned = new ArrayBuffer(bytes.length - offset);
-  new Uint8Array(aligned).set(bytes.subarray(offset));
-  let at = 0;
+  // Views of the file's own memory (read into a fresh ArrayBuffer, so each column's offset is 8-byte aligned).
   for (const name of COLUMNS) {
     const Type = columns[name].constructor as Uint32ArrayConstructor | Uint8ArrayConstructor | Float64ArrayConstructor;
     const count = n * WIDTH[name];
     const byteLength = count * Type.BYTES_PER_ELEMENT;
-    if (at + byteLength > aligned.byteLength) return { missing: `${path} is truncated` };
-    (columns as unknown as Record<string, unknown>)[name] = new Type(aligned, at, count);
+    if (at + byteLength > file.byteLength) return { missing: `${path} is truncated` };
+    (columns as unknown as Record<string, unknown>)[name] = new Type(file, at, count);
     at += byteLength + ((8 - (byteLength % 8)) % 8);
   }
   columns.length = n;
