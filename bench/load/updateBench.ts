@@ -8,7 +8,7 @@
  * ~50 m). Then, as child processes (peak RSS from /proc), `update` to B and a full run on B, one after the other,
  * the load average beside each. Then update equals rebuild on the bulk data: the counts per kind of both
  * generations, and 10,000 documents drawn (seeded) from the full run's addresses, streets and places compared
- * field by field with the update's. Deletes every index of --prefix at the end. Run it inside
+ * field by field with the update's. Deletes every index and row cache of --prefix at the end. Run it inside
  * `flock /work/heavy.lock` on a shared machine. ELASTICSEARCH_URL: the node to use (default http://127.0.0.1:9200).
  */
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,8 @@ import { seededRandom } from '../../indexer/execution/seededRandom.js';
 import { runWithPeakRss } from '../support/childPeakRss.js';
 import { REPO_ROOT } from '../support/defaults.js';
 import { absolutePaths } from '../../indexer/manifest/absolutePaths.js';
+import { pruneRowCaches } from '../../indexer/rows/rowCacheFile.js';
+import { rowCacheDir } from '../../indexer/rows/rowCacheRun.js';
 
 const { values } = parseArgs({
   options: {
@@ -198,6 +200,7 @@ async function main(): Promise<void> {
         peakRssMb,
         load: l,
         changes: summary.changes,
+        rows: summary.rows,
         timingsMs: summary.timingsMs,
         durationMs: summary.durationMs,
       })),
@@ -209,6 +212,7 @@ async function main(): Promise<void> {
   } finally {
     const indexes = await client.cat.indices({ index: `${prefix}*`, h: 'index', format: 'json' }).catch(() => []);
     for (const { index } of indexes as { index?: string }[]) if (index) await client.indices.delete({ index });
+    await pruneRowCaches(rowCacheDir(undefined), prefix, []);
     await client.close();
     rmSync(work, { recursive: true, force: true });
   }

@@ -48,7 +48,7 @@ export async function* replaySource(
   }
   const { scan } = plan;
   const { summary, origin } = ctx.addSource('addresses', displayPath(source.file));
-  const header = digestBytes(scan.header);
+  const header = { ...digestBytes(scan.header) };
   const sourceRows = rows.builder.beginSource(source.file, header.hi, header.lo);
   const joined = cache.columns.joined;
   for (let i = 0; i < scan.count; i++) {

@@ -100,7 +100,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         continue;
       }
       const raw = raws?.[index];
-      const header = raw && digestBytes(raw.scan.header);
+      const header = raw && { ...digestBytes(raw.scan.header) };
       const sourceRows = raw && header && rows?.builder.beginSource(source.file, header.hi, header.lo);
       let j = 0;
       for await (const read of ctx.records('addresses', source)) {

@@ -13,13 +13,15 @@ const CR = 0x0d;
 const QUOTE = 0x22;
 
 /**
- * One record: its first physical line, how many it covers, its bytes (valid during the call only), its digest, and
- * the file's header line.
+ * One record: its first physical line, how many it covers, where its bytes are (`buf` from `start` to `end`, valid
+ * during the call only: copy what is kept), its digest, and the file's header line.
  */
 export type RawRecordSink = (
   line: number,
   lines: number,
-  bytes: Buffer,
+  buf: Buffer,
+  start: number,
+  end: number,
   hi: number,
   lo: number,
   header: Buffer,
@@ -36,17 +38,29 @@ export interface RawCsvScan {
   unclosedQuote: boolean;
 }
 
-/** FNV-1a (32 bits) and a second, differently mixed multiplicative hash over the same bytes: 64 bits together. */
-export function digestBytes(bytes: Uint8Array): { hi: number; lo: number } {
+/** The last digest computed (one object reused: no allocation per record). */
+const digest = { hi: 0, lo: 0 };
+
+/**
+ * FNV-1a (32 bits) and a second, differently mixed multiplicative hash over the same bytes: 64 bits together. The
+ * returned object is reused by the next call: read it at once.
+ */
+export function digestBytes(
+  bytes: Uint8Array,
+  from = 0,
+  to = bytes.length,
+): { readonly hi: number; readonly lo: number } {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
-  for (let i = 0; i < bytes.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = bytes[i] as number;
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return { hi: a >>> 0, lo: b >>> 0 };
+  digest.hi = a >>> 0;
+  digest.lo = b >>> 0;
+  return digest;
 }
 
 function countIn(buf: Buffer, byte: number, from: number, to: number): number {
@@ -70,16 +84,21 @@ export class RawCsvSplitter {
     let scanFrom = 0;
     let quotes = 0;
     let lines = 1;
+    // The next quote at or after scanFrom (found once, not per line: most lines hold none).
+    let quote = buf.indexOf(QUOTE);
     for (;;) {
       const nl = buf.indexOf(NEWLINE, scanFrom);
       if (nl === -1) break;
-      quotes += countIn(buf, QUOTE, scanFrom, nl);
+      while (quote !== -1 && quote < nl) {
+        quotes++;
+        quote = buf.indexOf(QUOTE, quote + 1);
+      }
       if (quotes % 2 === 1) {
         lines++;
         scanFrom = nl + 1;
         continue;
       }
-      this.emit(buf.subarray(start, nl), lines);
+      this.emit(buf, start, nl, lines);
       start = scanFrom = nl + 1;
       quotes = 0;
       lines = 1;
@@ -91,25 +110,25 @@ export class RawCsvSplitter {
     const rest = this.rest;
     if (rest.length) {
       if (countIn(rest, QUOTE, 0, rest.length) % 2 === 1) this.scan.unclosedQuote = true;
-      else this.emit(rest, countIn(rest, NEWLINE, 0, rest.length) + 1);
+      else this.emit(rest, 0, rest.length, countIn(rest, NEWLINE, 0, rest.length) + 1);
     }
     this.scan.physicalLines = this.line - 1;
     return this.scan;
   }
 
-  private emit(raw: Buffer, lines: number): void {
+  private emit(buf: Buffer, from: number, to: number, lines: number): void {
     const first = this.line;
     this.line += lines;
-    const bytes = raw.length && raw[raw.length - 1] === CR ? raw.subarray(0, raw.length - 1) : raw;
+    if (to > from && buf[to - 1] === CR) to--;
     if (!this.headerSeen) {
       this.headerSeen = true;
-      this.scan.header = Buffer.from(bytes);
+      this.scan.header = Buffer.from(buf.subarray(from, to));
       return;
     }
-    if (bytes.length === 0 && lines === 1) return;
+    if (to === from && lines === 1) return;
     this.scan.count++;
-    const { hi, lo } = digestBytes(bytes);
-    this.sink(first, lines, bytes, hi, lo, this.scan.header);
+    const { hi, lo } = digestBytes(buf, from, to);
+    this.sink(first, lines, buf, from, to, hi, lo, this.scan.header);
   }
 }
 
@@ -145,7 +164,7 @@ export async function rawDigests(path: string): Promise<RawDigests> {
   let hi = new Uint32Array(1 << 16);
   let lo = new Uint32Array(1 << 16);
   let n = 0;
-  const scan = await scanRawCsv(path, (first, _lines, _bytes, h, l) => {
+  const scan = await scanRawCsv(path, (first, _lines, _buf, _start, _end, h, l) => {
     if (n === line.length) {
       const grow = (a: Uint32Array) => {
         const b = new Uint32Array(a.length * 2);

@@ -90,7 +90,7 @@ async function plan(sources: readonly AddressSource[], cache: RowCache, folded: 
     let replay = new Int32Array(Math.max(16, cached.count));
     const parsed = new Map<number, ParsedRow>();
     let i = 0;
-    const scan = await scanOrExplain(source.file, (line, lines, bytes, hi, lo, header) => {
+    const scan = await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo, header) => {
       if (i === replay.length) {
         const grown = new Int32Array(replay.length * 2);
         grown.set(replay);
@@ -102,14 +102,14 @@ async function plan(sources: readonly AddressSource[], cache: RowCache, folded: 
         return;
       }
       replay[i] = -1;
-      const item = parse(header, bytes, line, lines, source);
+      const item = parse(header, buf.subarray(start, end), line, lines, source);
       parsed.set(i++, { item, hi, lo });
       if (classifyItem(item, source).kind === 'record') {
         const address = addressFromRecord(item.props, item.geometry, source.fields);
         if (address.ok) dirty.add(address.value.id);
       }
     });
-    const digest = digestBytes(scan.header);
+    const digest = { ...digestBytes(scan.header) };
     if (digest.hi !== cached.headerHi || digest.lo !== cached.headerLo) {
       throw new NotPlannable(`${source.file}: its header changed`);
     }
@@ -147,10 +147,10 @@ async function settle(
     if (again.size) {
       const source = sources[index] as AddressSource;
       let i = 0;
-      await scanOrExplain(source.file, (line, lines, bytes, hi, lo, header) => {
+      await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo, header) => {
         if (again.has(i)) {
           plan.replay[i] = -1;
-          plan.parsed.set(i, { item: parse(header, bytes, line, lines, source), hi, lo });
+          plan.parsed.set(i, { item: parse(header, buf.subarray(start, end), line, lines, source), hi, lo });
         }
         i++;
       });
