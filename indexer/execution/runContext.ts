@@ -80,6 +80,8 @@ export class RunContext {
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */
   private readonly origins: SourceSummary[] = [];
   addressMs = 0;
+  /** Where the address stage's time went (the address rows, derived cities, streets), for `update`'s summary. */
+  readonly stageMs: Record<string, number> = {};
   /** The derived-city groups folded into another city (their addresses moved to it), once the addresses are loaded. */
   foldedCities: string[] = [];
 

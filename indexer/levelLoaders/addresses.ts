@@ -120,10 +120,15 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   // Duplicates of one full address share an _id; Elasticsearch keeps the highest version and says which lost.
   s.merged = result.superseded;
   ctx.logLoaded('addresses');
+  ctx.stageMs.addressRows = ctx.addressMs;
+  const citiesStart = Date.now();
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
   ctx.foldedCities = [...(remap?.keys() ?? [])].sort();
   ctx.placeAccumulator.applyRemap(remap);
+  ctx.stageMs.derivedCities = Date.now() - citiesStart;
+  const streetsStart = Date.now();
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
+  ctx.stageMs.streets = Date.now() - streetsStart;
 }
 
 async function rawDigestsOf(sources: readonly AddressSource[]): Promise<(RawDigests | undefined)[]> {

@@ -177,7 +177,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     durationMs: Date.now() - started,
     addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-    timingsMs: timings,
+    timingsMs: { ...timings, ...ctx.stageMs },
     rows: replay.plan ? { replayed: replay.plan.replayed, read: replay.plan.parsed } : { readInFull: replay.why },
   });
 
