@@ -7,7 +7,6 @@ import { SearchBatcher } from '../elasticsearch/searchBatcher.js';
 import { AnonymousLimit } from '../http/anonymousLimit.js';
 import { acceptedKeyOf, apiKeyAuth } from '../http/auth.js';
 import { BodyCache } from '../http/bodyCache.js';
-import { loopLagMs } from '../http/loopLag.js';
 import { HeavyAnswers } from '../http/heavyAnswers.js';
 import { compression } from '../http/compression.js';
 import { corsPolicy } from '../http/cors.js';
@@ -42,8 +41,6 @@ export interface AppOptions {
   now?: () => number;
   /** Draining after SIGTERM (src/server.ts sets it); readiness answers 503 from then on. */
   state?: ServiceState;
-  /** The event loop's lag in milliseconds (src/http/loopLag.ts; tests pass their own). */
-  loopLag?: () => number;
 }
 
 /** Declared without a key (/metrics has its own access rule, src/http/metrics.ts). */
@@ -53,14 +50,7 @@ const LARGE_BODY_PATHS = ENDPOINTS.filter((endpoint) => endpoint.largeBody).map(
 /** The routes whose errors take a dialect's shape (their paths are exact, without parameters). */
 const ERROR_SHAPES = new Map(ENDPOINTS.flatMap((e) => (e.errorShape ? [[e.path, e.errorShape] as const] : [])));
 
-export function createApp({
-  config,
-  client,
-  logger,
-  now,
-  state = new ServiceState(),
-  loopLag = loopLagMs,
-}: AppOptions): Koa {
+export function createApp({ config, client, logger, now, state = new ServiceState() }: AppOptions): Koa {
   const app = new Koa();
   // ctx.ip names the client behind a proxy only when its X-Forwarded-For is trusted (a client can write one).
   app.proxy = config.trustProxy;
@@ -95,7 +85,6 @@ export function createApp({
     guard: () => guard?.stats(),
     logger,
     state,
-    loopLag,
     metrics,
     metricsKeyDigest: config.metricsKeyDigest,
     // Rendered once: the schemas do not change while the process runs.

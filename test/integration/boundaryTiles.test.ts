@@ -241,27 +241,6 @@ describe('GET /tiles/boundaries/{z}/{x}/{y}.mvt', () => {
     expect(Buffer.from(cached.bytes).equals(Buffer.from(first.bytes))).toBe(true);
   });
 
-  it('refuses to cut a new tile while the process is behind (503, Retry-After), and serves a cut one', async () => {
-    let lag = 0;
-    const behind = await startTestApi({ loopLag: () => lag });
-    try {
-      const get = (path: string) => fetch(`${behind.url}${path}`, { headers: { 'x-api-key': TEST_API_KEY } });
-      const [a, b] = tilesOver([4.35, 52.0, 4.37, 52.0], 14) as [{ x: number; y: number }, { x: number; y: number }];
-      expect((await get(`/tiles/boundaries/14/${a.x}/${a.y}.mvt`)).status).toBe(200);
-      lag = 1000;
-      const refused = await get(`/tiles/boundaries/14/${b.x}/${b.y}.mvt`);
-      expect(refused.status).toBe(503);
-      expect(refused.headers.get('retry-after')).toBe('1');
-      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('overloaded');
-      // The tile cut before comes from the body cache, lag or not.
-      expect((await get(`/tiles/boundaries/14/${a.x}/${a.y}.mvt`)).status).toBe(200);
-      lag = 0;
-      expect((await get(`/tiles/boundaries/14/${b.x}/${b.y}.mvt`)).status).toBe(200);
-    } finally {
-      await behind.close();
-    }
-  });
-
   it('takes the key in the query string, which leaves it out of the ETag', async () => {
     const path = '/tiles/boundaries/5/16/10.mvt';
     const byHeader = await fetch(`${api.url}${path}`, { headers: { 'x-api-key': TEST_API_KEY } });

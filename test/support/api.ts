@@ -45,8 +45,6 @@ export async function startTestApi(
     now?: () => number;
     /** Draining or not (the test starts the drain). */
     state?: ServiceState;
-    /** The event loop's lag the tile endpoint reads, in milliseconds. */
-    loopLag?: () => number;
     /** Receives every log line (parsed JSON) at level info and above, for tests that check what is logged. */
     logSink?: (line: { msg: string; [key: string]: unknown }) => void;
   } = {},
@@ -76,7 +74,6 @@ export async function startTestApi(
       : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.state ? { state: options.state } : {}),
-    ...(options.loopLag ? { loopLag: options.loopLag } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -3,7 +3,6 @@
  * header (`keyInQuery`): most tile clients cannot send headers.
  */
 import { z } from 'zod';
-import { OverloadedError } from '../../../core/domain/errors.js';
 import { BinaryAnswer } from '../../endpoints/binaryAnswer.js';
 import { endpointsOf, type Endpoint } from '../../endpoints/endpoint.js';
 import { JSON_TYPE, MVT } from '../../http/mediaType.js';
@@ -16,21 +15,9 @@ import { MAX_ZOOM, MIN_ZOOM, outsidePyramid } from './zoomTable.js';
 /** The services the tile endpoints use (src/wiring/services.ts builds them). */
 export interface TileServices {
   boundaryTiles: BoundaryTiles;
-  /** How far behind the event loop runs, in milliseconds (src/http/loopLag.ts). */
-  loopLag: () => number;
 }
 
 const endpoint = endpointsOf<TileServices>();
-
-/**
- * A tile not in the body cache is cut only while the event loop is less than this far behind, sustained (src/http/
- * loopLag.ts); else 503 `overloaded` with Retry-After. Cutting is synchronous CPU work (0.3-0.6 ms a new zoom 12-14
- * tile of the bulk data): offered faster than one core cuts, new tiles queued in the sockets without bound (p99 of
- * 11 s and timeouts in the bench), every other request behind them. Cached tiles (a buffer write) are served whatever
- * the lag. Not lower: on a shared, loaded machine the levels' index builds one after another at start (65-300 ms
- * each, with short Elasticsearch pages between them) make the ticks late tens of milliseconds in a row.
- */
-export const TILE_CUT_MAX_LAG_MS = 200;
 
 const tileNumber = (what: string) => z.coerce.number().int().min(0).describe(what);
 
@@ -120,10 +107,7 @@ export const TILE_ENDPOINTS: readonly Endpoint<TileServices>[] = [
     },
     reads: ['areas', 'buildings'],
     backend: true,
-    handle: async ({ params: { z: zoom, x, y } }, { boundaryTiles, loopLag }) => {
-      // Only a tile the body cache does not hold gets here (src/endpoints/router.ts).
-      if (loopLag() > TILE_CUT_MAX_LAG_MS) throw new OverloadedError();
-      return new BinaryAnswer(MVT, await boundaryTiles.tile(zoom, x, y));
-    },
+    handle: async ({ params: { z: zoom, x, y } }, { boundaryTiles }) =>
+      new BinaryAnswer(MVT, await boundaryTiles.tile(zoom, x, y)),
   }),
 ];
