@@ -1,25 +1,31 @@
 /**
- * The tiles of one level (pure, no I/O): a geojson-vt index over the level's features, and the tile of z/x/y split
- * into the level's shapes and its label points.
+ * The tiles of one level (pure, no I/O): the tile of z/x/y split into the level's shapes and its label points, cut
+ * with geojson-vt from the level's features, projected once into the unit square (unitSquare.ts).
  *
- * geojson-vt cuts tiles down to INDEX_MAX_ZOOM when the index is built and any deeper tile on first request, and
- * keeps every tile it cut (with its geometry, and the clipped source of the deepest) for the life of the index.
- * Inside a large polygon every tile down to MAX_ZOOM holds a square, so a client walking the zoom-14 tiles of a
- * country would grow the index without end. Each request below INDEX_MAX_ZOOM is therefore charged what it may have
- * added: the points of the tile it answers (kept in the tile once transformed) plus REQUEST_COST for the tiles cut on
- * the way down (80-135 bytes of heap per point charged, measured); once an index has been charged `maxCost`, it is
- * built anew from the level's features and starts empty again. The body cache in front of it keeps answered tiles,
- * so a tile asked for again rarely gets here.
+ * Down to REGION_ZOOM, from one index over the whole level. geojson-vt cuts tiles down to INDEX_MAX_ZOOM when the
+ * index is built and any deeper tile on first request, and keeps every tile it cut (with its geometry, and the
+ * clipped source of the deepest) for the life of the index: a client walking a large country's tiles would grow it
+ * without end. Each request below INDEX_MAX_ZOOM is therefore charged what it may have added: the points of the tile
+ * it answers (kept in the tile once transformed) plus REQUEST_COST for the tiles cut on the way down (80-135 bytes of
+ * heap per point charged, measured); once an index has been charged `maxCost`, it is built anew from the level's
+ * features and starts empty again.
+ *
+ * Past REGION_ZOOM, each tile on its own from the region around it (regionTiles.ts; the regions' shapes bounded by
+ * `maxCost` points as well), so that the many tiles a panning map asks there neither grow the whole index nor make it
+ * be built anew.
+ * The body cache in front of both keeps answered tiles, so a tile asked for again rarely gets here.
  */
 import { GeoJSONVT, type GeoJSONVTFeature, type GeoJSONVTOptions } from '@maplibre/geojson-vt';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
-import { BUFFER, EXTENT, MAX_ZOOM } from './zoomTable.js';
+import { REGION_ZOOM, type RegionStats, RegionTiles } from './regionTiles.js';
 import type { TileProperties } from './tileFeatures.js';
+import { projected } from './unitSquare.js';
+import { BUFFER, EXTENT, MAX_ZOOM } from './zoomTable.js';
 
 /** Where geojson-vt stops cutting when it builds an index (its default): deeper tiles are cut on request. */
 export const INDEX_MAX_ZOOM = 5;
 
-/** geojson-vt's options for a level simplified with `tolerance` (zoomTable.ts' toleranceOf). */
+/** geojson-vt's options for a level simplified with `tolerance` (zoomTable.ts' toleranceOf), in longitude and latitude. */
 export const geojsonVtOptions = (tolerance: number): GeoJSONVTOptions => ({
   maxZoom: MAX_ZOOM,
   indexMaxZoom: INDEX_MAX_ZOOM,
@@ -44,9 +50,9 @@ export interface LevelTile {
  */
 export const REQUEST_COST = 32;
 
-export interface LevelTilesStats {
+export interface LevelTilesStats extends RegionStats {
   features: number;
-  /** What requests below INDEX_MAX_ZOOM were charged since the index was last built, in points. */
+  /** What requests between INDEX_MAX_ZOOM and REGION_ZOOM were charged since the index was last built, in points. */
   cost: number;
   /** How often the index was built anew after `maxCost`. */
   rebuilds: number;
@@ -57,29 +63,35 @@ export class LevelTiles {
   private cost = 0;
   private rebuilds = 0;
   private readonly collection: FeatureCollection<Geometry, TileProperties>;
+  private readonly options: GeoJSONVTOptions;
+  private readonly regions: RegionTiles;
 
+  /** `features` in longitude and latitude. */
   constructor(
     features: Feature<Geometry, TileProperties>[],
     private readonly maxCost: number,
-    private readonly tolerance: number,
+    tolerance: number,
   ) {
-    this.collection = { type: 'FeatureCollection', features };
+    this.collection = { type: 'FeatureCollection', features: features.map(projected) };
+    this.options = { ...geojsonVtOptions(tolerance), coordinates: 'unitSquare' };
+    this.regions = new RegionTiles(this.collection.features, this.options, maxCost);
   }
 
-  /** Builds the index now (else the first tile does). */
+  /** Builds the index now (else the first tile down to REGION_ZOOM does). */
   build(): this {
-    this.index = new GeoJSONVT(this.collection, geojsonVtOptions(this.tolerance));
+    this.index = new GeoJSONVT(this.collection, this.options);
     this.cost = 0;
     return this;
   }
 
   /** The level's shapes and label points in tile z/x/y (nothing: both empty). */
   tile(z: number, x: number, y: number): LevelTile {
-    if (!this.index || this.cost >= this.maxCost) {
+    const deep = z > REGION_ZOOM;
+    if (!deep && (!this.index || this.cost >= this.maxCost)) {
       if (this.index) this.rebuilds++;
       this.build();
     }
-    const tile = this.index!.getTile(z, x, y);
+    const tile = deep ? this.regions.tile(z, x, y) : this.index!.getTile(z, x, y);
     const shapes: GeoJSONVTFeature[] = [];
     const labels: GeoJSONVTFeature[] = [];
     let points = 0;
@@ -91,13 +103,19 @@ export class LevelTiles {
         if (shape) shapes.push(shape);
       }
     }
-    if (z > INDEX_MAX_ZOOM && (shapes.length > 0 || labels.length > 0))
+    // A deep tile is cut on its own and kept nowhere here: nothing to charge.
+    if (!deep && z > INDEX_MAX_ZOOM && (shapes.length > 0 || labels.length > 0))
       this.cost += REQUEST_COST + points + labels.length;
     return { shapes, labels };
   }
 
   get stats(): LevelTilesStats {
-    return { features: this.collection.features.length, cost: this.cost, rebuilds: this.rebuilds };
+    return {
+      features: this.collection.features.length,
+      cost: this.cost,
+      rebuilds: this.rebuilds,
+      ...this.regions.stats,
+    };
   }
 }
 
