@@ -72,11 +72,20 @@ export function atRate(scenario: Scenario, rate: number, seconds: number) {
 async function driveAtRate(settings: LoadSettings, scenario: Scenario, rate: number, begin?: () => void) {
   if (settings.warmup > 0) await atRate(scenario, rate, settings.warmup);
   begin?.();
-  const result = await atRate(scenario, rate, settings.duration);
+  return rateRow(scenario.name, scenario.target, await atRate(scenario, rate, settings.duration), rate);
+}
+
+/** A fixed-rate run as a row of the table. */
+export function rateRow(
+  name: string,
+  target: Row['target'],
+  result: Awaited<ReturnType<typeof atRate>>,
+  rate: number,
+): Row {
   const failed = result.statuses['0'] ?? 0;
   return {
-    scenario: scenario.name,
-    target: scenario.target,
+    scenario: name,
+    target,
     requests: result.sent,
     requests_per_s: Math.round(result.ok_per_s),
     p50_ms: result.p50_ms,

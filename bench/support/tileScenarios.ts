@@ -18,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tilesOver } from '../../test/support/vectorTiles.js';
 import { REPO_ROOT, RESULTS_DIR } from './defaults.js';
-import { atRate, drive, type LoadSettings, type Row, type Scenario } from './loadDriver.js';
+import { atRate, drive, type LoadSettings, rateRow, type Row, type Scenario } from './loadDriver.js';
 
 type Box = [number, number, number, number];
 /** The Netherlands and Belgium. */
@@ -141,18 +141,7 @@ export async function runTileScenarios(options: TileBenchOptions) {
     if (needed > paths.length) log(`tiles: ${needed} uncached tiles wanted, ${paths.length} left: some repeat`);
     log(`tiles: uncached tiles at ${rate} req/s (${name})`);
     const result = await atRate(scenario('uncached', paths), rate, settings.duration);
-    const failed = result.statuses['0'] ?? 0;
-    rows.push({
-      scenario: `tiles z12-14 NL+BE, uncached, at ${name}`,
-      target: 'api',
-      requests: result.sent,
-      requests_per_s: Math.round(result.ok_per_s),
-      p50_ms: result.p50_ms,
-      p99_ms: result.p99_ms,
-      errors: failed,
-      non2xx: result.sent - result.ok - failed,
-      rate_limit: rate,
-    });
+    rows.push(rateRow(`tiles z12-14 NL+BE, uncached, at ${name}`, 'api', result, rate));
     return result;
   };
   const uncached = await openRun(forHalfRate, halfRate, 'half the cached rate');
