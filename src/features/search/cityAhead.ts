@@ -10,29 +10,33 @@ import type { CityTest } from '../../../core/text/numberTail.js';
 import type { KnownCities } from '../cities/knownCities.js';
 
 /**
- * The city test for the words of the number's segment (`segment`: the words after the number up to the next comma),
- * which are the first words of `rest` (every word after the number, to the end of the text).
+ * The city test for the words of the number's segment (`segment`: how many words follow the number up to the next
+ * comma), which are the first words of `rest` (every word after the number, to the end of the text).
  */
 export function cityAhead(rest: readonly string[], segment: number, cities: KnownCities): CityTest {
-  // exactFrom[i]: some word from the i-th of `rest` on begins a known city's exact name.
-  const exactFrom: boolean[] = new Array<boolean>(rest.length + 1).fill(false);
-  for (let i = rest.length - 1; i >= 0; i--) {
+  // namedFrom[i]: some word from the i-th of `rest` on begins a known city's exact name. Worked out only when a
+  // typo or a first word asks (most texts never do), from the end, each position once.
+  const namedFrom: (boolean | undefined)[] = [];
+  const laterNamed = (from: number): boolean => {
+    if (from >= rest.length) return false;
+    const known = namedFrom[from];
+    if (known !== undefined) return known;
     let named = false;
-    for (let k = 1; k <= Math.min(cities.maxWords, rest.length - i) && !named; k++)
-      named = cities.namedExactly(rest.slice(i, i + k));
-    exactFrom[i] = named || (exactFrom[i + 1] as boolean);
-  }
+    for (let k = 1; k <= Math.min(cities.maxWords, rest.length - from) && !named; k++)
+      named = cities.namedExactly(rest.slice(from, from + k));
+    namedFrom[from] = named || laterNamed(from + 1);
+    return namedFrom[from] as boolean;
+  };
   return (words) => {
     const first = words[0];
     if (first === undefined) return false;
     // `words` is the segment from some word on: where that word is in `rest`.
-    const at = segment - words.length;
-    const laterNamed = (after: number) => exactFrom[Math.max(0, at) + after] === true;
+    const at = Math.max(0, segment - words.length);
     for (let k = 1; k <= Math.min(cities.maxWords, words.length); k++) {
       const match = cities.match(words.slice(0, k));
-      if (match && (match.distance === 0 || !laterNamed(k))) return true;
+      if (match && (match.distance === 0 || !laterNamed(at + k))) return true;
     }
     // A word with a digit is a city only as part of a whole name: "2e Exloërmond" is one, "2e" before "Elsene" a floor.
-    return !/\d/.test(first) && cities.startsWith(first) && !laterNamed(1);
+    return !/\d/.test(first) && cities.startsWith(first) && !laterNamed(at + 1);
   };
 }
