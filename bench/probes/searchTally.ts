@@ -1,5 +1,5 @@
 /**
- * `npm run bench:searches -- [--queries 200] [--seed 42] [--prefix bench-bulk-] [--scenario search]`
+ * `npm run bench:searches -- [--queries 200] [--seed 42] [--prefix bench-bulk-] [--scenario search|tail|places]`
  *
  * What the search box asks Elasticsearch, load-independently: drawn free-text queries (benchQueries.ts
  * `freeTextPaths`, the addresses `sampleAddresses` draws) go one at a time through the search box wired as the app
@@ -15,7 +15,7 @@ import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch/searchBatcher.js';
 import { createServiceLogger } from '../../src/logger.js';
 import { buildSearchServices } from '../../src/wiring/services.js';
-import { freeTextPaths, placePaths, sampleAddresses } from '../support/benchQueries.js';
+import { freeTextPaths, freeTextTailPaths, placePaths, sampleAddresses } from '../support/benchQueries.js';
 import { BENCH_SEED, BULK_PREFIX, elasticsearchUrlFromEnv } from '../support/defaults.js';
 
 const { values: args } = parseArgs({
@@ -23,7 +23,10 @@ const { values: args } = parseArgs({
     queries: { type: 'string', default: '200' },
     seed: { type: 'string', default: String(BENCH_SEED) },
     prefix: { type: 'string', default: BULK_PREFIX },
-    /** `search`: free text with a house number (the API bench's "search free text"); `places`: place names. */
+    /**
+     * `search`: free text with a house number (the API bench's "search free text"); `tail`: the same addresses with a
+     * house-number tail ("search free text with a tail"); `places`: place names.
+     */
     scenario: { type: 'string', default: 'search' },
   },
 });
@@ -54,17 +57,23 @@ async function main() {
     const logger = createServiceLogger('silent');
     const box = buildSearchServices({ client, indexPrefix: prefix, searcher, logger }).searchBox;
     const drawn = await sampleAddresses(client, prefix, Number(args.queries), Number(args.seed));
-    const paths = args.scenario === 'places' ? placePaths(drawn) : freeTextPaths(drawn);
+    const paths =
+      args.scenario === 'places'
+        ? placePaths(drawn)
+        : args.scenario === 'tail'
+          ? freeTextTailPaths(drawn)
+          : freeTextPaths(drawn);
     const texts = paths.map((path) => new URLSearchParams(path.slice(path.indexOf('?'))).get('q') ?? '');
     // Warm the city names (read once per generation) so the first query's count is like the others'.
     await box.search({ q: texts[0] ?? '', size: 10 });
     tallies.clear();
 
     let withFuzzyAddress = 0;
+    const fuzzyExamples: string[] = [];
     for (const q of texts) {
       const before = tallies.get('addresses fuzzy')?.searches ?? 0;
       await box.search({ q, size: 10 });
-      if ((tallies.get('addresses fuzzy')?.searches ?? 0) > before) withFuzzyAddress += 1;
+      if ((tallies.get('addresses fuzzy')?.searches ?? 0) > before && ++withFuzzyAddress <= 5) fuzzyExamples.push(q);
     }
 
     const n = texts.length;
@@ -89,6 +98,7 @@ async function main() {
     console.log(
       `queries that sent a fuzzy address search: ${withFuzzyAddress} (${((100 * withFuzzyAddress) / n).toFixed(1)} %)`,
     );
+    for (const q of fuzzyExamples) console.log(`  e.g. ${q}`);
   } finally {
     await client.close();
   }

@@ -8,7 +8,7 @@
  * - a box word and the box: `bus`, `bte`, `bt`, `boîte`, `b`, with or without a dot (`bte.`, `bt.`), then the box
  *   as the register writes it (`3`, `2.11`, `F/88`, `0M/H`, `7étR`, `RCà2`, `b 2`, `A 10`, `7 RC`); letters only
  *   after a spelled-out box word;
- * - a lone dash or slash: `117 -1`, `368 -211`, `64a /5`;
+ * - a lone dash, slash or dot: `117 -1`, `368 -211`, `64a /5`, `8 .02`;
  * - a spaced dash: `56 - 206` (an addition; or a range, the number alone: the index decides, see addressBodies);
  * - a bare word: `32a rc`, `556 3e`, `3 et01`, `7 etrc`, `8 a`, `12 bis`, `13 120`, and a short code after it
  *   (`139 a 1`).
@@ -36,7 +36,8 @@ const MAX_WORD = 8;
 const MAX_LATER_WORD = 3;
 /** A dash or slash standing alone ("56 - 206", "64a / 5") or glued to the addition ("117 -1", "64a /5"). */
 const DASH_ONLY_RE = /^[-\u2010-\u2015/]+$/;
-const LONE_DASH_RE = /^[-\u2010-\u2015/]+(?=[\p{L}\p{N}])/u;
+/** ... or a dot before a box the register writes after one (`.02`, `.2E`). */
+const LONE_DASH_RE = /^[-\u2010-\u2015/.]+(?=[\p{L}\p{N}])/u;
 /** A floor code of letters the register writes as the box (`rc`, `ss`, `etrc`, `rdch`, `gv`): up to four letters. */
 const LETTER_CODE_RE = /^[a-z]{1,4}$/;
 const COMBINING_RE = /\p{M}+/gu;

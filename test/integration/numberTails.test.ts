@@ -46,6 +46,9 @@ describe('a house-number tail in the search box reads as the unit the register h
     ['nieuwstraat 8 b003 1000 brussel', 'Nieuwstraat', '8', '-B003'],
     ['elizastraat 13 arrm 1050 elsene', 'Elizastraat', '13', '-ARRM'],
     ['notarisstraat 76 1à3e 1050 elsene', 'Notarisstraat', '76', '-1A3E'],
+    // A four-digit box right before the postcode; a box the register writes after a dot.
+    ['idaliestraat 8 6002 1050 elsene', 'Idaliestraat', '8', '-6002'],
+    ['elizastraat 51 .2e 1050 elsene', 'Elizastraat', '51', '-2E'],
     // A lone dash and a spaced dash.
     ['Elizastraat 117 -1 Elsene', 'Elizastraat', '117', '-1'],
     ['Elizastraat 117 - 3e, Elsene', 'Elizastraat', '117', '-3E'],

@@ -146,6 +146,57 @@ describe('readFreeText: house-number tails (issue 36)', () => {
     expect(first(text)).toMatchObject({ number, city, how: 'exact' });
   });
 
+  // Register values the bulk data's tail classes missed (26 Nov 2026), each read whole now.
+  describe('the misses of the bulk eval', () => {
+    // Villages one typo from a floor code (Ees ~ `etes`, Arum ~ `arrm`, `ar.m`; Ens ~ `enso`) and 's-Gravenhage's
+    // first word `s`: not the city when the text names a known city exactly after them.
+    const withVillages = new KnownCities(['ees', 'arum', 'ens', 's gravenhage', 'elsene', 'schaarbeek', 'delft']);
+    const read1 = (text: string) => readFreeText(text, { cities: withVillages })[0]?.query;
+    it.each([
+      ['Capronnierstraat 32 bus ETES, 1030 Schaarbeek', '32 bus ETES', 'schaarbeek'],
+      ['Waterleidingsstraat 83 bus ArrM, 1050 Elsene', '83 bus ArrM', 'elsene'],
+      ['Tweetorenstraat 78 bus enso, 1210 Schaarbeek', '78 bus enso', 'schaarbeek'],
+      ['Paul Spaakstraat 14 bus S, 1050 Elsene', '14 bus S', 'elsene'],
+      ['notelaarstraat 158 etes 1030 schaarbeek', '158 etes', 'schaarbeek'],
+      ['brouwerijstraat 120 arrm 1050 elsene', '120 arrm', 'elsene'],
+      ['amerikaanse straat 100 ar.m 1050 elsene', '100 ar.m', 'elsene'],
+    ])('%s', (text, number, city) => {
+      expect(read1(text)).toMatchObject({ number, city });
+    });
+    it('still reads a typo of a city after the number as the city when no city follows', () => {
+      expect(read1('Mekelweg 8 Ees')).toMatchObject({ number: '8', city: 'ees' });
+      expect(read1('Mekelweg 8 Etes')).toMatchObject({ number: '8', city: 'ees' });
+    });
+
+    it.each([
+      // A bare four-digit box right before the postcode: the postcode is the later one.
+      ['pleinlaan 2 4255 1050 elsene', '2 4255', '1050'],
+      ['vaartdijk 115 1006 1070 elsene', '115 1006', '1070'],
+      ['willemsstraat 14 1906 1210 schaarbeek', '14 1906', '1210'],
+      // ... but a bare number after a box word or a dash is the box, the postcode after the comma.
+      ['Pleinlaan 2 b 5533, 1050 Elsene', '2 b 5533', '1050'],
+      ['Plattedijk 25A - 6317, 8531 PB Delft', '25A - 6317', '8531 PB'],
+    ])('%s', (text, number, postcode) => {
+      expect(read1(text)).toMatchObject({ number, postcode });
+    });
+
+    it('reads a box the register writes after a dot (`.02`)', () => {
+      expect(read1('herkoliersstraat 8 .02 1081 elsene')).toMatchObject({ number: '8 .02', postcode: '1081' });
+    });
+
+    // Lelystad's and Almere's number-named streets ("Jol 11") with a range or an addition after the number.
+    const almere = new KnownCities(['lelystad', 'almere']);
+    const all = (text: string) => readFreeText(text, { cities: almere }).map((r) => r.query);
+    it.each([
+      ['Jol 11 35 - 39, Lelystad', 'Jol 11', '35 - 39', 'lelystad'],
+      ['Kogge 05 10 - 14, Lelystad', 'Kogge 05', '10 - 14', 'lelystad'],
+      ['Randstad 22 42G - 7, Almere', 'Randstad 22', '42G - 7', 'almere'],
+      ['randstad 22 42g 9 almere', 'randstad 22', '42g 9', 'almere'],
+    ])('%s', (text, streetname, number, city) => {
+      expect(all(text)).toContainEqual({ streetname, number, city });
+    });
+  });
+
   it('keeps the city typed after words it cannot place', () => {
     expect(first('Populierenlaan 1 ~ 148, Groningen')).toMatchObject({ number: '1', city: 'groningen' });
     expect(first('Vismarkt 12 bovenverdieping achter Groningen')).toMatchObject({ number: '12', city: 'groningen' });

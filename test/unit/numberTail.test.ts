@@ -56,6 +56,7 @@ describe('readNumberTail', () => {
     ['4a', 'ss', 1, 'ass'],
     ['69', '1e Elsene', 1, '1e'],
     ['64a', '/5', 1, 'a5'],
+    ['8', '.02 Koekelberg', 1, '02'],
     // Dashes: lone and spaced.
     ['117', '-1 Elsene', 1, '1'],
     ['368', '-211 Groningen', 1, '211'],

@@ -70,6 +70,12 @@ export class KnownCities {
     return this.aliases.get(key) ?? key;
   }
 
+  /** Whether these words name a known city exactly (after normalisation, in any language): no typo tolerated. */
+  namedExactly(words: readonly string[]): boolean {
+    const text = normaliseText(words.join(' '));
+    return text !== '' && (this.keys.has(text) || this.aliases.has(text));
+  }
+
   /** The known city these words name, exactly or within a typo or two; undefined when none is close. */
   match(words: readonly string[]): CityMatch | undefined {
     const text = normaliseText(words.join(' '));

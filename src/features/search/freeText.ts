@@ -15,6 +15,7 @@ import { readNumberTail } from '../../../core/text/numberTail.js';
 import type { KnownCities } from '../cities/knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 import { outranksFuzzyTier } from '../address/matchQuality.js';
+import { cityAhead } from './cityAhead.js';
 
 export interface FreeTextReading {
   query: StreetQueryInput;
@@ -50,6 +51,22 @@ function tokenise(text: string): Token[] {
   return tokens;
 }
 
+/** Whether the token at `i` follows a word (not a number) of its own segment: a street's word before a number. */
+const followsWord = (tokens: readonly Token[], i: number) => {
+  const previous = tokens[i - 1];
+  return previous !== undefined && previous.segment === tokens[i]!.segment && !/^\d/.test(previous.lower);
+};
+
+/**
+ * Whether a bare number at `i` is no postcode: it follows a word of its segment without a digit, the street's
+ * ("Wetstraat 1000") or a box word or dash ("Pleinlaan 2 b 5533, 1050 Elsene", "Plattedijk 25A - 6317"). After a
+ * number or a box code with a digit it is ("Wetstraat 16 1000 Brussel", "Herkoliersstraat 8 .02 1081 Koekelberg").
+ */
+function isNumberSlot(tokens: readonly Token[], i: number): boolean {
+  const previous = tokens[i - 1];
+  return previous !== undefined && previous.segment === tokens[i]!.segment && !/\d/.test(previous.lower);
+}
+
 /** The postcode's tokens (one, or two for "2628 CD"), preferring unambiguous shapes. */
 function findPostcode(
   tokens: Token[],
@@ -68,11 +85,10 @@ function findPostcode(
         if (next && next.segment === one.segment && pattern.test(`${one.lower} ${next.lower}`)) {
           return { start: i, length: 2, text: `${one.text} ${next.text}` };
         }
-        // A house number follows its street's words; a bare-number postcode does not ("Wetstraat 16 1000
-        // Brussel", "1000 Brussel, Wetstraat 16").
-        const previous = tokens[i - 1];
-        const afterWord = previous !== undefined && previous.segment === one.segment && !/^\d/.test(previous.lower);
-        if (pattern.test(one.lower) && !(lookslikeNumber && afterWord)) {
+        // Of two bare numbers in a row the later is the postcode: the first is the number's box ("Pleinlaan 2 4255
+        // 1050 Elsene").
+        const beforeAnother = next !== undefined && next.segment === one.segment && pattern.test(next.lower);
+        if (pattern.test(one.lower) && !(lookslikeNumber && (isNumberSlot(tokens, i) || beforeAnother))) {
           return { start: i, length: 1, text: one.text };
         }
       }
@@ -81,37 +97,36 @@ function findPostcode(
   return undefined;
 }
 
-/**
- * Whether the words begin with a known city: its whole name (within a typo) or, for a word of letters, a name's first
- * word ("Den" of Den Haag). A word with a digit only as part of a whole name: "2e Exloërmond" is a city, "2e" before
- * "Elsene" a floor.
- */
-function startsCity(words: readonly string[], cities: KnownCities): boolean {
-  const first = words[0];
-  if (first === undefined) return false;
-  if (!/\d/.test(first) && cities.startsWith(first)) return true;
-  for (let k = 1; k <= Math.min(cities.maxWords, words.length); k++) if (cities.match(words.slice(0, k))) return true;
-  return false;
-}
+const isNumber = (t: Token) => /^\d/.test(t.lower) && parseHouseNumber(t.text) !== null;
 
 /**
  * The house number's tokens: a digit-led token that follows a word of its segment (the street's), else the first
  * digit-led token ("2e Exloërmond, Noorderdiep 2": 2, not 2e), with its tail (readNumberTail: a box, an addition,
  * a dash form) when that parses.
  */
-function findNumber(tokens: Token[], cities: KnownCities): { start: number; length: number; text: string } | undefined {
-  const isNumber = (t: Token) => /^\d/.test(t.lower) && parseHouseNumber(t.text) !== null;
-  const afterWord = tokens.findIndex((t, i) => {
-    const previous = tokens[i - 1];
-    return isNumber(t) && previous !== undefined && previous.segment === t.segment && !/^\d/.test(previous.lower);
-  });
+function findNumber(tokens: Token[], cities: KnownCities): NumberTokens | undefined {
+  const afterWord = tokens.findIndex((t, i) => isNumber(t) && followsWord(tokens, i));
   const start = afterWord >= 0 ? afterWord : tokens.findIndex(isNumber);
-  if (start < 0) return undefined;
+  return start < 0 ? undefined : numberAt(tokens, start, cities);
+}
+
+interface NumberTokens {
+  start: number;
+  length: number;
+  text: string;
+}
+
+/**
+ * The house number whose first token is `tokens[start]`, with its tail when that parses. Whether a word after it is
+ * the city is judged with the whole rest of the text (cityAhead: `bus ETES, 1030 Schaarbeek` names Schaarbeek).
+ */
+function numberAt(tokens: Token[], start: number, cities: KnownCities): NumberTokens {
   const first = tokens[start] as Token;
   // The tail (box, addition, dash forms) is read by the shared rule, over the words of the number's segment.
   const after: string[] = [];
   for (let i = start + 1; i < tokens.length && tokens[i]!.segment === first.segment; i++) after.push(tokens[i]!.text);
-  const tail = readNumberTail(first.text, after, (words) => startsCity(words, cities));
+  const rest = texts(tokens.slice(start + 1));
+  const tail = readNumberTail(first.text, after, cityAhead(rest, after.length, cities));
   if (tail.length > 0 && parseHouseNumber(tail.text)) return { start, length: 1 + tail.length, text: tail.text };
   return { start, length: 1, text: first.text };
 }
@@ -171,12 +186,15 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
     readings.push(reading(street, number.text, postcode?.text, elsewhere, cities));
   }
   // Almere, Lelystad and Urk name streets with a number ("Markerkant 13", "Kogge 03", "Wijk 7"): "Kogge 03 2" is
-  // street "Kogge 03", number 2 as often as number 3 with addition 2.
-  if (number.length === 2 && street.length > 0) {
-    const [first, second] = tokens.slice(number.start, number.start + 2) as [Token, Token];
-    if (/^\d+$/.test(second.lower) && parseHouseNumber(second.text)) {
-      readings.push(reading([...street, first], second.text, postcode?.text, elsewhere, cities));
-    }
+  // street "Kogge 03", number 2 as often as number 3 with addition 2; "Jol 11 35 - 39" is Jol 11, 35 - 39.
+  const second = tokens[number.start + 1];
+  if (number.length >= 2 && street.length > 0 && second && isNumber(second)) {
+    const inStreet = numberAt(tokens, number.start + 1, cities);
+    const rest = [
+      ...before.filter((t) => t.segment !== numberSegment),
+      ...tokens.slice(inStreet.start + inStreet.length),
+    ];
+    readings.push(reading([...street, tokens[number.start]!], inStreet.text, postcode?.text, rest, cities));
   }
   // "Delft Mekelweg 8" without a comma: the leading words may be the city. "8 Mekelweg Delft": the street after.
   for (let k = 1; k <= Math.min(cities.maxWords, street.length - 1); k++) {
