@@ -5,8 +5,7 @@
  * indexes and leaves the aliases alone. The whole run holds the prefix's lock (runLock.ts).
  */
 import { failedRun, swapAndPrune } from './execution/runEnding.js';
-import { newAddressRows, pruneRowCachesOf, rowCacheDir, saveRowCache } from './rows/rowCacheRun.js';
-import { rowContextDigest } from './rows/rowContext.js';
+import { addressRowsOf, pruneRowCachesOf, runRowCache, saveRowCache } from './rows/rowCacheRun.js';
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Manifest } from './manifest/manifestSchema.js';
@@ -129,9 +128,8 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
 
   const created: string[] = [];
   let swapped = false;
-  const rows = newAddressRows(manifest);
-  // Hashed while the levels load; a file that cannot be read only means no row cache.
-  const rowContext = rows && rowContextDigest(manifest).catch(() => undefined);
+  const rowCache = runRowCache(manifest, options.rowCacheDir);
+  const rows = addressRowsOf(rowCache);
   const run = new RunContext({
     client,
     manifest,
@@ -195,9 +193,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
     }
     if (signal.aborted) throw signal.reason;
     await markGenerationComplete(run, manifestPath, { folded_cities: run.foldedCities, update_serial: 0 });
-    const cacheDir = rowCacheDir(options.rowCacheDir);
-    const context = await rowContext;
-    if (context) await saveRowCache({ dir: cacheDir, prefix, generation, context, log }, rows);
+    await saveRowCache(rowCache, { prefix, generation, log }, rows);
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
     await lock.assertHeld();
     // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.
@@ -207,7 +203,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       { previousGeneration, lock, keep, protect },
       () => (swapped = true),
     );
-    await pruneRowCachesOf(client, cacheDir, prefix, log);
+    await pruneRowCachesOf(client, rowCache.dir, prefix, log);
     return summary([], pruned);
   } catch (error) {
     throw await failedRun(

@@ -9,7 +9,7 @@ import { displayPath, type ReadRecord, type RunContext } from '../execution/runC
 import type { AddressSource } from '../manifest/manifestSources.js';
 import type { Parents } from '../records/records.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { type ReplayedAddress, ReplayedRows } from '../rows/addressRowData.js';
+import type { ReplayedAddress, ReplayedRows } from '../rows/addressRowData.js';
 import { digestBytes } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
 import type { ParsedRow, SourcePlan } from '../rows/rowPlan.js';
@@ -27,25 +27,20 @@ export interface ReplayParts {
     lo: number,
   ) => Promise<LoadItem<AddressDoc> | undefined>;
   accumulate: (doc: AccumulatedAddress, parents: Parents) => number;
+  /** The live cache's rows read back (one for all sources: each distinct group parsed once). */
+  replayedRows: ReplayedRows;
   /** Rows replayed so far (the loader counts them as documents indexed). */
   replayed: { count: number };
 }
-
-const replayedRowsOf = new WeakMap<object, ReplayedRows>();
 
 export async function* replaySource(
   ctx: RunContext,
   source: AddressSource,
   parts: ReplayParts,
 ): AsyncGenerator<LoadItem<AddressDoc>> {
-  const { rows, plan, derive, accumulate, replayed: tally } = parts;
+  const { rows, plan, derive, accumulate, replayedRows: replayed, replayed: tally } = parts;
   const cache = rows.plan?.cache;
   if (!cache) return;
-  let replayed = replayedRowsOf.get(cache);
-  if (!replayed) {
-    replayed = new ReplayedRows(cache);
-    replayedRowsOf.set(cache, replayed);
-  }
   const { scan } = plan;
   const { summary, origin } = ctx.addSource('addresses', displayPath(source.file));
   const header = { ...digestBytes(scan.header) };

@@ -12,7 +12,7 @@ import { emptyAllParents, type Parents } from '../records/records.js';
 import { type Properties, readField } from '../transform/fields.js';
 import { arrayItems, type ReadRecord, type RunContext } from '../execution/runContext.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { rowDataOf } from '../rows/addressRowData.js';
+import { ReplayedRows, rowDataOf } from '../rows/addressRowData.js';
 import { digestBytes, type RawDigests, rawDigests } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
 import { type AccumulatedAddress, replaySource } from './addressReplay.js';
@@ -37,6 +37,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   const levels = ancestorLevels('addresses');
   const rows = ctx.rows;
   const replayed = { count: 0 };
+  const replayedRows = rows?.plan && new ReplayedRows(rows.plan.cache);
   let sequence = 0;
 
   /** What every address row adds to the cities, streets and places, whether derived now or replayed. */
@@ -95,8 +96,8 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         return { id: doc.id, doc, origin, position: item.position, version, ...(row !== undefined && { row }) };
       };
       const plan = rows?.plan?.sources[index];
-      if (rows && plan) {
-        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayed });
+      if (rows && plan && replayedRows) {
+        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayedRows, replayed });
         continue;
       }
       const raw = raws?.[index];

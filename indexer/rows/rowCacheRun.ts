@@ -10,8 +10,9 @@ import { listGenerations } from '../generations/generations.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import { isUtf8Name } from '../sources/decode.js';
 import type { AddressRows } from './addressRows.js';
-import { RowCacheBuilder } from './rowCache.js';
+import { type RowCache, RowCacheBuilder } from './rowCache.js';
 import { pruneRowCaches, writeRowCache } from './rowCacheFile.js';
+import { rowContextDigest } from './rowContext.js';
 
 /** Where row caches live unless the run says otherwise (`--row-cache DIR`). */
 export const DEFAULT_ROW_CACHE_DIR = 'row-cache';
@@ -28,16 +29,41 @@ export function notCacheable(manifest: Manifest): string | undefined {
   return other ? `${other.file}: rows are cached for UTF-8 CSV address sources only` : undefined;
 }
 
-export function newAddressRows(manifest: Manifest): AddressRows | undefined {
-  return notCacheable(manifest) ? undefined : { builder: new RowCacheBuilder() };
+/**
+ * A run's row cache: where it lives, why the manifest's addresses cannot have one (undefined when they can), and the
+ * digest of what its rows are derived with, hashed while the levels load (a file that cannot be read only means no
+ * row cache). One for a full run and `update` alike.
+ */
+export interface RunRowCache {
+  dir: string;
+  unfit: string | undefined;
+  context: Promise<string | undefined> | undefined;
 }
 
+export function runRowCache(manifest: Manifest, dir: string | undefined): RunRowCache {
+  const unfit = notCacheable(manifest);
+  return {
+    dir: rowCacheDir(dir),
+    unfit,
+    context: unfit ? undefined : rowContextDigest(manifest).catch(() => undefined),
+  };
+}
+
+/** The rows a run records (an update's start with the strings of the live cache it replays), if it can have any. */
+export function addressRowsOf(cache: RunRowCache, from?: RowCache): AddressRows | undefined {
+  return cache.unfit ? undefined : { builder: new RowCacheBuilder(from) };
+}
+
+/** Writes the new generation's row cache (a warning, not a failure, when it cannot). */
 export async function saveRowCache(
-  where: { dir: string; prefix: string; generation: string; context: string; log: Logger },
+  cache: RunRowCache,
+  where: { prefix: string; generation: string; log: Logger },
   rows: AddressRows | undefined,
 ): Promise<void> {
-  if (!rows) return;
-  const { dir, prefix, generation, context, log } = where;
+  const context = await cache.context;
+  if (!rows || !context) return;
+  const { prefix, generation, log } = where;
+  const dir = cache.dir;
   try {
     const path = await writeRowCache(dir, { prefix, generation, context }, rows.builder);
     log.info({ path, rows: rows.builder.columns.length }, 'row cache written');

@@ -40,14 +40,21 @@ export interface RowPlan {
 
 class NotPlannable extends Error {}
 
-function parse(header: Buffer, bytes: Buffer, line: number, lines: number, source: AddressSource): SourceItem {
+/** The row parsed, and whether it is a record to load (not skipped by a filter); a row rejected is not plannable. */
+function parse(
+  header: Buffer,
+  bytes: Buffer,
+  line: number,
+  lines: number,
+  source: AddressSource,
+): { item: SourceItem; record: boolean } {
   const props = parseCsvRecord(header, bytes, source.format === 'csv' ? source.delimiter : undefined);
   if (!props) throw new NotPlannable(`${source.file}: line ${line} does not read as one record`);
   const item: SourceItem = { position: line, props };
   if (lines > 1) item.lines = lines;
-  if (classifyItem(item, source).kind === 'rejected')
-    throw new NotPlannable(`${source.file}: line ${line} is rejected`);
-  return item;
+  const kind = classifyItem(item, source).kind;
+  if (kind === 'rejected') throw new NotPlannable(`${source.file}: line ${line} is rejected`);
+  return { item, record: kind === 'record' };
 }
 
 /** A file the raw pass cannot read (a truncated .gz) is read the full way, which names what is wrong with it. */
@@ -102,9 +109,9 @@ async function plan(sources: readonly AddressSource[], cache: RowCache, folded: 
         return;
       }
       replay[i] = -1;
-      const item = parse(header, buf.subarray(start, end), line, lines, source);
+      const { item, record } = parse(header, buf.subarray(start, end), line, lines, source);
       parsed.set(i++, { item, hi, lo });
-      if (classifyItem(item, source).kind === 'record') {
+      if (record) {
         const address = addressFromRecord(item.props, item.geometry, source.fields);
         if (address.ok) dirty.add(address.value.id);
       }
@@ -150,7 +157,7 @@ async function settle(
       await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo, header) => {
         if (again.has(i)) {
           plan.replay[i] = -1;
-          plan.parsed.set(i, { item: parse(header, buf.subarray(start, end), line, lines, source), hi, lo });
+          plan.parsed.set(i, { item: parse(header, buf.subarray(start, end), line, lines, source).item, hi, lo });
         }
         i++;
       });

@@ -7,7 +7,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import { readRowCache } from '../rows/rowCacheFile.js';
-import { notCacheable } from '../rows/rowCacheRun.js';
+import type { RunRowCache } from '../rows/rowCacheRun.js';
 import type { RowCache } from '../rows/rowCache.js';
 import { planRows, type RowPlan } from '../rows/rowPlan.js';
 import { DigestTable } from './digestTable.js';
@@ -24,12 +24,14 @@ export function liveAddressDigests(cache: RowCache): { table: DigestTable; liveI
   for (let r = 0; r < cache.size; r++) {
     if (!cache.replayable(r)) continue;
     const before = table.size;
-    const i = table.addWords(c.doc, 4 * r, c.docDigest[2 * r] as number, c.docDigest[2 * r + 1] as number);
+    const [hi, lo] = [c.docDigest[2 * r] as number, c.docDigest[2 * r + 1] as number];
+    const i = table.addWords(c.doc, 4 * r, hi, lo);
     const version = c.version[r] as number;
-    if (table.size === before && version > (best[i] as number)) {
-      table.setDigest(i, c.docDigest[2 * r] as number, c.docDigest[2 * r + 1] as number);
+    const added = table.size > before;
+    if (added || version > (best[i] as number)) {
+      if (!added) table.setDigest(i, hi, lo);
+      best[i] = version;
     }
-    if (table.size > before || version > (best[i] as number)) best[i] = version;
     liveIndex[r] = i;
   }
   return { table, liveIndex };
@@ -37,16 +39,15 @@ export function liveAddressDigests(cache: RowCache): { table: DigestTable; liveI
 
 export async function decideReplay(
   client: Client,
-  where: { dir: string; prefix: string; live: string; addressesIndex: string },
+  where: { prefix: string; live: string; addressesIndex: string },
   manifest: Manifest,
-  context: Promise<string | undefined> | undefined,
-  folded: ReadonlySet<string>,
+  cache: RunRowCache,
+  folded: readonly string[],
 ): Promise<ReplayDecision> {
-  const unfit = notCacheable(manifest);
-  if (unfit) return { why: unfit };
-  const read = await readRowCache(where.dir, where.prefix, where.live);
+  if (cache.unfit) return { why: cache.unfit };
+  const read = await readRowCache(cache.dir, where.prefix, where.live);
   if ('missing' in read) return { why: read.missing };
-  if (read.head.context !== (await context)) {
+  if (read.head.context !== (await cache.context)) {
     return { why: 'the manifest, a boundary, lookup or street-name file, or the indexer changed since the live run' };
   }
   const { table, liveIndex } = liveAddressDigests(read.cache);
@@ -54,7 +55,7 @@ export async function decideReplay(
   if (live !== table.size) {
     return { why: `the row cache holds ${table.size} addresses, the live generation ${live}` };
   }
-  const plan = await planRows(manifest.levels.addresses ?? [], read.cache, folded);
+  const plan = await planRows(manifest.levels.addresses ?? [], read.cache, new Set(folded));
   if ('why' in plan) return { why: plan.why };
   return { plan, addresses: table, liveIndex };
 }

@@ -38,9 +38,7 @@ import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 import { decideReplay, type ReplayDecision } from './replayPlan.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { RowCacheBuilder } from '../rows/rowCache.js';
-import { newAddressRows, pruneRowCachesOf, rowCacheDir, saveRowCache } from '../rows/rowCacheRun.js';
-import { rowContextDigest } from '../rows/rowContext.js';
+import { addressRowsOf, pruneRowCachesOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
 
 export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
   /** Compute and print the change set; write nothing. */
@@ -145,9 +143,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       rows,
       ...(changeSet ? { writes: changeSet } : {}),
     });
-  const rowsDir = rowCacheDir(options.rowCacheDir);
-  const newRows = newAddressRows(manifest);
-  const rowContext = newRows && rowContextDigest(manifest).catch(() => undefined);
+  const rowCache = runRowCache(manifest, options.rowCacheDir);
   let replay: ReplayDecision = { why: 'not decided' };
   let rows: AddressRows | undefined;
   let ctx = run(undefined);
@@ -183,13 +179,8 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
 
   try {
     log.info({ generation, prefix, live, dryRun, manifest: manifestPath }, 'update started');
-    replay = await decideReplay(
-      client,
-      { dir: rowsDir, prefix, live, addressesIndex: generationIndexName(prefix, 'addresses', live) },
-      manifest,
-      rowContext,
-      new Set(basis.folded_cities),
-    );
+    const addressesIndex = generationIndexName(prefix, 'addresses', live);
+    replay = await decideReplay(client, { prefix, live, addressesIndex }, manifest, rowCache, basis.folded_cities);
     if (!replay.plan) log.info({ why: replay.why }, 'reading the whole snapshot');
     timings.planRows = Date.now() - digestStart;
     const digestsStart = Date.now();
@@ -211,9 +202,9 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       foldedCities: new Set(basis.folded_cities),
     });
     const changeSet = changes;
-    rows = newRows && {
-      // An update's cache starts with the live one's strings: a replayed row's are copied as they are.
-      builder: new RowCacheBuilder(replay.plan?.cache),
+    const recorded = addressRowsOf(rowCache, replay.plan?.cache);
+    rows = recorded && {
+      ...recorded,
       ...(replay.plan && {
         plan: replay.plan,
         liveIndex: replay.liveIndex,
@@ -273,8 +264,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       folded_cities: ctx.foldedCities,
       update_serial: basis.update_serial + 1,
     });
-    const context = await rowContext;
-    if (context) await saveRowCache({ dir: rowsDir, prefix, generation, context, log }, rows);
+    await saveRowCache(rowCache, { prefix, generation, log }, rows);
     await lock?.assertHeld();
     abort.releaseSignals();
     const pruned = await swapAndPrune(
@@ -282,7 +272,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       { previousGeneration: live, lock, keep: options.keep ?? 2, protect },
       () => (swapped = true),
     );
-    await pruneRowCachesOf(client, rowsDir, prefix, log);
+    await pruneRowCachesOf(client, rowCache.dir, prefix, log);
     return summary([], pruned);
   } catch (caught) {
     let error = caught;

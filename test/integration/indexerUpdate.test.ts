@@ -7,16 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
-import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { listGenerations, liveGeneration, rollback } from '../../indexer/generations/generations.js';
 import { runIndexing } from '../../indexer/run.js';
 import { runUpdate, type UpdateSummary } from '../../indexer/update/runUpdate.js';
 import { UpdateRefusedError } from '../../indexer/update/updateErrors.js';
-import { searchAllPages } from '../../src/indexes/paging.js';
 import { startTestApi } from '../support/api.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
-import { generationIndexesOf } from '../support/generations.js';
+import { documentsOf, generationIndexesOf } from '../support/generations.js';
 import { aliasTargets, indexerTestSpace } from '../support/indexerTests.js';
 import { generationCounts, pollWhile, readerFailures, swapOrder } from '../support/pollingReader.js';
 import { type Snapshots, writeSnapshots } from '../support/snapshots.js';
@@ -45,19 +43,7 @@ function update(manifestPath: string, options: { dryRun?: boolean; maxChangeRati
   });
 }
 
-/** Every document of a kind behind the prefix's alias, by id. */
-async function documents(p: string, kind: IndexKind): Promise<Map<string, unknown>> {
-  const out = new Map<string, unknown>();
-  const pages = searchAllPages<unknown>(space.client, {
-    index: aliasName(p, kind),
-    query: { match_all: {} },
-    sort: [{ id: 'asc' }],
-    source: true,
-    pageSize: 5000,
-  });
-  for await (const hits of pages) for (const h of hits) out.set(h._id as string, h._source);
-  return out;
-}
+const documents = (p: string, kind: IndexKind) => documentsOf(space.client, p, kind);
 
 afterAll(async () => {
   for (const p of [updated, rebuilt]) await deleteIndexesWithPrefix(space.client, p);

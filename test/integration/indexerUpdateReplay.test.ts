@@ -7,13 +7,12 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
-import { aliasName } from '../../core/elasticsearch/indexNames.js';
+import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { runIndexing } from '../../indexer/run.js';
 import { runUpdate, type UpdateSummary } from '../../indexer/update/runUpdate.js';
-import { searchAllPages } from '../../src/indexes/paging.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
+import { documentsOf } from '../support/generations.js';
 import { indexerTestSpace } from '../support/indexerTests.js';
 import { type Snapshots, writeSnapshots } from '../support/snapshots.js';
 
@@ -52,16 +51,8 @@ function update(manifestPath: string): Promise<UpdateSummary> {
 async function documents(p: string): Promise<Record<string, Map<string, string>>> {
   const out: Record<string, Map<string, string>> = {};
   for (const kind of INDEX_KINDS) {
-    const docs = new Map<string, string>();
-    const pages = searchAllPages<unknown>(space.client, {
-      index: aliasName(p, kind as IndexKind),
-      query: { match_all: {} },
-      sort: [{ id: 'asc' }],
-      source: true,
-      pageSize: 5000,
-    });
-    for await (const hits of pages) for (const h of hits) docs.set(h._id as string, JSON.stringify(h._source));
-    out[kind] = docs;
+    const docs = await documentsOf(space.client, p, kind);
+    out[kind] = new Map([...docs].map(([id, doc]) => [id, JSON.stringify(doc)]));
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { swapAliases } from '../../indexer/generations/generations.js';
 import { createGenerationIndex, markComplete } from '../../indexer/generations/generationIndexes.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
+import { searchAllPages } from '../../src/indexes/paging.js';
 
 /** Every generation index of `prefix`, sorted (aliases and other prefixes' indexes left out). */
 export async function generationIndexesOf(client: Client, prefix: string): Promise<string[]> {
@@ -70,4 +71,18 @@ export async function createLiveGeneration(
   const indexes = await createCompleteGeneration(client, prefix, generation, documents);
   await swapAliases(client, prefix, generation);
   return indexes;
+}
+
+/** Every document of a kind behind the prefix's alias, by id (its `_source`, for comparing generations). */
+export async function documentsOf(client: Client, prefix: string, kind: IndexKind): Promise<Map<string, unknown>> {
+  const out = new Map<string, unknown>();
+  const pages = searchAllPages<unknown>(client, {
+    index: aliasName(prefix, kind),
+    query: { match_all: {} },
+    sort: [{ id: 'asc' }],
+    source: true,
+    pageSize: 5000,
+  });
+  for await (const hits of pages) for (const h of hits) out.set(h._id as string, h._source);
+  return out;
 }
