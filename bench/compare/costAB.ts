@@ -38,6 +38,7 @@ import { parseApiSpec } from '../support/apiSpec.js';
 import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
 import {
   freeTextPaths,
+  freeTextTailPaths,
   keystrokePaths,
   placePaths,
   reversePaths,
@@ -141,6 +142,8 @@ async function main() {
       reverse: { api: get(reversePaths(addresses, Number(args.seed))) },
       // The search box: free text with a number, and place names (both read the places index).
       search: { api: get(freeTextPaths(addresses)) },
+      // The same addresses with a house-number tail ("… 3 bus B003, …", "… 56 - 206, …", "… 12 - 14, …").
+      tail: { api: get(freeTextTailPaths(addresses)) },
       place: { api: get(placePaths(addresses)) },
       // 100 exact items per request (CPU per request / 100 = per address; `--rate` counts requests).
       batch: {
