@@ -309,5 +309,10 @@ describe('describeMatch', () => {
     expect(outranksFuzzyTier(describeMatch(q, { ...match, street: 'fuzzy' }))).toBe(false);
     expect(outranksFuzzyTier(describeMatch(q, { ...match, number: 'nearest' }))).toBe(false);
     expect(outranksFuzzyTier(describeMatch(q, match))).toBe(true);
+    // The exact street with another suffix of the number (0.9) is no lower than any look-alike street can be.
+    const ranged = parse({ streetname: 'Mekelweg', number: '8 - 10' });
+    expect(describeMatch(ranged, match).confidence).toBe(0.9);
+    expect(outranksFuzzyTier(describeMatch(ranged, match))).toBe(true);
+    expect(outranksFuzzyTier(describeMatch(ranged, { ...match, street: 'fuzzy' }))).toBe(false);
   });
 });

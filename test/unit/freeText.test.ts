@@ -246,9 +246,16 @@ describe('readingsForNextTier', () => {
     expect(readingsForNextTier([[], graded(0.95, 0.5)])).toEqual([]);
   });
 
+  it('sends no fuzzy tier once an answer reaches the ceiling no look-alike street reaches (0.9)', () => {
+    // "Delft Mekelweg 8 - 10": street Mekelweg in Delft answers 8 without the addition 10 (another suffix, 0.9); a
+    // look-alike street is at least one edit away and grades below 0.9, so "Delft Mekelweg" is not looked for.
+    expect(readingsForNextTier([[], graded(0.9), []])).toEqual([]);
+    expect(readingsForNextTier([graded(0.9, 0.5), []])).toEqual([]);
+  });
+
   it('sends the fuzzy tiers for the readings the exact tier missed while no answer is confident', () => {
-    // Another suffix or an ignored city (0.9): a look-alike street of another reading may rank as high.
-    expect(readingsForNextTier([[], graded(0.9), []])).toEqual([0, 2]);
+    // An ignored postcode on top of another suffix (0.81): a look-alike street of another reading may rank higher.
+    expect(readingsForNextTier([[], graded(0.81), []])).toEqual([0, 2]);
     expect(readingsForNextTier([graded(0.63), []])).toEqual([1]);
     // A typo in the only reading's street: found through the fuzzy tier.
     expect(readingsForNextTier([[]])).toEqual([0]);

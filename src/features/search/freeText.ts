@@ -237,7 +237,8 @@ export function mergeReadings<T extends { doc: { id: string }; confidence: numbe
  * (outranksFuzzyTier). So the exact tier runs for every reading (nothing is answered yet), and the fuzzy tiers,
  * the costly searches, only for readings the exact tier missed and only while no reading is confident: a wrong
  * split of street and city ("Delft Mekelweg 8" read as the street "Delft Mekelweg") finds nothing exactly, and its
- * look-alike streets could only rank below the right reading's confident answer.
+ * look-alike streets could only rank below the right reading's confident answer, also when that answer is the
+ * number without the addition or range typed ("Delft Mekelweg 8 - 10": 0.9).
  */
 export function readingsForNextTier(lists: readonly (readonly { confidence: number }[])[]): number[] {
   if (lists.some((list) => list.some(outranksFuzzyTier))) return [];
