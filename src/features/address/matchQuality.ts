@@ -4,7 +4,7 @@
  * every grade is unit-tested; free text, batch and any later entry point reuse it.
  */
 import { editDistance } from '../../../core/text/editDistance.js';
-import { boxKeys } from '../../../core/text/houseNumber.js';
+import { sameBox } from '../../../core/text/houseNumber.js';
 import type { ForwardHit } from './addressBodies.js';
 import type { StreetQuery } from './streetRequest.js';
 
@@ -116,7 +116,7 @@ export function describeMatch(q: StreetQuery, tier: TierMatch): MatchGrade {
   const number =
     tier.number === 'nearest'
       ? 'nearest'
-      : q.suffixKey !== undefined && !boxKeys(q.suffixKey).includes(doc.suffix_key)
+      : q.suffixKey !== undefined && !sameBox(q.suffixKey, doc.suffix_key)
         ? 'other_suffix'
         : 'exact';
   const postcode = !q.postcodeKey ? 'none' : doc.postcode_key === q.postcodeKey ? 'exact' : 'ignored';
