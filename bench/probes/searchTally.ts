@@ -7,7 +7,7 @@
  * wires it (SearchBox, FreeTextSearch, the repositories, a SearchBatcher), and every search is tallied by index and
  * lane on its way to the batcher, with the `took` Elasticsearch reports for it. Prints the searches and the summed
  * `took` per query, per index and lane, and how many queries sent any fuzzy address search; the size of what was
- * sent: JSON bytes and leaf clauses (a `terms` clause counts one per value). `--profile` sends every search with
+ * sent: JSON bytes and leaf clauses (a `terms` clause counts one per value), and the JSON bytes of the answers. `--profile` sends every search with
  * Elasticsearch's profiler on and adds the time its shards spent in the query (rewrite, query, collectors), in
  * microseconds: finer than `took`, which is whole milliseconds. Counts do not move with the machine's load
  * (compare two checkouts by running this in each); `took` and the profile do, a little.
@@ -40,11 +40,12 @@ interface Tally {
   searches: number;
   tookMs: number;
   bytes: number;
+  answerBytes: number;
   clauses: number;
   profileUs: number;
 }
 
-const EMPTY: Tally = { searches: 0, tookMs: 0, bytes: 0, clauses: 0, profileUs: 0 };
+const EMPTY: Tally = { searches: 0, tookMs: 0, bytes: 0, answerBytes: 0, clauses: 0, profileUs: 0 };
 
 /** Leaf clauses of a query: a `terms` clause counts one per value, every other leaf (term, fuzzy, range…) one. */
 function leafClauses(node: unknown): number {
@@ -94,6 +95,7 @@ async function main() {
         tally.searches += 1;
         tally.tookMs += res.took;
         tally.bytes += JSON.stringify(body).length;
+        if (!args.profile) tally.answerBytes += JSON.stringify(res).length;
         tally.clauses += leafClauses(body.query);
         tally.profileUs += profileNanos(res.profile as { shards: ProfiledShard[] } | undefined) / 1000;
         tallies.set(key, tally);
@@ -129,6 +131,7 @@ async function main() {
         searches: sum.searches + t.searches,
         tookMs: sum.tookMs + t.tookMs,
         bytes: sum.bytes + t.bytes,
+        answerBytes: sum.answerBytes + t.answerBytes,
         clauses: sum.clauses + t.clauses,
         profileUs: sum.profileUs + t.profileUs,
       }),
@@ -137,14 +140,13 @@ async function main() {
     const perQuery = (value: number, width: number) => (value / n).toFixed(2).padStart(width);
     const line = (name: string, t: Tally) =>
       `${name.padEnd(20)} ${String(t.searches).padStart(8)} ${perQuery(t.searches, 9)} ` +
-      `${String(t.tookMs).padStart(9)} ${perQuery(t.tookMs, 11)} ${perQuery(t.bytes, 11)} ${perQuery(t.clauses, 12)}` +
-      (args.profile ? ` ${perQuery(t.profileUs, 14)}` : '');
+      `${String(t.tookMs).padStart(9)} ${perQuery(t.tookMs, 11)} ${perQuery(t.bytes, 11)} ${perQuery(t.clauses, 13)}` +
+      (args.profile ? ` ${perQuery(t.profileUs, 14)}` : ` ${perQuery(t.answerBytes, 14)}`);
     console.log(`${n} ${args.scenario} queries (seed ${args.seed}, ${prefix}), load ${loadavg()[0]!.toFixed(1)}`);
     console.log(
       `${'index lane'.padEnd(20)} ${'searches'.padStart(8)} ${'per query'.padStart(9)} ` +
         `${'took ms'.padStart(9)} ${'took/query'.padStart(11)} ${'bytes/query'.padStart(11)} ` +
-        `${'clauses/query'.padStart(12)}` +
-        (args.profile ? ` ${'profile µs/q'.padStart(14)}` : ''),
+        `${'clauses/query'.padStart(13)} ${(args.profile ? 'profile µs/q' : 'answer bytes/q').padStart(14)}`,
     );
     for (const [name, tally] of rows) console.log(line(name, tally));
     console.log(line('all', total));
