@@ -4,8 +4,10 @@
  * them: `2.16`, `b3.3`, `7 RC`, `A 10`, `RCà2`, `.2E`, `RC+1`; Delft's OSM additions `139A-1`, `1-II`), and the city
  * typed holding whatever the tail is read as.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SearchResponse } from '../../src/schemas/responses.js';
+import { HeldSuffixRepository } from '../../src/features/address/heldSuffixes.js';
+import { IndexGenerations } from '../../src/indexes/generations.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 let api: TestApi;
@@ -91,5 +93,15 @@ describe('a house-number tail in the search box reads as the unit the register h
       expect(res.status, res.text).toBe(200);
       expect(res.body, number).toMatchObject({ suffix, match: { number: 'exact' } });
     }
+  });
+});
+
+describe("the suffix keys the index holds (a box's spellings are narrowed to them)", () => {
+  it('reads every suffix key of the live generation, as the register wrote it', async () => {
+    const generations = new IndexGenerations(api.client, inject('samplePrefix'));
+    const held = await new HeldSuffixRepository(api.client, generations).held();
+    // Nieuwstraat 8's box b003 and Delft's 139A-1, but no spelling nobody wrote.
+    expect(held).toBeDefined();
+    expect([...held!].filter((key) => ['b003', 'a1', '', 'bus0003'].includes(key)).sort()).toEqual(['', 'a1', 'b003']);
   });
 });

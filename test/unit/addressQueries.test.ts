@@ -10,6 +10,7 @@ import {
   fuzzyStreetClause,
   fuzzyStreetProbeRequest,
   nearestNumberRequests,
+  rankedSpellings,
   streetExistsRequest,
   streetFuzziness,
   streetKeyFilter,
@@ -152,6 +153,22 @@ describe('query builders', () => {
         ],
       },
     });
+  });
+
+  it("ranks a box's other spellings, only those some address holds once the index's suffix keys are known", () => {
+    const q = parse({ streetname: 'Nieuwstraat', number: '8 bt 3', city: 'Brussel' });
+    expect(rankedSpellings(q)).toHaveLength(19);
+    // The register writes box 3 as b003, 0003, 3 and BT03; nobody writes bus0003.
+    const held = new Set(['b003', '0003', '3', 'bt03', '', 'a', '14']);
+    expect(rankedSpellings({ ...q, heldSuffixes: held })).toEqual(['3', '0003', 'b003', 'bt03']);
+    const should = exactForwardRequest({ ...q, heldSuffixes: held }).query!.bool!.should;
+    expect(should).toContainEqual({
+      constant_score: { filter: { terms: { suffix_key: ['3', '0003', 'b003', 'bt03'] } }, boost: 3 },
+    });
+    // None held: no spellings clause at all; a key without other spellings has none either.
+    const none = exactForwardRequest({ ...q, heldSuffixes: new Set(['bt3']) }).query!.bool!.should as object[];
+    expect(JSON.stringify(none)).not.toContain('constant_score');
+    expect(rankedSpellings(parse({ streetname: 'Mekelweg', number: '8a' }))).toEqual([]);
   });
 
   it('asks whether the exactly-named street exists within the narrowing', () => {
