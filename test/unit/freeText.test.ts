@@ -180,6 +180,19 @@ describe('readFreeText: house-number tails (issue 36)', () => {
       expect(read1(text)).toMatchObject({ number, postcode });
     });
 
+    it('reads `b` and a four-digit number with no postcode after them as a box and as the house letter and postcode', () => {
+      // The register: Voorspoedstraat 11B, 1080 Sint-Jans-Molenbeek, and no box 1080: the index decides.
+      const molenbeek = new KnownCities(['sint jans molenbeek', 'elsene']);
+      const readings = readFreeText('voorspoedstraat 11 b 1080 sint-jans-molenbeek', { cities: molenbeek });
+      expect(readings.map((r) => r.query)).toEqual([
+        { streetname: 'voorspoedstraat', number: '11 b 1080', city: 'sint jans molenbeek' },
+        { streetname: 'voorspoedstraat', number: '11 b', postcode: '1080', city: 'sint jans molenbeek' },
+      ]);
+      // A postcode typed after them: `b 5533` is the box alone.
+      expect(read1('Pleinlaan 2 b 5533, 1050 Elsene')).toMatchObject({ number: '2 b 5533', postcode: '1050' });
+      expect(readFreeText('Pleinlaan 2 b 5533, 1050 Elsene', { cities: molenbeek })).toHaveLength(1);
+    });
+
     it('reads a box the register writes after a dot (`.02`)', () => {
       expect(read1('herkoliersstraat 8 .02 1081 elsene')).toMatchObject({ number: '8 .02', postcode: '1081' });
     });
