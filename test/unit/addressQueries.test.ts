@@ -162,9 +162,9 @@ describe('query builders', () => {
     const held = new Set(['b003', '0003', '3', 'bt03', '', 'a', '14']);
     expect(rankedSpellings({ ...q, heldSuffixes: held })).toEqual(['3', '0003', 'b003', 'bt03']);
     const should = exactForwardRequest({ ...q, heldSuffixes: held }).query!.bool!.should;
-    expect(should).toContainEqual({
-      constant_score: { filter: { terms: { suffix_key: ['3', '0003', 'b003', 'bt03'] } }, boost: 3 },
-    });
+    // As term clauses: a `terms` query is a multi-term query in Elasticsearch, whose set-up costs more than the terms.
+    const anyOf = ['3', '0003', 'b003', 'bt03'].map((key) => ({ term: { suffix_key: key } }));
+    expect(should).toContainEqual({ constant_score: { filter: { bool: { should: anyOf } }, boost: 3 } });
     // None held: no spellings clause at all; a key without other spellings has none either.
     const none = exactForwardRequest({ ...q, heldSuffixes: new Set(['bt3']) }).query!.bool!.should as object[];
     expect(JSON.stringify(none)).not.toContain('constant_score');
