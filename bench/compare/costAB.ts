@@ -15,7 +15,9 @@
  * Elasticsearch's); a mode starting with `--` is a Node.js option for that target (`.:--max-semi-space-size=32`). Needs ELASTICSEARCH_URL with the data of `--prefix` (default `bench-bulk-`) loaded; it only
  * reads. A target whose searches reach Elasticsearch itself (`--no-relay`, `:direct`) also gets Elasticsearch's CPU
  * in its slices (`/proc` of the node's pid; on a shared node that includes its other clients', spread over the
- * interleaved targets alike). `--scenario autocomplete-focus`: the keystrokes with a map focus. `:prefix=P`: that target reads the indexes
+ * interleaved targets alike). `--scenario tails`: every `--api` build twice, on the free text without a house-number
+ * tail (`plain`) and on the same addresses with one (`tail`): what a tail costs, per build, side by side (with
+ * `--no-relay --idle`: the API's and Elasticsearch's CPU). `--scenario autocomplete-focus`: the keystrokes with a map focus. `:prefix=P`: that target reads the indexes
  * under P (the same data built another way, e.g. a changed mapping; the queries are drawn from `--prefix`). `--lean` (forward only) adds this checkout's forward handler on bare `node:http`
  * (bench/support/leanForward.ts): what Koa and the middleware cost, measured; and the same with raw undici in place
  * of the Elasticsearch client (`lean undici`, bench/support/undiciSearcher.ts): what the client costs, and the
@@ -38,6 +40,7 @@ import { parseApiSpec } from '../support/apiSpec.js';
 import { startApiProcess, waitUntilUp } from '../support/apiProcess.js';
 import {
   freeTextPaths,
+  freeTextTailPaths,
   keystrokePaths,
   placePaths,
   reversePaths,
@@ -141,6 +144,8 @@ async function main() {
       reverse: { api: get(reversePaths(addresses, Number(args.seed))) },
       // The search box: free text with a number, and place names (both read the places index).
       search: { api: get(freeTextPaths(addresses)) },
+      // The same addresses with a house-number tail ("… 3 bus B003, …", "… 56 - 206, …", "… 12 - 14, …").
+      tail: { api: get(freeTextTailPaths(addresses)) },
       place: { api: get(placePaths(addresses)) },
       // 100 exact items per request (CPU per request / 100 = per address; `--rate` counts requests).
       batch: {
@@ -152,8 +157,9 @@ async function main() {
         ),
       },
     };
-    const chosen = args.scenario === 'dialects' ? { api: [] } : scenarios[args.scenario];
-    if (!chosen) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}, dialects`);
+    const perSide = args.scenario === 'dialects' || args.scenario === 'tails';
+    const chosen = perSide ? { api: [] } : scenarios[args.scenario];
+    if (!chosen) throw new Error(`--scenario: one of ${Object.keys(scenarios).join(', ')}, dialects, tails`);
 
     const targets: Target[] = [];
     const scenario = (url: string, headers: Record<string, string>, requests: Scenario['requests']): Scenario => ({
@@ -204,6 +210,7 @@ async function main() {
       }
     }
     // One API process per side for `dialects` (the first --api build), else one per build with the scenario's list.
+    // `tails`: two per build, the free text without a tail and the same addresses with one, side by side.
     const sides: { spec: string; label?: string; requests: Scenario['requests'] }[] =
       args.scenario === 'dialects'
         ? Object.entries(dialectRequests(addresses)).map(([label, requests]) => ({
@@ -211,7 +218,12 @@ async function main() {
             label,
             requests,
           }))
-        : (args.api ?? ['now=.']).map((spec) => ({ spec, requests: chosen.api }));
+        : args.scenario === 'tails'
+          ? (args.api ?? ['now=.']).flatMap((spec) => [
+              { spec, label: `${parseApiSpec(spec).label} plain`, requests: get(freeTextPaths(addresses)) },
+              { spec, label: `${parseApiSpec(spec).label} tail`, requests: get(freeTextTailPaths(addresses)) },
+            ])
+          : (args.api ?? ['now=.']).map((spec) => ({ spec, requests: chosen.api }));
     for (const side of sides) {
       const { dir, modes } = parseApiSpec(side.spec);
       const label = side.label ?? parseApiSpec(side.spec).label;

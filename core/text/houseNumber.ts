@@ -144,15 +144,31 @@ export function parseHouseNumberParts(number: string, letter: string, addition: 
  */
 const BOX_PREFIXES = ['', 'b', 'bt', 'bte', 'bus'] as const;
 /** A box as digits, optionally after one of BOX_PREFIXES: "3", "0003", "b003", "B3", "BT03" (compared as "3"). */
-const NUMERIC_BOX_RE = /^(?:b|bt|bte|bus)?0*([1-9][0-9]{0,3})$/;
+const NUMERIC_BOX_RE = /^(?:b|bt|bte|bus)?(0*([1-9][0-9]{0,3}))$/;
 /**
  * A house letter and a numeric box: the register writes `27A` + `003` (key "a003") or `1A` + `b04` ("ab04"), people
  * "27A bus 3" ("a3") or "1A bt. 4" ("abt4"). Compared like a bare box after the letter, zeros and box prefix aside
  * ("a3" = "a003" = "ab03" = "abt3").
  */
-const LETTERED_BOX_RE = /^([ac-z])(?:b|bt|bte|bus)?0*([1-9][0-9]{0,3})$/;
+const LETTERED_BOX_RE = /^([ac-z])(?:b|bt|bte|bus)?(0*([1-9][0-9]{0,3}))$/;
 /** Zero-padded widths the register writes boxes in ("0003", "b003"): up to four digits. */
 const BOX_WIDTH = 4;
+
+/** The box a key spells: its house letter ('' for none), its digits without zeros, and how wide it writes them. */
+interface Box {
+  letter: string;
+  digits: string;
+  width: number;
+}
+
+function boxOf(key: string): Box | undefined {
+  const m = NUMERIC_BOX_RE.exec(key);
+  if (m) return { letter: '', digits: m[2] as string, width: (m[1] as string).length };
+  const lettered = LETTERED_BOX_RE.exec(key);
+  if (lettered)
+    return { letter: lettered[1] as string, digits: lettered[3] as string, width: (lettered[2] as string).length };
+  return undefined;
+}
 
 /**
  * The suffix keys that spell the same Belgian box as `key`: digits are compared without leading zeros or a
@@ -161,15 +177,23 @@ const BOX_WIDTH = 4;
  * terms), the spelling asked first.
  */
 export function boxKeys(key: string): string[] {
-  const m = NUMERIC_BOX_RE.exec(key);
-  const lettered = m ? null : LETTERED_BOX_RE.exec(key);
-  if (!m && !lettered) return [key];
-  const digits = (m ?? lettered)![m ? 1 : 2] as string;
+  const box = boxOf(key);
+  if (!box) return [key];
   const padded: string[] = [];
-  for (let width = digits.length; width <= BOX_WIDTH; width++) padded.push(digits.padStart(width, '0'));
-  const prefixes = m ? BOX_PREFIXES : BOX_PREFIXES.map((prefix) => `${lettered![1]}${prefix}`);
-  const keys = prefixes.flatMap((prefix) => padded.map((p) => `${prefix}${p}`));
+  for (let width = box.digits.length; width <= BOX_WIDTH; width++) padded.push(box.digits.padStart(width, '0'));
+  const keys = BOX_PREFIXES.flatMap((prefix) => padded.map((p) => `${box.letter}${prefix}${p}`));
   return [key, ...keys.filter((k) => k !== key)];
+}
+
+/**
+ * Whether the stored suffix key `stored` is one of boxKeys(`asked`): the same box in another of the register's
+ * spellings, or the key itself. Grading an answer asks this of every candidate, so no list is built.
+ */
+export function sameBox(asked: string, stored: string): boolean {
+  if (asked === stored) return true;
+  const a = boxOf(asked);
+  const s = a && boxOf(stored);
+  return s !== undefined && s.letter === a!.letter && s.digits === a!.digits && s.width <= BOX_WIDTH;
 }
 
 /** The keyword stored and matched: letter + addition ("a1"), "" when there is none. */

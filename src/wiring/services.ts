@@ -6,6 +6,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import type { Searcher } from '../elasticsearch/searchBatcher.js';
 import { AddressRepository } from '../features/address/addressRepository.js';
+import { HeldSuffixRepository } from '../features/address/heldSuffixes.js';
 import type { AddressServices } from '../features/address/endpoints.js';
 import type { AutocompleteServices } from '../features/autocomplete/endpoint.js';
 import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
@@ -58,14 +59,15 @@ export type SearchStack = ReturnType<typeof buildSearchServices>;
 /** The repositories and searches over the indexes, without HTTP: all the features' services but the service's own. */
 export function buildSearchServices({ client, indexPrefix, searcher, batchSearcher, logger }: SearchStackOptions) {
   const generations = new IndexGenerations(client, indexPrefix);
-  const addresses = new AddressRepository(client, searcher, indexPrefix);
+  const suffixes = new HeldSuffixRepository(client, generations);
+  const addresses = new AddressRepository(client, searcher, indexPrefix, suffixes);
   const areas = new AreaRepository(client, searcher, indexPrefix, generations);
   const cityNames = new CityNameRepository(client, generations, indexPrefix);
   const places = new PlaceRepository(searcher, indexPrefix);
   return {
     generations,
     addresses,
-    batchAddresses: batchSearcher ? new AddressRepository(client, batchSearcher, indexPrefix) : addresses,
+    batchAddresses: batchSearcher ? new AddressRepository(client, batchSearcher, indexPrefix, suffixes) : addresses,
     areas,
     cityNames,
     places,

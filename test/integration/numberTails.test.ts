@@ -4,8 +4,10 @@
  * them: `2.16`, `b3.3`, `7 RC`, `A 10`, `RCà2`, `.2E`, `RC+1`; Delft's OSM additions `139A-1`, `1-II`), and the city
  * typed holding whatever the tail is read as.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SearchResponse } from '../../src/schemas/responses.js';
+import { HeldSuffixRepository } from '../../src/features/address/heldSuffixes.js';
+import { IndexGenerations } from '../../src/indexes/generations.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 let api: TestApi;
@@ -26,6 +28,9 @@ async function first(q: string) {
 
 describe('a house-number tail in the search box reads as the unit the register holds', () => {
   it.each([
+    // `b` and a four-digit number, no other postcode: the house letter and the postcode (Elizastraat 45B; 45 has no
+    // box 1050).
+    ['elizastraat 45 b 1050 elsene', 'Elizastraat', '45', 'B'],
     // Box words with and without a dot (the register: Nieuwstraat 8 + b003).
     ['Nieuwstraat 8 bt 3, 1000 Brussel', 'Nieuwstraat', '8', '-B003'],
     ['Nieuwstraat 8 bt. 3 Brussel', 'Nieuwstraat', '8', '-B003'],
@@ -91,5 +96,15 @@ describe('a house-number tail in the search box reads as the unit the register h
       expect(res.status, res.text).toBe(200);
       expect(res.body, number).toMatchObject({ suffix, match: { number: 'exact' } });
     }
+  });
+});
+
+describe("the suffix keys the index holds (a box's spellings are narrowed to them)", () => {
+  it('reads every suffix key of the live generation, as the register wrote it', async () => {
+    const generations = new IndexGenerations(api.client, inject('samplePrefix'));
+    const held = await new HeldSuffixRepository(api.client, generations).held();
+    // Nieuwstraat 8's box b003 and Delft's 139A-1, but no spelling nobody wrote.
+    expect(held).toBeDefined();
+    expect([...held!].filter((key) => ['b003', 'a1', '', 'bus0003'].includes(key)).sort()).toEqual(['', 'a1', 'b003']);
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { createApp } from '../../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
-import { ErrorResponse, ForwardResult, LookupResponse } from '../../src/schemas/responses.js';
+import { ErrorResponse, ForwardResult, LookupResponse, SearchResponse } from '../../src/schemas/responses.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 import { countingRoundTrips } from '../support/roundTrips.js';
 
@@ -246,5 +246,24 @@ describe('lat/lon focus', () => {
     }
     const unfocused = await forward({ streetname: 'Westlandseweg', number: '13' });
     expect(unfocused.confidence).toBeLessThan(1);
+  });
+});
+
+describe('free text: the fuzzy tiers only when a look-alike street could rank first', () => {
+  async function search(q: string) {
+    const res = await fetch(`${base}/search?${new URLSearchParams({ q, size: '3' })}`, {
+      headers: { 'x-api-key': KEY },
+    });
+    expect(res.status).toBe(200);
+    return SearchResponse.parse(await res.json());
+  }
+
+  it('a range the building lacks answers the number without looking for look-alikes of another reading', async () => {
+    // Read as street "Delft Mekelweg" (nothing) and as Mekelweg in Delft (8, without an addition 10: 0.9). No
+    // look-alike of "Delft Mekelweg" can grade as high, so the exact searches and the street's place search are all.
+    const [first] = await search('Delft Mekelweg 8 - 10');
+    expect(first).toMatchObject({ type: 'address', streetname: 'Mekelweg', number: '8', suffix: '', city: 'Delft' });
+    expect(first!.confidence).toBe(0.9);
+    expect(trips()).toBe(2);
   });
 });

@@ -10,6 +10,7 @@ import {
   fuzzyStreetClause,
   fuzzyStreetProbeRequest,
   nearestNumberRequests,
+  rankedSpellings,
   streetExistsRequest,
   streetFuzziness,
   streetKeyFilter,
@@ -152,6 +153,22 @@ describe('query builders', () => {
         ],
       },
     });
+  });
+
+  it("ranks a box's other spellings, only those some address holds once the index's suffix keys are known", () => {
+    const q = parse({ streetname: 'Nieuwstraat', number: '8 bt 3', city: 'Brussel' });
+    expect(rankedSpellings(q)).toHaveLength(19);
+    // The register writes box 3 as b003, 0003, 3 and BT03; nobody writes bus0003.
+    const held = new Set(['b003', '0003', '3', 'bt03', '', 'a', '14']);
+    expect(rankedSpellings({ ...q, heldSuffixes: held })).toEqual(['3', '0003', 'b003', 'bt03']);
+    const should = exactForwardRequest({ ...q, heldSuffixes: held }).query!.bool!.should;
+    // As term clauses: a `terms` query is a multi-term query in Elasticsearch, whose set-up costs more than the terms.
+    const anyOf = ['3', '0003', 'b003', 'bt03'].map((key) => ({ term: { suffix_key: key } }));
+    expect(should).toContainEqual({ constant_score: { filter: { bool: { should: anyOf } }, boost: 3 } });
+    // None held: no spellings clause at all; a key without other spellings has none either.
+    const none = exactForwardRequest({ ...q, heldSuffixes: new Set(['bt3']) }).query!.bool!.should as object[];
+    expect(JSON.stringify(none)).not.toContain('constant_score');
+    expect(rankedSpellings(parse({ streetname: 'Mekelweg', number: '8a' }))).toEqual([]);
   });
 
   it('asks whether the exactly-named street exists within the narrowing', () => {
@@ -309,5 +326,10 @@ describe('describeMatch', () => {
     expect(outranksFuzzyTier(describeMatch(q, { ...match, street: 'fuzzy' }))).toBe(false);
     expect(outranksFuzzyTier(describeMatch(q, { ...match, number: 'nearest' }))).toBe(false);
     expect(outranksFuzzyTier(describeMatch(q, match))).toBe(true);
+    // The exact street with another suffix of the number (0.9) is no lower than any look-alike street can be.
+    const ranged = parse({ streetname: 'Mekelweg', number: '8 - 10' });
+    expect(describeMatch(ranged, match).confidence).toBe(0.9);
+    expect(outranksFuzzyTier(describeMatch(ranged, match))).toBe(true);
+    expect(outranksFuzzyTier(describeMatch(ranged, { ...match, street: 'fuzzy' }))).toBe(false);
   });
 });

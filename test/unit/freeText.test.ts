@@ -180,6 +180,19 @@ describe('readFreeText: house-number tails (issue 36)', () => {
       expect(read1(text)).toMatchObject({ number, postcode });
     });
 
+    it('reads `b` and a four-digit number with no postcode after them as a box and as the house letter and postcode', () => {
+      // The register: Voorspoedstraat 11B, 1080 Sint-Jans-Molenbeek, and no box 1080: the index decides.
+      const molenbeek = new KnownCities(['sint jans molenbeek', 'elsene']);
+      const readings = readFreeText('voorspoedstraat 11 b 1080 sint-jans-molenbeek', { cities: molenbeek });
+      expect(readings.map((r) => r.query)).toEqual([
+        { streetname: 'voorspoedstraat', number: '11 b 1080', city: 'sint jans molenbeek' },
+        { streetname: 'voorspoedstraat', number: '11 b', postcode: '1080', city: 'sint jans molenbeek' },
+      ]);
+      // A postcode typed after them: `b 5533` is the box alone.
+      expect(read1('Pleinlaan 2 b 5533, 1050 Elsene')).toMatchObject({ number: '2 b 5533', postcode: '1050' });
+      expect(readFreeText('Pleinlaan 2 b 5533, 1050 Elsene', { cities: molenbeek })).toHaveLength(1);
+    });
+
     it('reads a box the register writes after a dot (`.02`)', () => {
       expect(read1('herkoliersstraat 8 .02 1081 elsene')).toMatchObject({ number: '8 .02', postcode: '1081' });
     });
@@ -246,9 +259,16 @@ describe('readingsForNextTier', () => {
     expect(readingsForNextTier([[], graded(0.95, 0.5)])).toEqual([]);
   });
 
+  it('sends no fuzzy tier once an answer reaches the ceiling no look-alike street reaches (0.9)', () => {
+    // "Delft Mekelweg 8 - 10": street Mekelweg in Delft answers 8 without the addition 10 (another suffix, 0.9); a
+    // look-alike street is at least one edit away and grades below 0.9, so "Delft Mekelweg" is not looked for.
+    expect(readingsForNextTier([[], graded(0.9), []])).toEqual([]);
+    expect(readingsForNextTier([graded(0.9, 0.5), []])).toEqual([]);
+  });
+
   it('sends the fuzzy tiers for the readings the exact tier missed while no answer is confident', () => {
-    // Another suffix or an ignored city (0.9): a look-alike street of another reading may rank as high.
-    expect(readingsForNextTier([[], graded(0.9), []])).toEqual([0, 2]);
+    // An ignored postcode on top of another suffix (0.81): a look-alike street of another reading may rank higher.
+    expect(readingsForNextTier([[], graded(0.81), []])).toEqual([0, 2]);
     expect(readingsForNextTier([graded(0.63), []])).toEqual([1]);
     // A typo in the only reading's street: found through the fuzzy tier.
     expect(readingsForNextTier([[]])).toEqual([0]);

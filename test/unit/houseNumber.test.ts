@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatSuffix,
@@ -7,6 +8,7 @@ import {
   parseSuffix,
   suffixKey,
   boxKeys,
+  sameBox,
 } from '../../core/text/houseNumber.js';
 
 const hn = (number: number, letter = '', addition = ''): HouseNumber => ({ number, letter, addition });
@@ -254,6 +256,43 @@ describe('Belgian boxes', () => {
     expect(new Set(boxKeys('b003'))).toEqual(new Set(boxKeys('3')));
     expect(new Set(boxKeys('0003'))).toEqual(new Set(boxKeys('3')));
     expect(boxKeys('12')).toContain('b012');
+  });
+
+  it('tells whether a stored key spells the box asked for, as boxKeys spells it, without building the list', () => {
+    expect(sameBox('3', 'b003')).toBe(true);
+    expect(sameBox('bt03', 'bus3')).toBe(true);
+    expect(sameBox('a3', 'ab03')).toBe(true);
+    expect(sameBox('3', '4')).toBe(false);
+    expect(sameBox('3', 'a3')).toBe(false);
+    // boxKeys pads to four digits: the register's widest.
+    expect(sameBox('3', '00003')).toBe(false);
+    expect(sameBox('00003', '0003')).toBe(true);
+    expect(sameBox('et02', 'et02')).toBe(true);
+    expect(sameBox('et02', 'et2')).toBe(false);
+    expect(sameBox('', '')).toBe(true);
+    const part = fc.constantFrom(
+      '',
+      '',
+      'a',
+      'b',
+      'c',
+      'e',
+      'bt',
+      'bte',
+      'bus',
+      'rc',
+      '0',
+      '00',
+      '000',
+      '1',
+      '3',
+      '12',
+    );
+    const key = fc.array(part, { maxLength: 4 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(key, key, (asked, stored) => sameBox(asked, stored) === boxKeys(asked).includes(stored)),
+      { numRuns: 5000 },
+    );
   });
 
   it('keeps a box with letters as written', () => {

@@ -148,6 +148,17 @@ export function fuzzyLookupRequest(q: StreetQuery, maxEdits?: number): estypes.S
   };
 }
 
+/**
+ * The register's other spellings of the suffix asked (boxKeys but the key itself) that forward ranking sends: when
+ * the index's suffix keys are known (`q.heldSuffixes`), only those some address holds (of the twenty spellings of
+ * box `3`, the bulk data holds nine), else all. Each term sent costs Elasticsearch a look-up in the suffix keys.
+ */
+export function rankedSpellings(q: StreetQuery): string[] {
+  const spellings = boxKeys(q.suffixKey ?? '').slice(1);
+  const held = q.heldSuffixes;
+  return held ? spellings.filter((key) => held.has(key)) : spellings;
+}
+
 function forwardRanking(q: StreetQuery): estypes.QueryDslQueryContainer[] {
   const should: estypes.QueryDslQueryContainer[] = [
     // Exact suffix beats another suffix of the same number; a bare number prefers the address without one; the
@@ -155,8 +166,13 @@ function forwardRanking(q: StreetQuery): estypes.QueryDslQueryContainer[] {
     // number without a suffix.
     { term: { suffix_key: { value: q.suffixKey ?? '', boost: 4 } } },
   ];
-  const spellings = boxKeys(q.suffixKey ?? '').slice(1);
-  if (spellings.length) should.push({ constant_score: { filter: { terms: { suffix_key: spellings } }, boost: 3 } });
+  // Term clauses, not one `terms` query (a multi-term query: a pass over the term dictionary, then a rewrite): on
+  // the bulk data a range `56 - 58` profiled 403-509 µs so, 349-374 µs with term clauses, 304-325 µs with none.
+  const spellings = rankedSpellings(q);
+  if (spellings.length) {
+    const anyOf = spellings.map((key) => ({ term: { suffix_key: key } }));
+    should.push({ constant_score: { filter: { bool: { should: anyOf } }, boost: 3 } });
+  }
   // A named suffix the building lacks: the number itself before another suffix of it. "56 - 206" may be the
   // addition 206 or the range 56 to 206, "Rue X 3 bus 9" a box the register does not hold: the index decides, in
   // this one request (the addition when it exists, else the number).

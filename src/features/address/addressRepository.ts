@@ -29,6 +29,7 @@ import { byStableSort, LOOKUP_PAGE_SIZE, STABLE_SORT } from './addressOrder.js';
 import { byIdQuery } from '../hierarchy/areaBodies.js';
 import { describeMatch, type ForwardHit, type MatchGrade, type TierMatch } from './matchQuality.js';
 import type { StreetQuery } from './streetRequest.js';
+import type { HeldSuffixRepository } from './heldSuffixes.js';
 import { hasStreetKey } from './addressFields.js';
 import { existsAndFirstPage, searchAllPages, sources } from '../../indexes/paging.js';
 import { indexFor } from '../../indexes/generations.js';
@@ -50,11 +51,15 @@ export class AddressRepository {
   private readonly addresses: string;
   private readonly buildings: string;
 
-  /** `searcher` carries the per-request searches (batched in the API); `client` the paging over a point in time. */
+  /**
+   * `searcher` carries the per-request searches (batched in the API); `client` the paging over a point in time;
+   * `suffixes` the suffix keys the index holds, which forward ranking narrows a box's spellings to (all without).
+   */
   constructor(
     private readonly client: Client,
     private readonly searcher: Searcher,
     indexPrefix: string,
+    private readonly suffixes?: HeldSuffixRepository,
   ) {
     this.addresses = aliasName(indexPrefix, 'addresses');
     this.buildings = aliasName(indexPrefix, 'buildings');
@@ -159,7 +164,8 @@ export class AddressRepository {
    * earlier tiers found nothing for: `candidates` for one query, free text across its readings.
    */
   async tierCandidates(tier: ForwardTier, q: StreetQuery, size: number): Promise<ForwardAnswer[]> {
-    const matches = tier === 'exact' ? await this.exactTier(q, size) : await this.fuzzyTiers(q, size);
+    const ranked = q.suffixKey && this.suffixes ? { ...q, heldSuffixes: await this.suffixes.held() } : q;
+    const matches = tier === 'exact' ? await this.exactTier(ranked, size) : await this.fuzzyTiers(ranked, size);
     return matches.map((match) => ({ doc: match.doc, ...describeMatch(q, match) }));
   }
 

@@ -4,7 +4,7 @@
  * every grade is unit-tested; free text, batch and any later entry point reuse it.
  */
 import { editDistance } from '../../../core/text/editDistance.js';
-import { boxKeys } from '../../../core/text/houseNumber.js';
+import { sameBox } from '../../../core/text/houseNumber.js';
 import type { ForwardHit } from './addressBodies.js';
 import type { StreetQuery } from './streetRequest.js';
 
@@ -54,25 +54,28 @@ const POSTCODE_IGNORED_FACTOR = 0.9;
 const AMBIGUOUS_FACTOR = 0.7;
 
 /**
- * The best confidence a fuzzy-tier answer can have: a look-alike street with the number (every other factor only
- * lowers it; the exact street's nearest number is 0.5).
+ * What a fuzzy-tier answer stays below: a look-alike street with the number is at least one edit from what was
+ * typed, 0.9 less 0.5 over the key's length (free text is at most 200 characters: at most 0.898 once rounded);
+ * every other factor only lowers it, and the exact street's nearest number is 0.5.
  */
 const FUZZY_TIER_CEILING = 0.9;
 
 /**
- * An answer no fuzzy-tier answer can outrank (above FUZZY_TIER_CEILING): once one reading of a free text has one,
- * the fuzzy tiers of the other readings could only add answers below it, so they are not sent.
+ * An answer no fuzzy-tier answer can outrank (at FUZZY_TIER_CEILING or above: the exact street with another
+ * suffix of the number, a range `8 - 10` answered by 8, is 0.9): once one reading of a free text has one, the fuzzy
+ * tiers of the other readings could only add answers below it, so they are not sent.
  */
 export function outranksFuzzyTier(grade: { confidence: number }): boolean {
-  return grade.confidence > FUZZY_TIER_CEILING;
+  return grade.confidence >= FUZZY_TIER_CEILING;
 }
 
 /**
- * Confidence of a fuzzy street: 0.9 for a key within a hair of the query, less the larger the share of
- * letters that had to change (one typo in a 15-letter name: 0.87; two in 8 letters: 0.78), never below 0.6.
+ * Confidence of a fuzzy street: just under 0.9 for a key one edit from a long query, less the larger the share of
+ * letters that had to change (one typo in a 15-letter name: 0.87; two in 8 letters: 0.78), never below 0.6. A
+ * fuzzy street counts at least one edit: the same key would have been the exact tier's answer.
  */
 export function fuzzyStreetConfidence(queryKey: string, matchedKey: string): number {
-  const distance = editDistance(queryKey, matchedKey, 3);
+  const distance = Math.max(1, editDistance(queryKey, matchedKey, 3));
   const length = Math.max(queryKey.length, matchedKey.length, 1);
   return Math.max(0.6, FUZZY_TIER_CEILING - (0.5 * distance) / length);
 }
@@ -113,7 +116,7 @@ export function describeMatch(q: StreetQuery, tier: TierMatch): MatchGrade {
   const number =
     tier.number === 'nearest'
       ? 'nearest'
-      : q.suffixKey !== undefined && !boxKeys(q.suffixKey).includes(doc.suffix_key)
+      : q.suffixKey !== undefined && !sameBox(q.suffixKey, doc.suffix_key)
         ? 'other_suffix'
         : 'exact';
   const postcode = !q.postcodeKey ? 'none' : doc.postcode_key === q.postcodeKey ? 'exact' : 'ignored';

@@ -35,6 +35,11 @@ export interface StreetQuery {
   focus: Focus | undefined;
   /** Only addresses of this country (the id of its area document): free text's `country`. */
   countryId?: string | undefined;
+  /**
+   * The suffix keys the index holds (HeldSuffixRepository, set by the address repository): forward ranking sends only
+   * the spellings of a box some address holds (addressBodies.ts, rankedSpellings); absent: every spelling.
+   */
+  heldSuffixes?: ReadonlySet<string> | undefined;
 }
 
 /** At most this many alternative readings go into one exact-tier request. */

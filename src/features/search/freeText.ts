@@ -167,6 +167,25 @@ function reading(
 
 const texts = (tokens: readonly Token[]) => tokens.map((t) => t.text);
 
+/**
+ * `11 b 1080` with no postcode typed elsewhere: box 1080, or the house letter b and the postcode 1080
+ * ("voorspoedstraat 11 b 1080 sint-jans-molenbeek"). The second reading's number and postcode, when the number's tail
+ * is a lone `b` and a word of a postcode's shape; both readings are searched and the one the index holds answers.
+ */
+function letterThenPostcode(
+  tokens: readonly Token[],
+  number: NumberTokens,
+  countries: readonly CountryCode[] | undefined,
+): { number: string; postcode: string } | undefined {
+  if (number.length !== 3) return undefined;
+  const [first, letter, code] = tokens.slice(number.start, number.start + 3) as [Token, Token, Token];
+  if (letter.lower.replace(/\.$/, '') !== 'b') return undefined;
+  const postcode = POSTCODE_PATTERNS.some(
+    (p) => (!countries || countries.includes(p.country)) && p.pattern.test(code.lower),
+  );
+  return postcode ? { number: `${first.text} ${letter.text}`, postcode: code.text } : undefined;
+}
+
 /** Readings of `text`, best guess first; [] when it holds no house number or no street and no postcode. */
 export function readFreeText(text: string, options: FreeTextOptions): FreeTextReading[] {
   const { cities } = options;
@@ -184,6 +203,10 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
   const readings: FreeTextReading[] = [];
   if (street.length > 0 || postcode) {
     readings.push(reading(street, number.text, postcode?.text, elsewhere, cities));
+  }
+  const letterAndPostcode = postcode ? undefined : letterThenPostcode(tokens, number, options.countries);
+  if (letterAndPostcode && street.length > 0) {
+    readings.push(reading(street, letterAndPostcode.number, letterAndPostcode.postcode, elsewhere, cities));
   }
   // Almere, Lelystad and Urk name streets with a number ("Markerkant 13", "Kogge 03", "Wijk 7"): "Kogge 03 2" is
   // street "Kogge 03", number 2 as often as number 3 with addition 2; "Jol 11 35 - 39" is Jol 11, 35 - 39.
@@ -237,7 +260,8 @@ export function mergeReadings<T extends { doc: { id: string }; confidence: numbe
  * (outranksFuzzyTier). So the exact tier runs for every reading (nothing is answered yet), and the fuzzy tiers,
  * the costly searches, only for readings the exact tier missed and only while no reading is confident: a wrong
  * split of street and city ("Delft Mekelweg 8" read as the street "Delft Mekelweg") finds nothing exactly, and its
- * look-alike streets could only rank below the right reading's confident answer.
+ * look-alike streets could only rank below the right reading's confident answer, also when that answer is the
+ * number without the addition or range typed ("Delft Mekelweg 8 - 10": 0.9).
  */
 export function readingsForNextTier(lists: readonly (readonly { confidence: number }[])[]): number[] {
   if (lists.some((list) => list.some(outranksFuzzyTier))) return [];
