@@ -29,7 +29,7 @@ import { applyStreetNames, StreetNameTable } from '../derived/streetNames.js';
 export async function loadAddresses(ctx: RunContext): Promise<void> {
   const sources = ctx.manifest.levels.addresses ?? [];
   const deriveCities = (ctx.manifest.levels.cities ?? []).some((c) => c.format === 'derived');
-  const derived = deriveCities ? new DerivedCities(ctx.hierarchy) : undefined;
+  const derived = deriveCities ? new DerivedCities(ctx.hierarchy, ctx.memoize) : undefined;
   if (!sources.length) return;
   const streets = new StreetAccumulator();
   ctx.initUnassigned('addresses');

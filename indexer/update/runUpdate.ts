@@ -33,7 +33,7 @@ import type { RunOptions } from '../run.js';
 import { ChangeSet } from './changeSet.js';
 import { deleteDocuments } from './deleteDocuments.js';
 import { ChangeLimitError, type KindCounts } from './kindChanges.js';
-import { cloneGeneration, liveBasis, readGenerationDigests } from './liveGeneration.js';
+import { liveBasis, type LiveSide, startLiveSide } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 import { decideReplay, type ReplayDecision } from './replayPlan.js';
@@ -66,7 +66,14 @@ export interface UpdateSummary extends RunSummary {
    * The address rows: how many were replayed from the live generation's row cache and how many read the full way
    * (indexer/rows/), or why the whole snapshot was read the full way.
    */
-  rows: { replayed: number; read: number } | { readInFull: string };
+  rows:
+    | {
+        replayed: number;
+        read: number;
+        /** Boundary repairs and derived-city outlines taken over from the live generation, and made again. */
+        derivations: { reused: number; made: number };
+      }
+    | { readInFull: string };
 }
 
 /** 2^36: above any version mergePriority() gives (at most 7 × 2^32), so an update's versions beat the live ones. */
@@ -128,7 +135,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
   let changes: ChangeSet | undefined;
   let refused: string[] = [];
   let bySource: KindCounts | null = null;
-  const digestStart = Date.now();
+  const planStart = Date.now();
   const run = (changeSet: ChangeSet | undefined) =>
     new RunContext({
       client,
@@ -174,27 +181,31 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     timingsMs: { ...timings, ...ctx.stageMs },
-    rows: replay.plan ? { replayed: replay.plan.replayed, read: replay.plan.parsed } : { readInFull: replay.why },
+    rows: replay.plan
+      ? {
+          replayed: replay.plan.replayed,
+          read: replay.plan.parsed,
+          derivations: { reused: rows?.memo.hits ?? 0, made: rows?.memo.misses ?? 0 },
+        }
+      : { readInFull: replay.why },
   });
 
+  let liveSide: LiveSide | undefined;
   try {
     log.info({ generation, prefix, live, dryRun, manifest: manifestPath }, 'update started');
+    const checkAbort = () => {
+      if (signal.aborted) throw signal.reason;
+    };
+    // Elasticsearch reads the live digests and clones while the rows are planned here.
+    liveSide = startLiveSide(client, { prefix, live, generation }, created, { dryRun, checkAbort });
     const addressesIndex = generationIndexName(prefix, 'addresses', live);
     replay = await decideReplay(client, { prefix, live, addressesIndex }, manifest, rowCache, basis.folded_cities);
     if (!replay.plan) log.info({ why: replay.why }, 'reading the whole snapshot');
-    timings.planRows = Date.now() - digestStart;
-    const digestsStart = Date.now();
-    const known = replay.plan ? { addresses: replay.addresses } : {};
-    const digests = await readGenerationDigests(
-      client,
-      prefix,
-      live,
-      () => {
-        if (signal.aborted) throw signal.reason;
-      },
-      known,
-    );
-    timings.liveDigests = Date.now() - digestsStart;
+    timings.planRows = Date.now() - planStart;
+    const waitStart = Date.now();
+    const digests = await liveSide.digests(replay.plan && replay.addresses);
+    await liveSide.cloned;
+    timings.liveDigestsAndCloneAfterPlan = Date.now() - waitStart;
     changes = new ChangeSet(digests, {
       dryRun,
       maxChangeRatio,
@@ -202,7 +213,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       foldedCities: new Set(basis.folded_cities),
     });
     const changeSet = changes;
-    const recorded = addressRowsOf(rowCache, replay.plan?.cache);
+    const recorded = addressRowsOf(rowCache, replay.plan && { cache: replay.plan.cache, memo: replay.memo });
     rows = recorded && {
       ...recorded,
       ...(replay.plan && {
@@ -212,11 +223,6 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       }),
     };
     ctx = run(changes);
-    if (!dryRun) {
-      const cloneStart = Date.now();
-      await cloneGeneration(client, prefix, live, generation, created);
-      timings.clone = Date.now() - cloneStart;
-    }
     const loadStart = Date.now();
     let mark = loadStart;
     const lap = (name: string) => {
@@ -275,6 +281,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     await pruneRowCachesOf(client, rowCache.dir, prefix, log);
     return summary([], pruned);
   } catch (caught) {
+    await liveSide?.settled();
     let error = caught;
     if (error instanceof ChangeLimitError) {
       refused = [
