@@ -36,9 +36,9 @@ import { ChangeLimitError, type KindCounts } from './kindChanges.js';
 import { liveBasis, type LiveSide, startLiveSide } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
-import { decideReplay, type ReplayDecision } from './replayPlan.js';
+import { planUpdate, type RowCounts } from './planUpdate.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { addressRowsOf, pruneRowCachesOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
+import { pruneRowCachesOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
 
 export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
   /** Compute and print the change set; write nothing. */
@@ -135,7 +135,6 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
   let changes: ChangeSet | undefined;
   let refused: string[] = [];
   let bySource: KindCounts | null = null;
-  const planStart = Date.now();
   const run = (changeSet: ChangeSet | undefined) =>
     new RunContext({
       client,
@@ -151,7 +150,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       ...(changeSet ? { writes: changeSet } : {}),
     });
   const rowCache = runRowCache(manifest, options.rowCacheDir);
-  let replay: ReplayDecision = { why: 'not decided' };
+  let rowCounts: RowCounts = { readInFull: 'not decided' };
   let rows: AddressRows | undefined;
   let ctx = run(undefined);
   const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, ctx.index(k)])) as Record<IndexKind, string>;
@@ -181,13 +180,10 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     timingsMs: { ...timings, ...ctx.stageMs },
-    rows: replay.plan
-      ? {
-          replayed: replay.plan.replayed,
-          read: replay.plan.parsed,
-          derivations: { reused: rows?.memo.hits ?? 0, made: rows?.memo.misses ?? 0 },
-        }
-      : { readInFull: replay.why },
+    rows:
+      'replayed' in rowCounts
+        ? { ...rowCounts, derivations: { reused: rows?.memo.hits ?? 0, made: rows?.memo.misses ?? 0 } }
+        : rowCounts,
   });
 
   let liveSide: LiveSide | undefined;
@@ -198,30 +194,20 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     };
     // Elasticsearch reads the live digests and clones while the rows are planned here.
     liveSide = startLiveSide(client, { prefix, live, generation }, created, { dryRun, checkAbort });
-    const addressesIndex = generationIndexName(prefix, 'addresses', live);
-    replay = await decideReplay(client, { prefix, live, addressesIndex }, manifest, rowCache, basis.folded_cities);
-    if (!replay.plan) log.info({ why: replay.why }, 'reading the whole snapshot');
-    timings.planRows = Date.now() - planStart;
-    const waitStart = Date.now();
-    const digests = await liveSide.digests(replay.plan && replay.addresses);
-    await liveSide.cloned;
-    timings.liveDigestsAndCloneAfterPlan = Date.now() - waitStart;
-    changes = new ChangeSet(digests, {
-      dryRun,
-      maxChangeRatio,
-      versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
-      foldedCities: new Set(basis.folded_cities),
-    });
-    const changeSet = changes;
-    const recorded = addressRowsOf(rowCache, replay.plan && { cache: replay.plan.cache, memo: replay.memo });
-    rows = recorded && {
-      ...recorded,
-      ...(replay.plan && {
-        plan: replay.plan,
-        liveIndex: replay.liveIndex,
-        replayed: (i: number, version: number) => changeSet.replayedAddress(i, version),
-      }),
-    };
+    const planned = await planUpdate(
+      { client, prefix, live, manifest, rowCache, basis, liveSide, log },
+      (digests) =>
+        new ChangeSet(digests, {
+          dryRun,
+          maxChangeRatio,
+          versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
+          foldedCities: new Set(basis.folded_cities),
+        }),
+    );
+    ({ rowCounts, rows } = planned);
+    changes = planned.changes;
+    timings.planRows = planned.planMs;
+    timings.liveDigestsAndCloneAfterPlan = planned.waitMs;
     ctx = run(changes);
     const loadStart = Date.now();
     let mark = loadStart;
