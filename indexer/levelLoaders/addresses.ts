@@ -120,6 +120,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   if (rows) {
     rows.plan = undefined;
     rows.liveIndex = undefined;
+    rows.replayed = undefined;
   }
   ctx.addressMs = Date.now() - addressStart;
   // Rows replayed by `update` (indexer/rows/) are documents the new generation holds as a full run would send them.
