@@ -12,7 +12,7 @@
 import type { BoundingBox, GeoPoint, ParentIds } from '../../core/elasticsearch/documents.js';
 import { bboxOf, bboxPolygon } from '../geometry/checks.js';
 import { outlineOf, ThinnedPoints } from '../geometry/pointOutline.js';
-import { normaliseGeometry } from '../geometry/repair.js';
+import { type NormalisedGeometry, normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import type { Hierarchy } from '../records/hierarchy.js';
 import { derivedCityKey, sourceKey, stableId } from '../records/ids.js';
@@ -97,17 +97,55 @@ export function namesFromMunicipality(cityNameKey: string, names: Names | undefi
   return Object.values(names).some((name) => normaliseText(name) === cityNameKey) ? { ...names } : undefined;
 }
 
+/**
+ * A dear derivation kept for the next run (indexer/rows/derivationMemo.ts): `derive()`'s result for `input`, taken
+ * over where the previous run derived it from the same input. Without one, derive() is called.
+ */
+export type Memoize = <T>(kind: string, input: unknown, derive: () => T) => T;
+
+const noMemo: Memoize = (_kind, _input, derive) => derive();
+
 export class DerivedCities {
   private readonly groups = new Map<string, Group>();
+  /** City name as written -> parent id -> its group: the per-address look-up builds no string. */
+  private readonly byNameAndParent = new Map<string, Map<string, Group | null>>();
 
-  constructor(private readonly hierarchy: Hierarchy) {}
+  constructor(
+    private readonly hierarchy: Hierarchy,
+    private readonly memoize: Memoize = noMemo,
+  ) {}
 
   /** Sets parents.city_id when it is still empty and the address names a city; false when it cannot. */
   assign(cityName: string, location: GeoPoint, parents: Parents): boolean {
     if (parents.city_id) return true;
-    const nameKey = normaliseText(cityName);
-    if (!nameKey) return false;
     const parentId = parents.municipality_id || parents.province_id || parents.country_id;
+    let inName = this.byNameAndParent.get(cityName);
+    if (!inName) {
+      inName = new Map();
+      this.byNameAndParent.set(cityName, inName);
+    }
+    let group = inName.get(parentId);
+    if (group === undefined) {
+      group = this.groupOf(cityName, parents, parentId);
+      inName.set(parentId, group);
+    }
+    if (!group) return false;
+    group.count++;
+    const b = group.bbox;
+    const { lon, lat } = location;
+    if (lon < b.min_lon) b.min_lon = lon;
+    if (lat < b.min_lat) b.min_lat = lat;
+    if (lon > b.max_lon) b.max_lon = lon;
+    if (lat > b.max_lat) b.max_lat = lat;
+    group.points.add(lon, lat);
+    parents.city_id = group.id;
+    return true;
+  }
+
+  /** The group of a city name under a parent (made on first sight), or null when the name is empty once normalised. */
+  private groupOf(cityName: string, parents: Parents, parentId: string): Group | null {
+    const nameKey = normaliseText(cityName);
+    if (!nameKey) return null;
     const parentKey = parentId ? (this.hierarchy.area(parentId)?.sourceKey ?? '') : '';
     const key = derivedCityKey(nameKey, parentKey);
     let group = this.groups.get(key);
@@ -130,12 +168,7 @@ export class DerivedCities {
       };
       this.groups.set(key, group);
     }
-    group.count++;
-    const b = group.bbox;
-    widen(b, { min_lon: location.lon, min_lat: location.lat, max_lon: location.lon, max_lat: location.lat });
-    group.points.add(location.lon, location.lat);
-    parents.city_id = group.id;
-    return true;
+    return group;
   }
 
   /** Groups seen so far (before they are folded into cities). */
@@ -167,10 +200,15 @@ export class DerivedCities {
   }
 
   private record(owner: Group, points: ThinnedPoints): AreaRecord | undefined {
-    const outline = outlineOf(points);
-    const repaired = outline ? normaliseGeometry(outline) : undefined;
+    // The outline of the points, repaired, and the point inside it: the dear part, kept for the next run (the same
+    // thinned points give the same outline).
+    const outlined = this.memoize('derived-city-outline', [points.cellDegrees, points.points()], () => {
+      const outline = outlineOf(points);
+      const repaired = outline ? normaliseGeometry(outline) : undefined;
+      return repaired?.ok ? { repaired, centroid: representativePoint(repaired.geometry) } : null;
+    });
     // Addresses already point at this id, so the city must exist: the box is the last resort.
-    const fixed = repaired?.ok ? repaired : normaliseGeometry(bboxPolygon(padded(owner.bbox)));
+    const fixed: NormalisedGeometry = outlined?.repaired ?? normaliseGeometry(bboxPolygon(padded(owner.bbox)));
     if (!fixed.ok) return undefined;
     const country = owner.parents.country_id ? this.hierarchy.area(owner.parents.country_id) : undefined;
     const municipality = owner.parents.municipality_id ? this.hierarchy.area(owner.parents.municipality_id) : undefined;
@@ -187,7 +225,7 @@ export class DerivedCities {
       countryCode3: country?.countryCode3 ?? '',
       geometry: fixed.geometry,
       bbox: bboxOf(fixed.geometry),
-      centroid: representativePoint(fixed.geometry),
+      centroid: outlined?.centroid ?? representativePoint(fixed.geometry),
       parents: owner.parents,
       parentId: owner.parentId,
       repairs: fixed.repairs,

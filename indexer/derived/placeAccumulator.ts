@@ -34,8 +34,8 @@ const AREA_POSTCODE_KEY_RE = /^\d{4}$/;
 export class PlaceAccumulator {
   /** Area id -> addresses inside (every level of each address's chain). */
   private readonly areaCounts = new Map<string, number>();
-  /** `street_key|city_key` (the streets index's key) -> extent and postcodes. */
-  private readonly streets = new Map<string, StreetExtra>();
+  /** street_key -> city_key (the streets index's key) -> extent and postcodes (no key string built per address). */
+  private readonly streets = new Map<string, Map<string, StreetExtra>>();
   /** country_id -> display postcode -> the postcode (nested: no key string built per address). */
   private readonly postcodes = new Map<string, Map<string, PostcodeRecord>>();
   /** The same records in the order they were first seen (merging equal-sized ones keeps the first). */
@@ -44,22 +44,80 @@ export class PlaceAccumulator {
   /** Postcode key -> the postcode places it counts into (2628cd: 2628CD and 2628; 1050: 1050; others none). */
   private readonly postcodeForms = new Map<string, readonly string[]>();
 
+  // Rows come street by street: the address before's street, postcode records and parent chain are most often this
+  // one's, so they are kept at hand (the chain's counts added once it changes: see flush()).
+  private lastStreet: { streetKey: string; cityKey: string; extra: StreetExtra } | undefined;
+  private lastPostcode: { countryId: string; key: string; records: PostcodeRecord[] } | undefined;
+  private readonly chain: string[] = ['', '', '', '', ''];
+  private chainCount = 0;
+
   /** Once per address row: map look-ups and counters only, nothing allocated for a key already seen. */
   add(doc: PlaceAddress): void {
-    countInto(this.areaCounts, doc.country_id);
-    countInto(this.areaCounts, doc.province_id);
-    countInto(this.areaCounts, doc.municipality_id);
-    countInto(this.areaCounts, doc.city_id);
-    countInto(this.areaCounts, doc.suburb_id);
-    const streetKey = `${doc.street_key}|${doc.city_key}`;
-    let street = this.streets.get(streetKey);
-    if (!street) {
-      street = { extent: newExtent(doc.location), postcodes: new Map() };
-      this.streets.set(streetKey, street);
-    }
+    this.countChain(doc);
+    const street = this.streetOf(doc);
     extend(street.extent, doc.location);
     countInto(street.postcodes, doc.postcode_key);
-    for (const postcode of this.postcodeFormsOf(doc.postcode_key)) this.addPostcode(doc, postcode);
+    for (const p of this.postcodesOf(doc)) {
+      extend(p.extent, doc.location);
+      countInto(p.cities, doc.city);
+    }
+  }
+
+  /** The address's areas, counted once the chain changes (equal chains in a row add up first). */
+  private countChain(doc: PlaceAddress): void {
+    const c = this.chain;
+    if (
+      this.chainCount > 0 &&
+      c[0] === doc.country_id &&
+      c[1] === doc.province_id &&
+      c[2] === doc.municipality_id &&
+      c[3] === doc.city_id &&
+      c[4] === doc.suburb_id
+    ) {
+      this.chainCount++;
+      return;
+    }
+    this.flush();
+    c[0] = doc.country_id;
+    c[1] = doc.province_id;
+    c[2] = doc.municipality_id;
+    c[3] = doc.city_id;
+    c[4] = doc.suburb_id;
+    this.chainCount = 1;
+  }
+
+  /** The counts of the chain at hand, into the areas' counts. */
+  private flush(): void {
+    const n = this.chainCount;
+    if (!n) return;
+    for (const id of this.chain) if (id) this.areaCounts.set(id, (this.areaCounts.get(id) ?? 0) + n);
+    this.chainCount = 0;
+  }
+
+  private streetOf(doc: PlaceAddress): StreetExtra {
+    const last = this.lastStreet;
+    if (last?.streetKey === doc.street_key && last.cityKey === doc.city_key) return last.extra;
+    let inStreet = this.streets.get(doc.street_key);
+    if (!inStreet) {
+      inStreet = new Map();
+      this.streets.set(doc.street_key, inStreet);
+    }
+    let extra = inStreet.get(doc.city_key);
+    if (!extra) {
+      extra = { extent: newExtent(doc.location), postcodes: new Map() };
+      inStreet.set(doc.city_key, extra);
+    }
+    this.lastStreet = { streetKey: doc.street_key, cityKey: doc.city_key, extra };
+    return extra;
+  }
+
+  /** The postcode places the address counts into (made on first sight, from its chain). */
+  private postcodesOf(doc: PlaceAddress): PostcodeRecord[] {
+    const last = this.lastPostcode;
+    if (last?.key === doc.postcode_key && last.countryId === doc.country_id) return last.records;
+    const records = this.postcodeFormsOf(doc.postcode_key).map((postcode) => this.postcodeRecord(doc, postcode));
+    this.lastPostcode = { countryId: doc.country_id, key: doc.postcode_key, records };
+    return records;
   }
 
   private postcodeFormsOf(key: string): readonly string[] {
@@ -72,7 +130,7 @@ export class PlaceAccumulator {
     return forms;
   }
 
-  private addPostcode(doc: PlaceAddress, postcode: string): void {
+  private postcodeRecord(doc: PlaceAddress, postcode: string): PostcodeRecord {
     let inCountry = this.postcodes.get(doc.country_id);
     if (!inCountry) {
       inCountry = new Map();
@@ -94,16 +152,17 @@ export class PlaceAccumulator {
       inCountry.set(postcode, p);
       this.postcodeList.push(p);
     }
-    extend(p.extent, doc.location);
-    countInto(p.cities, doc.city);
+    return p;
   }
 
   /** Addresses counted into an area, after `remap` moved folded derived cities (their addresses moved too). */
   areaCount(id: string): number {
+    this.flush();
     return this.areaCounts.get(id) ?? 0;
   }
 
   applyRemap(remap: CityRemap | undefined): void {
+    this.flush();
     if (!remap?.size) return;
     for (const [oldId, parents] of remap) {
       const n = this.areaCounts.get(oldId);
@@ -119,7 +178,7 @@ export class PlaceAccumulator {
   }
 
   streetExtra(streetKey: string, cityKey: string): StreetExtra | undefined {
-    return this.streets.get(`${streetKey}|${cityKey}`);
+    return this.streets.get(streetKey)?.get(cityKey);
   }
 
   postcodeRecords(): Iterable<PostcodeRecord> {

@@ -42,10 +42,17 @@ function namesOf(name: string, names: LocalisedNames | undefined): string[] {
   return all;
 }
 
-function keysOf(names: readonly string[]): string[] {
-  const keys = new Set<string>();
-  for (const n of names) for (const k of placeNameKeys(n)) keys.add(k);
-  return [...keys];
+/** placeNameKeys per distinct name, once per build: ancestors' and cities' names recur in thousands of places. */
+function memoNameKeys(): (name: string) => readonly string[] {
+  const memo = new Map<string, readonly string[]>();
+  return (name) => {
+    let keys = memo.get(name);
+    if (!keys) {
+      keys = placeNameKeys(name);
+      memo.set(name, keys);
+    }
+    return keys;
+  };
 }
 
 function ancestorIds(parents: ParentIds): string[] {
@@ -62,6 +69,12 @@ function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
 
 /** The sources' documents: areas first (in hierarchy order), then streets, then postcodes. */
 export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
+  const nameKeys = memoNameKeys();
+  const keysOf = (names: readonly string[]): string[] => {
+    const keys = new Set<string>();
+    for (const n of names) for (const k of nameKeys(n)) keys.add(k);
+    return [...keys];
+  };
   const parentNames = (parents: ParentIds): PlaceParentNames => ({
     city: src.area(parents.city_id)?.name ?? '',
     municipality: src.area(parents.municipality_id)?.name ?? '',

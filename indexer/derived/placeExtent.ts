@@ -17,7 +17,7 @@ export function newExtent(p: GeoPoint): Extent {
     count: 0,
     sumLat: 0,
     sumLon: 0,
-    point: p,
+    point: { lon: p.lon, lat: p.lat },
     bbox: { min_lon: p.lon, min_lat: p.lat, max_lon: p.lon, max_lat: p.lat },
   };
 }
@@ -39,7 +39,8 @@ export function extend(e: Extent, p: GeoPoint): void {
   const dLon = (p.lon - meanLon) * cos;
   const pLat = e.point.lat - meanLat;
   const pLon = (e.point.lon - meanLon) * cos;
-  if (dLat * dLat + dLon * dLon < pLat * pLat + pLon * pLon) e.point = p;
+  // A copy (lon, lat: the address transform's order): the caller may reuse its point (a replayed row's is).
+  if (dLat * dLat + dLon * dLon < pLat * pLat + pLon * pLon) e.point = { lon: p.lon, lat: p.lat };
 }
 
 /** Both extents as one: the counts and sums added, the envelopes joined, `big`'s point kept. */

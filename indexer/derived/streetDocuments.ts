@@ -24,11 +24,17 @@ export function streetWordTokens(streetname: string): string[] {
   return wordTails(normaliseStreet(streetname));
 }
 
+interface Spelling {
+  streetname: string;
+  city: string;
+  count: number;
+}
+
 interface StreetRecord {
   streetKey: string;
   cityKey: string;
-  /** `streetname \u0000 city` -> addresses spelt that way. */
-  spellings: Map<string, number>;
+  /** Each spelling (street name and city as written) with the addresses spelt that way, in the order first seen. */
+  spellings: Spelling[];
   count: number;
   sumLat: number;
   sumLon: number;
@@ -42,12 +48,16 @@ interface StreetRecord {
 }
 
 export class StreetAccumulator {
-  private readonly streets = new Map<string, StreetRecord>();
+  /** street_key -> city_key -> the street (two levels: no key string built per address). */
+  private readonly streets = new Map<string, Map<string, StreetRecord>>();
+  private count = 0;
+  /** The street of the address before (rows come street by street: most look-ups are this one). */
+  private last: StreetRecord | undefined;
   /** Addresses counted into a street. */
   addresses = 0;
 
   get size(): number {
-    return this.streets.size;
+    return this.count;
   }
 
   add(
@@ -64,13 +74,13 @@ export class StreetAccumulator {
       | keyof ParentIds
     >,
   ): void {
-    const key = `${doc.street_key}|${doc.city_key}`;
-    let s = this.streets.get(key);
+    let s = this.last;
+    if (s?.streetKey !== doc.street_key || s.cityKey !== doc.city_key) s = this.find(doc.street_key, doc.city_key);
     if (!s) {
       s = {
         streetKey: doc.street_key,
         cityKey: doc.city_key,
-        spellings: new Map(),
+        spellings: [],
         count: 0,
         sumLat: 0,
         sumLon: 0,
@@ -82,7 +92,7 @@ export class StreetAccumulator {
           city_id: doc.city_id,
         },
       };
-      this.streets.set(key, s);
+      this.put(s);
     } else {
       // The first address found decides; a parent it lacked is taken from a later one.
       const p = s.parents;
@@ -98,8 +108,8 @@ export class StreetAccumulator {
         other_street_text: doc.other_street_text,
       };
     }
-    const spelling = `${doc.streetname}\u0000${doc.city}`;
-    s.spellings.set(spelling, (s.spellings.get(spelling) ?? 0) + 1);
+    countSpelling(s.spellings, doc.streetname, doc.city);
+    this.last = s;
     s.count++;
     this.addresses++;
     const { lat, lon } = doc.location;
@@ -108,7 +118,7 @@ export class StreetAccumulator {
     if (s.count <= STREET_SAMPLE_POINTS) {
       s.points.push(lat, lon);
     } else {
-      s.random ??= seededRandom(seedOf(key) ^ 0x5eed);
+      s.random ??= seededRandom(seedOf(`${s.streetKey}|${s.cityKey}`) ^ 0x5eed);
       const slot = Math.floor(s.random() * s.count);
       if (slot < STREET_SAMPLE_POINTS) {
         s.points[2 * slot] = lat;
@@ -117,26 +127,40 @@ export class StreetAccumulator {
     }
   }
 
+  private find(streetKey: string, cityKey: string): StreetRecord | undefined {
+    return this.streets.get(streetKey)?.get(cityKey);
+  }
+
+  private put(s: StreetRecord): void {
+    let inStreet = this.streets.get(s.streetKey);
+    if (!inStreet) {
+      inStreet = new Map();
+      this.streets.set(s.streetKey, inStreet);
+    }
+    inStreet.set(s.cityKey, s);
+    this.count++;
+  }
+
   /**
    * The documents, in key order. `remap` (old city id -> new parent chain) moves streets of folded derived-city
    * groups along with their addresses (indexer/levelLoaders/cityRemap.ts).
    */
   finish(remap?: ReadonlyMap<string, ParentIds>): StreetDoc[] {
     const out: StreetDoc[] = [];
-    const keys = [...this.streets.keys()].sort();
-    for (const key of keys) {
-      const s = this.streets.get(key) as StreetRecord;
-      let best = '';
-      let bestCount = 0;
+    const keyed: [string, StreetRecord][] = [];
+    for (const inStreet of this.streets.values()) {
+      for (const s of inStreet.values()) keyed.push([`${s.streetKey}|${s.cityKey}`, s]);
+    }
+    keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [, s] of keyed) {
+      let best: Spelling | undefined;
       const words = new Set<string>();
-      for (const [spelling, n] of s.spellings) {
-        if (n > bestCount) {
-          best = spelling;
-          bestCount = n;
-        }
-        for (const w of streetWordTokens(spelling.slice(0, spelling.indexOf('\u0000')))) words.add(w);
+      for (const spelling of s.spellings) {
+        if (!best || spelling.count > best.count) best = spelling;
+        for (const w of streetWordTokens(spelling.streetname)) words.add(w);
       }
-      const [streetname = '', city = ''] = best.split('\u0000');
+      const streetname = best?.streetname ?? '';
+      const city = best?.city ?? '';
       const parents = (s.parents.city_id && remap?.get(s.parents.city_id)) || s.parents;
       const points: GeoPoint[] = [];
       for (let i = 0; i < s.points.length; i += 2) points.push({ lat: s.points[i]!, lon: s.points[i + 1]! });
@@ -160,6 +184,17 @@ export class StreetAccumulator {
     }
     return out;
   }
+}
+
+/** One more address spelt so (a street has a handful of spellings: a scan, nothing allocated for one seen). */
+function countSpelling(spellings: Spelling[], streetname: string, city: string): void {
+  for (const s of spellings) {
+    if (s.streetname === streetname && s.city === city) {
+      s.count++;
+      return;
+    }
+  }
+  spellings.push({ streetname, city, count: 1 });
 }
 
 /** A street's names per language, and its other names' keys and word tails (as street_words, over the same text). */

@@ -91,11 +91,21 @@ export class RunContext {
     return this.setup.manifest;
   }
 
-  /** False under --dry-run: no index of this generation exists, nothing may be written. */
   get rows(): AddressRows | undefined {
     return this.setup.rows;
   }
 
+  /**
+   * A dear derivation (a boundary's repair, a derived city's outline), taken over from the live generation's memo
+   * where `update` replays its rows (indexer/rows/derivationMemo.ts), and kept for the next run; derived as it is
+   * where the run keeps no row cache.
+   */
+  readonly memoize = <T>(kind: string, input: unknown, derive: () => T): T => {
+    const memo = this.setup.rows?.memo;
+    return memo ? memo.derive(kind, input, derive) : derive();
+  };
+
+  /** False under --dry-run: no index of this generation exists, nothing may be written. */
   get writes(): boolean {
     return !this.setup.writes?.dryRun;
   }

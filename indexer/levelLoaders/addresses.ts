@@ -29,7 +29,7 @@ import { applyStreetNames, StreetNameTable } from '../derived/streetNames.js';
 export async function loadAddresses(ctx: RunContext): Promise<void> {
   const sources = ctx.manifest.levels.addresses ?? [];
   const deriveCities = (ctx.manifest.levels.cities ?? []).some((c) => c.format === 'derived');
-  const derived = deriveCities ? new DerivedCities(ctx.hierarchy) : undefined;
+  const derived = deriveCities ? new DerivedCities(ctx.hierarchy, ctx.memoize) : undefined;
   if (!sources.length) return;
   const streets = new StreetAccumulator();
   ctx.initUnassigned('addresses');
@@ -37,7 +37,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   const levels = ancestorLevels('addresses');
   const rows = ctx.rows;
   const replayed = { count: 0 };
-  const replayedRows = rows?.plan && new ReplayedRows(rows.plan.cache);
+  let replayedRows = rows?.plan && new ReplayedRows(rows.plan.cache);
   let sequence = 0;
 
   /** What every address row adds to the cities, streets and places, whether derived now or replayed. */
@@ -115,6 +115,13 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   }
   const addressStart = Date.now();
   const result = await ctx.load('addresses', 'addresses', items(), false, rows && recordDocument(rows));
+  // The live generation's row cache is replayed: let it go (~80 bytes a row) before the cities, streets and places.
+  replayedRows = undefined;
+  if (rows) {
+    rows.plan = undefined;
+    rows.liveIndex = undefined;
+    rows.replayed = undefined;
+  }
   ctx.addressMs = Date.now() - addressStart;
   // Rows replayed by `update` (indexer/rows/) are documents the new generation holds as a full run would send them.
   s.indexed = result.sent - result.failed + replayed.count;

@@ -20,7 +20,10 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
   const byKey = new Map<string, { record: AreaRecord; origin: number; position: number }>();
   for (const source of fileSources) {
     for await (const { item, summary, origin } of ctx.records(level, source)) {
-      const outcome = areaFromFeature(level, item.props, item.geometry, source.fields);
+      // The repair of a boundary is the dear part of a level: kept for the next run (indexer/rows/derivationMemo.ts).
+      const outcome = ctx.memoize('area', [level, item.props, item.geometry, source.fields], () =>
+        areaFromFeature(level, item.props, item.geometry, source.fields),
+      );
       if (!outcome.ok) {
         await ctx.reject(level, summary, item.position, outcome, featureRecord(item));
         continue;

@@ -20,7 +20,7 @@ import { PolygonIndex } from './spatialIndex.js';
 export interface Resolution {
   parents: Parents;
   /** Parent levels that exist in this dataset but where no parent was found. */
-  unassigned: ParentLevelName[];
+  unassigned: readonly ParentLevelName[];
 }
 
 type ParentField = Extract<ParentSpec, { by: 'code' }>['parentField'];
@@ -45,6 +45,8 @@ function parentFieldValue(r: AreaRecord, field: ParentField): string {
       return r.name;
   }
 }
+
+const NOTHING_MISSING: readonly ParentLevelName[] = Object.freeze([]);
 
 export class Hierarchy {
   private readonly levels = new Map<AreaLevelName, AreaLevelIndex>();
@@ -121,13 +123,14 @@ export class Hierarchy {
     }
   }
 
-  unassigned(levels: readonly LevelName[], parents: Parents): ParentLevelName[] {
-    const missing: ParentLevelName[] = [];
+  unassigned(levels: readonly LevelName[], parents: Parents): readonly ParentLevelName[] {
+    let missing: ParentLevelName[] | undefined;
     for (const l of levels) {
       if (l === 'addresses') continue;
-      if (this.present(l) && !parents[PARENT_SLOT[l]]) missing.push(l);
+      if (this.present(l) && !parents[PARENT_SLOT[l]]) (missing ??= []).push(l);
     }
-    return missing;
+    // Nearly every address misses nothing: one shared empty list, not one per address.
+    return missing ?? NOTHING_MISSING;
   }
 
   resolveSpatial(level: LevelName, lon: number, lat: number): Resolution {

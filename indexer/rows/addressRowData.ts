@@ -5,7 +5,12 @@
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { Parents } from '../records/records.js';
-import { type RowCache, type RowData, STRINGS_PER_ROW } from './rowCache.js';
+import { ROW_STRINGS, type RowCache, type RowData, STRINGS_PER_ROW } from './rowCache.js';
+
+const GROUP_AT = ROW_STRINGS.indexOf('group');
+const POSTCODE_AT = ROW_STRINGS.indexOf('postcode');
+const SUBURB_AT = ROW_STRINGS.indexOf('suburb');
+const BUILDING_AT = ROW_STRINGS.indexOf('building');
 
 /** The address fields a replayed row gives the street, place and derived-city accumulators. */
 export type ReplayedAddress = Pick<
@@ -62,48 +67,78 @@ export function rowDataOf(doc: ReplayedAddress, parents: Parents, city: string):
   };
 }
 
-/** Rows of one cache read back, each distinct group and postcode parsed once. */
+/**
+ * Rows of one cache read back, each distinct group and postcode parsed once. `address(r)` fills one pair of objects
+ * and returns it (nothing allocated per row): what it returns holds only until the next call, so whoever takes it
+ * copies what it keeps.
+ */
 export class ReplayedRows {
-  private readonly groups = new Map<number, Group>();
-  private readonly postcodes = new Map<number, [string, string]>();
+  /** By interned string index: a group or postcode parsed once (arrays sized once: faster than a Map per row). */
+  private readonly groups: (Group | undefined)[];
+  private readonly postcodes: ([string, string] | undefined)[];
+  private readonly location = { lon: 0, lat: 0 };
+  private readonly doc: ReplayedAddress = {
+    streetname: '',
+    street_key: '',
+    city: '',
+    city_key: '',
+    postcode: '',
+    postcode_key: '',
+    // In the order the address transform writes them: a place takes its point over as it is.
+    location: this.location,
+  };
+  private readonly parents: Parents = {
+    country_id: '',
+    province_id: '',
+    municipality_id: '',
+    city_id: '',
+    suburb_id: '',
+    building_id: '',
+  };
+  private readonly replayed = { doc: this.doc, parents: this.parents };
 
-  constructor(private readonly cache: RowCache) {}
+  constructor(private readonly cache: RowCache) {
+    this.groups = new Array<Group | undefined>(cache.strings.length);
+    this.postcodes = new Array<[string, string] | undefined>(cache.strings.length);
+  }
 
   address(r: number): { doc: ReplayedAddress; parents: Parents } {
-    const c = this.cache.columns;
-    const gi = c.strings[STRINGS_PER_ROW * r] as number;
-    let g = this.groups.get(gi);
+    const at = STRINGS_PER_ROW * r;
+    const indexes = this.cache.columns.strings;
+    const strings = this.cache.strings;
+    const gi = indexes[at + GROUP_AT] as number;
+    let g = this.groups[gi];
     if (!g) {
-      g = JSON.parse(this.cache.strings[gi] as string) as Group;
-      this.groups.set(gi, g);
+      g = JSON.parse(strings[gi] as string) as Group;
+      this.groups[gi] = g;
     }
-    const pi = c.strings[STRINGS_PER_ROW * r + 1] as number;
-    let p = this.postcodes.get(pi);
+    const pi = indexes[at + POSTCODE_AT] as number;
+    let p = this.postcodes[pi];
     if (!p) {
-      p = JSON.parse(this.cache.strings[pi] as string) as [string, string];
-      this.postcodes.set(pi, p);
+      p = JSON.parse(strings[pi] as string) as [string, string];
+      this.postcodes[pi] = p;
     }
-    const doc: ReplayedAddress = {
-      streetname: g[0],
-      street_key: g[1],
-      city: g[2],
-      city_key: g[3],
-      postcode: p[0],
-      postcode_key: p[1],
-      // In the order the address transform writes them: a place takes its point over as it is.
-      location: { lon: c.lon[r] as number, lat: c.lat[r] as number },
-    };
-    if (g[4]) doc.street_names = g[4];
-    if (g[5]) doc.other_street_keys = g[5];
-    if (g[6]) doc.other_street_text = g[6];
-    const parents: Parents = {
-      country_id: g[7],
-      province_id: g[8],
-      municipality_id: g[9],
-      city_id: g[10],
-      suburb_id: this.cache.string(r, 'suburb'),
-      building_id: this.cache.string(r, 'building'),
-    };
-    return { doc, parents };
+    const c = this.cache.columns;
+    const doc = this.doc;
+    doc.streetname = g[0];
+    doc.street_key = g[1];
+    doc.city = g[2];
+    doc.city_key = g[3];
+    doc.postcode = p[0];
+    doc.postcode_key = p[1];
+    this.location.lon = c.lon[r] as number;
+    this.location.lat = c.lat[r] as number;
+    // Unset where the row has none (undefined, not deleted: the object keeps its shape; no accumulator tells them apart).
+    doc.street_names = g[4] ?? undefined;
+    doc.other_street_keys = g[5] ?? undefined;
+    doc.other_street_text = g[6] ?? undefined;
+    const parents = this.parents;
+    parents.country_id = g[7];
+    parents.province_id = g[8];
+    parents.municipality_id = g[9];
+    parents.city_id = g[10];
+    parents.suburb_id = strings[indexes[at + SUBURB_AT] as number] as string;
+    parents.building_id = strings[indexes[at + BUILDING_AT] as number] as string;
+    return this.replayed;
   }
 }

@@ -104,8 +104,14 @@ export class RowCacheBuilder {
   private readonly stringIndex = new Map<string, number>();
   readonly strings: string[] = [];
 
-  /** `from`: the cache an update replays, whose strings this one starts with (a replayed row copies its indexes). */
-  constructor(private readonly from?: RowCache) {
+  /**
+   * The strings of the cache an update replays, which this one starts with (a replayed row copies its indexes). Only
+   * the strings are held, not that cache: its columns are let go once its rows are replayed.
+   */
+  private readonly fromStrings: readonly string[] | undefined;
+
+  constructor(from?: RowCache) {
+    this.fromStrings = from?.strings;
     if (!from) return;
     for (const text of from.strings) this.intern(text);
   }
@@ -157,7 +163,7 @@ export class RowCacheBuilder {
     c.joined[r] = f.joined[i] as number;
     c.lat[r] = f.lat[i] as number;
     c.lon[r] = f.lon[i] as number;
-    const shared = from === this.from;
+    const shared = from.strings === this.fromStrings;
     for (let j = 0; j < STRINGS_PER_ROW; j++) {
       const k = f.strings[STRINGS_PER_ROW * i + j] as number;
       c.strings[STRINGS_PER_ROW * r + j] = shared ? k : this.intern(from.strings[k] as string);

@@ -2,15 +2,18 @@
  * A generation's row cache on disk (rowCache.ts): `<dir>/<prefix><generation>.rows`, one file per generation, written
  * whole to a temporary name and renamed (never half-written), deleted with its generation. Layout: a first line
  * `geocoder-rows <format> <json bytes>`, the JSON (what the rows were made from, the sources, the interned strings),
- * padding to 8 bytes, then each column's bytes in a fixed order. Anything that does not read back as written is
+ * padding to 8 bytes, then each column's bytes in a fixed order, then the derivation memo (derivationMemo.ts) as one
+ * node:v8 serialised map. Anything that does not read back as written is
  * "no cache": `update` then reads the snapshot the full way.
  */
 import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { MemoEntries } from './derivationMemo.js';
 import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
 
 const MAGIC = 'geocoder-rows';
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What the rows were derived with: replayed only when the next run derives with the very same. */
 export interface RowCacheHead {
@@ -38,10 +41,18 @@ export function rowCachePath(dir: string, prefix: string, generation: string): s
   return join(dir, `${prefix}${generation}.rows`);
 }
 
-export async function writeRowCache(dir: string, head: RowCacheHead, rows: RowCacheBuilder): Promise<string> {
+export async function writeRowCache(
+  dir: string,
+  head: RowCacheHead,
+  rows: RowCacheBuilder,
+  memo: MemoEntries = new Map(),
+): Promise<string> {
   await mkdir(dir, { recursive: true });
   const c = rows.columns;
-  const json = Buffer.from(JSON.stringify({ ...head, sources: rows.sources, strings: rows.strings, rows: c.length }));
+  const memoBytes = serialize(memo);
+  const json = Buffer.from(
+    JSON.stringify({ ...head, sources: rows.sources, strings: rows.strings, rows: c.length, memo: memoBytes.length }),
+  );
   const first = Buffer.from(`${MAGIC} ${FORMAT} ${json.length}\n`);
   const pad = Buffer.alloc((8 - ((first.length + json.length) % 8)) % 8);
   const parts: Uint8Array[] = [first, json, pad];
@@ -52,6 +63,7 @@ export async function writeRowCache(dir: string, head: RowCacheHead, rows: RowCa
     const tail = used.byteLength % 8;
     if (tail) parts.push(Buffer.alloc(8 - tail));
   }
+  parts.push(memoBytes);
   const path = rowCachePath(dir, head.prefix, head.generation);
   const temporary = `${path}.${process.pid}.partial`;
   await writeFile(temporary, parts);
@@ -82,7 +94,7 @@ export async function readRowCache(
   dir: string,
   prefix: string,
   generation: string,
-): Promise<{ head: RowCacheHead; cache: RowCache } | { missing: string }> {
+): Promise<{ head: RowCacheHead; cache: RowCache; memo: MemoEntries } | { missing: string }> {
   const path = rowCachePath(dir, prefix, generation);
   let file: ArrayBuffer;
   try {
@@ -96,7 +108,7 @@ export async function readRowCache(
   if (magic !== MAGIC || Number(format) !== FORMAT)
     return { missing: `${path} is not a row cache of format ${FORMAT}` };
   const start = newline + 1;
-  let meta: RowCacheHead & { sources: SourceRows[]; strings: string[]; rows: number };
+  let meta: RowCacheHead & { sources: SourceRows[]; strings: string[]; rows: number; memo: number };
   try {
     meta = JSON.parse(bytes.subarray(start, start + Number(length)).toString());
   } catch {
@@ -117,9 +129,18 @@ export async function readRowCache(
     at += byteLength + ((8 - (byteLength % 8)) % 8);
   }
   columns.length = n;
+  if (at + meta.memo !== file.byteLength) return { missing: `${path} is truncated` };
+  let memo: MemoEntries;
+  try {
+    memo = deserialize(new Uint8Array(file, at, meta.memo)) as MemoEntries;
+  } catch {
+    return { missing: `${path}: unreadable derivation memo` };
+  }
+  if (!(memo instanceof Map)) return { missing: `${path}: unreadable derivation memo` };
   return {
     head: { prefix: meta.prefix, generation: meta.generation, context: meta.context },
     cache: new RowCache(columns, meta.sources, meta.strings),
+    memo,
   };
 }
 

@@ -10,6 +10,7 @@ import { listGenerations } from '../generations/generations.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import { isUtf8Name } from '../sources/decode.js';
 import type { AddressRows } from './addressRows.js';
+import { DerivationMemo, type MemoEntries } from './derivationMemo.js';
 import { type RowCache, RowCacheBuilder } from './rowCache.js';
 import { pruneRowCaches, writeRowCache } from './rowCacheFile.js';
 import { rowContextDigest } from './rowContext.js';
@@ -49,9 +50,15 @@ export function runRowCache(manifest: Manifest, dir: string | undefined): RunRow
   };
 }
 
-/** The rows a run records (an update's start with the strings of the live cache it replays), if it can have any. */
-export function addressRowsOf(cache: RunRowCache, from?: RowCache): AddressRows | undefined {
-  return cache.unfit ? undefined : { builder: new RowCacheBuilder(from) };
+/**
+ * The rows a run records, if it can have any: an update's start with the strings of the live cache it replays and
+ * with the live generation's derivation memo.
+ */
+export function addressRowsOf(
+  cache: RunRowCache,
+  from?: { cache: RowCache; memo: MemoEntries },
+): AddressRows | undefined {
+  return cache.unfit ? undefined : { builder: new RowCacheBuilder(from?.cache), memo: new DerivationMemo(from?.memo) };
 }
 
 /** Writes the new generation's row cache (a warning, not a failure, when it cannot). */
@@ -65,8 +72,12 @@ export async function saveRowCache(
   const { prefix, generation, log } = where;
   const dir = cache.dir;
   try {
-    const path = await writeRowCache(dir, { prefix, generation, context }, rows.builder);
-    log.info({ path, rows: rows.builder.columns.length }, 'row cache written');
+    const { memo } = rows;
+    const path = await writeRowCache(dir, { prefix, generation, context }, rows.builder, memo.entries);
+    log.info(
+      { path, rows: rows.builder.columns.length, memo: { entries: memo.entries.size, hits: memo.hits } },
+      'row cache written',
+    );
   } catch (error) {
     log.warn({ dir, error: (error as Error).message }, 'row cache not written: the next update reads in full');
   }

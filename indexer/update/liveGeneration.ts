@@ -29,22 +29,41 @@ export async function liveBasis(client: Client, prefix: string): Promise<{ live:
 }
 
 /**
- * Every kind's digests, the kinds side by side (each scan waits on the cluster, not on the others); `known`: kinds
- * already had otherwise (the addresses from a row cache).
+ * What `update` asks of the live generation while it plans its rows, started at once so that Elasticsearch works
+ * while the indexer plans: every kind's digests but the addresses' (those come from the row cache when it is
+ * replayed, else `digests()` reads them too) and, unless nothing is to be written, the clone. `settled()` waits until
+ * nothing is in flight, so the cleanup of a failed update misses no index.
  */
-export async function readGenerationDigests(
+export interface LiveSide {
+  digests(addresses: DigestTable | undefined): Promise<Record<IndexKind, DigestTable>>;
+  cloned: Promise<void>;
+  settled(): Promise<unknown>;
+}
+
+export function startLiveSide(
   client: Client,
-  prefix: string,
-  live: string,
-  checkAbort: () => void,
-  known: Partial<Record<IndexKind, DigestTable>> = {},
-): Promise<Record<IndexKind, DigestTable>> {
-  const tables = await Promise.all(
-    INDEX_KINDS.map(
-      (kind) => known[kind] ?? readLiveDigests(client, generationIndexName(prefix, kind, live), checkAbort),
-    ),
+  where: { prefix: string; live: string; generation: string },
+  created: string[],
+  options: { dryRun: boolean; checkAbort: () => void },
+): LiveSide {
+  const { prefix, live, generation } = where;
+  const read = (kind: IndexKind) =>
+    readLiveDigests(client, generationIndexName(prefix, kind, live), options.checkAbort);
+  const others = Promise.all(
+    INDEX_KINDS.filter((k) => k !== 'addresses').map(async (k) => [k, await read(k)] as const),
   );
-  return Object.fromEntries(INDEX_KINDS.map((k, i) => [k, tables[i]])) as Record<IndexKind, DigestTable>;
+  const cloned = options.dryRun ? Promise.resolve() : cloneGeneration(client, prefix, live, generation, created);
+  // Awaited later (or by settled()): no unhandled rejection while the plan runs.
+  others.catch(() => {});
+  cloned.catch(() => {});
+  return {
+    async digests(addresses) {
+      const [rest, own] = await Promise.all([others, addresses ?? read('addresses')]);
+      return Object.fromEntries([...rest, ['addresses', own]]) as Record<IndexKind, DigestTable>;
+    },
+    cloned,
+    settled: () => Promise.allSettled([others, cloned]),
+  };
 }
 
 /**

@@ -11,9 +11,11 @@ import type { RunRowCache } from '../rows/rowCacheRun.js';
 import type { RowCache } from '../rows/rowCache.js';
 import { planRows, type RowPlan } from '../rows/rowPlan.js';
 import { DigestTable } from './digestTable.js';
+import type { MemoEntries } from '../rows/derivationMemo.js';
 
 export type ReplayDecision =
-  { plan: RowPlan; addresses: DigestTable; liveIndex: Int32Array } | { plan?: undefined; why: string };
+  | { plan: RowPlan; addresses: DigestTable; liveIndex: Int32Array; memo: MemoEntries }
+  | { plan?: undefined; why: string };
 
 /** Per cache row, its document's index in a digest table of the live addresses (the highest version's digest). */
 export function liveAddressDigests(cache: RowCache): { table: DigestTable; liveIndex: Int32Array } {
@@ -57,5 +59,5 @@ export async function decideReplay(
   }
   const plan = await planRows(manifest.levels.addresses ?? [], read.cache, new Set(folded));
   if ('why' in plan) return { why: plan.why };
-  return { plan, addresses: table, liveIndex };
+  return { plan, addresses: table, liveIndex, memo: read.memo };
 }

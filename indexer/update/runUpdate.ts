@@ -33,12 +33,12 @@ import type { RunOptions } from '../run.js';
 import { ChangeSet } from './changeSet.js';
 import { deleteDocuments } from './deleteDocuments.js';
 import { ChangeLimitError, type KindCounts } from './kindChanges.js';
-import { cloneGeneration, liveBasis, readGenerationDigests } from './liveGeneration.js';
+import { liveBasis, type LiveSide, startLiveSide } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
-import { decideReplay, type ReplayDecision } from './replayPlan.js';
+import { planUpdate, type RowCounts } from './planUpdate.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { addressRowsOf, pruneRowCachesOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
+import { pruneRowCachesOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
 
 export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
   /** Compute and print the change set; write nothing. */
@@ -66,7 +66,14 @@ export interface UpdateSummary extends RunSummary {
    * The address rows: how many were replayed from the live generation's row cache and how many read the full way
    * (indexer/rows/), or why the whole snapshot was read the full way.
    */
-  rows: { replayed: number; read: number } | { readInFull: string };
+  rows:
+    | {
+        replayed: number;
+        read: number;
+        /** Boundary repairs and derived-city outlines taken over from the live generation, and made again. */
+        derivations: { reused: number; made: number };
+      }
+    | { readInFull: string };
 }
 
 /** 2^36: above any version mergePriority() gives (at most 7 × 2^32), so an update's versions beat the live ones. */
@@ -128,7 +135,6 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
   let changes: ChangeSet | undefined;
   let refused: string[] = [];
   let bySource: KindCounts | null = null;
-  const digestStart = Date.now();
   const run = (changeSet: ChangeSet | undefined) =>
     new RunContext({
       client,
@@ -144,7 +150,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       ...(changeSet ? { writes: changeSet } : {}),
     });
   const rowCache = runRowCache(manifest, options.rowCacheDir);
-  let replay: ReplayDecision = { why: 'not decided' };
+  let rowCounts: RowCounts = { readInFull: 'not decided' };
   let rows: AddressRows | undefined;
   let ctx = run(undefined);
   const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, ctx.index(k)])) as Record<IndexKind, string>;
@@ -174,49 +180,35 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     timingsMs: { ...timings, ...ctx.stageMs },
-    rows: replay.plan ? { replayed: replay.plan.replayed, read: replay.plan.parsed } : { readInFull: replay.why },
+    rows:
+      'replayed' in rowCounts
+        ? { ...rowCounts, derivations: { reused: rows?.memo.hits ?? 0, made: rows?.memo.misses ?? 0 } }
+        : rowCounts,
   });
 
+  let liveSide: LiveSide | undefined;
   try {
     log.info({ generation, prefix, live, dryRun, manifest: manifestPath }, 'update started');
-    const addressesIndex = generationIndexName(prefix, 'addresses', live);
-    replay = await decideReplay(client, { prefix, live, addressesIndex }, manifest, rowCache, basis.folded_cities);
-    if (!replay.plan) log.info({ why: replay.why }, 'reading the whole snapshot');
-    timings.planRows = Date.now() - digestStart;
-    const digestsStart = Date.now();
-    const known = replay.plan ? { addresses: replay.addresses } : {};
-    const digests = await readGenerationDigests(
-      client,
-      prefix,
-      live,
-      () => {
-        if (signal.aborted) throw signal.reason;
-      },
-      known,
-    );
-    timings.liveDigests = Date.now() - digestsStart;
-    changes = new ChangeSet(digests, {
-      dryRun,
-      maxChangeRatio,
-      versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
-      foldedCities: new Set(basis.folded_cities),
-    });
-    const changeSet = changes;
-    const recorded = addressRowsOf(rowCache, replay.plan?.cache);
-    rows = recorded && {
-      ...recorded,
-      ...(replay.plan && {
-        plan: replay.plan,
-        liveIndex: replay.liveIndex,
-        replayed: (i: number, version: number) => changeSet.replayedAddress(i, version),
-      }),
+    const checkAbort = () => {
+      if (signal.aborted) throw signal.reason;
     };
+    // Elasticsearch reads the live digests and clones while the rows are planned here.
+    liveSide = startLiveSide(client, { prefix, live, generation }, created, { dryRun, checkAbort });
+    const planned = await planUpdate(
+      { client, prefix, live, manifest, rowCache, basis, liveSide, log },
+      (digests) =>
+        new ChangeSet(digests, {
+          dryRun,
+          maxChangeRatio,
+          versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
+          foldedCities: new Set(basis.folded_cities),
+        }),
+    );
+    ({ rowCounts, rows } = planned);
+    changes = planned.changes;
+    timings.planRows = planned.planMs;
+    timings.liveDigestsAndCloneAfterPlan = planned.waitMs;
     ctx = run(changes);
-    if (!dryRun) {
-      const cloneStart = Date.now();
-      await cloneGeneration(client, prefix, live, generation, created);
-      timings.clone = Date.now() - cloneStart;
-    }
     const loadStart = Date.now();
     let mark = loadStart;
     const lap = (name: string) => {
@@ -251,6 +243,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       await deleteDocuments(client, ctx.index(kind), changes.removedIds(kind));
       await finishGenerationIndex(client, ctx.index(kind), kind, options.layout, { forceMerge: false });
     }
+    changes.letGo();
     const problems = await verifyGeneration(ctx, maxRejectRatio);
     timings.finish = Date.now() - finishStart;
     if (problems.length) {
@@ -275,6 +268,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     await pruneRowCachesOf(client, rowCache.dir, prefix, log);
     return summary([], pruned);
   } catch (caught) {
+    await liveSide?.settled();
     let error = caught;
     if (error instanceof ChangeLimitError) {
       refused = [
