@@ -8,11 +8,12 @@ import { focusOf } from '../../geometry/focus.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
-import { readPlaceQuery } from '../places/placeQueries.js';
+import { type PlaceReading, readPlaceQuery } from '../places/placeQueries.js';
+import type { AreaNaming } from '../places/areaKeys.js';
 import type { PlaceResult } from '../places/placeRecords.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
-import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
+import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas, prefixAreasCanShow } from './autocompleteAreas.js';
 import { suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
@@ -82,23 +83,42 @@ async function answerNow(
   };
   const suggested = async () => {
     if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
-    // Words without a number may name an area too: both searches leave together (one _msearch).
-    const [suggestions, areas] = await Promise.all([autocomplete.suggest(input), areasNamed(services, query)]);
-    const areasInLanguage = areas.map((place) => placeInLanguage(place, query.q, choice));
-    return mergeAreas(await inLanguage(suggestions), areasInLanguage, query.size);
+    const readings = readPlaceQuery(query.q);
+    const naming = await areaNaming(services, readings);
+    const areasOf = async () =>
+      (await areasNamed(services, query, readings)).map((place) => placeInLanguage(place, query.q, choice));
+    // Words without a number may name an area exactly: both searches leave together (one _msearch).
+    if (naming === 'exact') {
+      const [suggestions, areas] = await Promise.all([autocomplete.suggest(input), areasOf()]);
+      return mergeAreas(await inLanguage(suggestions), areas, query.size);
+    }
+    // Only the start of an area's name: such an area shows only where the streets leave room (most such
+    // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
+    const suggestions = await inLanguage(await autocomplete.suggest(input));
+    const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
+    return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
   };
   return (await suggested()).map(autocompleteRecord);
 }
 
 /**
- * The areas the text names (exact or prefix names, no typo round: it would cost every keystroke of a street a second
- * round trip); no search at all when no area's name key is or starts with a reading of the text (AreaKeys), which
- * is most keystrokes of a street. Should the keys fail to load, the search is sent.
+ * What the text can name among the areas (AreaKeys): most keystrokes of a street name none and send no place
+ * search. Should the keys fail to load, it may name one exactly (the search is sent, as before the keys).
  */
-async function areasNamed({ places, areaKeys }: AnswerServices, query: AutocompleteRequest): Promise<PlaceResult[]> {
-  const readings = readPlaceQuery(query.q);
+async function areaNaming({ areaKeys }: AnswerServices, readings: readonly PlaceReading[]): Promise<AreaNaming> {
   const keys = await areaKeys.known().catch(() => undefined);
-  if (keys && !keys.mayName(readings)) return [];
+  return keys ? keys.naming(readings) : 'exact';
+}
+
+/**
+ * The areas the text names (exact or prefix names, no typo round: it would cost every keystroke of a street a second
+ * round trip).
+ */
+function areasNamed(
+  { places }: AnswerServices,
+  query: AutocompleteRequest,
+  readings: readonly PlaceReading[],
+): Promise<PlaceResult[]> {
   const q = { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES };
   return places.round(q, readings, false);
 }

@@ -28,6 +28,15 @@ export function areaSuggestion(p: PlaceResult): Suggestion {
 }
 
 /**
+ * Whether an area found only by the start of its name can show beside `suggestions` other suggestions in an answer of
+ * `size` (mergeAreas puts such areas after all of them): only while they do not fill it. Until then no place search
+ * need be sent for a text that names no area exactly (AreaKeys.naming).
+ */
+export function prefixAreasCanShow(suggestions: number, size: number): boolean {
+  return suggestions < size;
+}
+
+/**
  * An area named exactly as typed first ("Delft": the city), then the street suggestions, then areas whose name
  * only begins with the text.
  */
