@@ -9,11 +9,18 @@ import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
 import { type PlaceReading, readPlaceQuery } from '../places/placeQueries.js';
-import type { AreaNaming } from '../places/areaKeys.js';
 import type { PlaceResult } from '../places/placeRecords.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
-import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas, prefixAreasCanShow } from './autocompleteAreas.js';
+import {
+  areaSuggestion,
+  AUTOCOMPLETE_AREA_TYPES,
+  isArea,
+  laterWordCities,
+  MAX_AREAS,
+  mergeAreas,
+  prefixAreasCanShow,
+} from './autocompleteAreas.js';
 import { suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
@@ -79,35 +86,30 @@ async function answerNow(
     // keystroke (all of the Netherlands) costs no more than before.
     const several = answerLanguage(choice) !== undefined || list.some((s) => s.street_names);
     const cities = several ? (await cityNames.known()).names : undefined;
-    return list.map((s) => suggestionInLanguage(s, typed, choice, cities));
+    // An area among them is in its language already (placeInLanguage).
+    return list.map((s) => (isArea(s) ? s : suggestionInLanguage(s, typed, choice, cities)));
   };
   const suggested = async () => {
     if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
     const readings = readPlaceQuery(query.q);
-    const naming = await areaNaming(services, readings);
-    const areasOf = async () =>
-      (await areasNamed(services, query, readings)).map((place) => placeInLanguage(place, query.q, choice));
+    const keys = await services.areaKeys.known().catch(() => undefined);
+    // Should the keys fail to load, the text may name an area exactly: the search is sent, as before the keys.
+    const naming = keys ? keys.naming(readings) : 'exact';
+    const localise = (place: PlaceResult) => placeInLanguage(place, query.q, choice);
+    const later = laterWordCities(keys, input.words, localise).map(areaSuggestion);
+    const areasOf = async () => (await areasNamed(services, query, readings)).map(localise);
     // Words without a number may name an area exactly: both searches leave together (one _msearch).
     if (naming === 'exact') {
-      const [suggestions, areas] = await Promise.all([autocomplete.suggest(input), areasOf()]);
+      const [suggestions, areas] = await Promise.all([autocomplete.suggest(input, later), areasOf()]);
       return mergeAreas(await inLanguage(suggestions), areas, query.size);
     }
     // Only the start of an area's name: such an area shows only where the streets leave room (most such
     // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
-    const suggestions = await inLanguage(await autocomplete.suggest(input));
+    const suggestions = await inLanguage(await autocomplete.suggest(input, later));
     const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
     return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
   };
   return (await suggested()).map(autocompleteRecord);
-}
-
-/**
- * What the text can name among the areas (AreaKeys): most keystrokes of a street name none and send no place
- * search. Should the keys fail to load, it may name one exactly (the search is sent, as before the keys).
- */
-async function areaNaming({ areaKeys }: AnswerServices, readings: readonly PlaceReading[]): Promise<AreaNaming> {
-  const keys = await areaKeys.known().catch(() => undefined);
-  return keys ? keys.naming(readings) : 'exact';
 }
 
 /**

@@ -5,7 +5,8 @@
  * keystrokes of a street) needs no place search at all, and one that only begins an area's name (`delf`) needs it only
  * where such an area can show (autocompleteAreas.ts). Pure.
  */
-import { MIN_PREFIX_LENGTH, type PlaceReading } from './placeQueries.js';
+import { MIN_PREFIX_LENGTH, type PlaceHit, type PlaceReading } from './placeQueries.js';
+import { LaterWordAreas } from './laterWordAreas.js';
 
 /** What a text can name among the areas (AreaKeys.naming). */
 export type AreaNaming = 'none' | 'prefix' | 'exact';
@@ -14,7 +15,11 @@ export class AreaKeys {
   /** Distinct, in code-unit order: the keys starting with a text are one run of it. */
   private readonly sorted: string[];
 
-  constructor(keys: Iterable<string>) {
+  /** `laterWords`: the cities by a later word of their names, which no place search finds (laterWordAreas.ts). */
+  constructor(
+    keys: Iterable<string>,
+    readonly laterWords: LaterWordAreas<PlaceHit> = new LaterWordAreas([]),
+  ) {
     this.sorted = [...new Set(keys)].sort();
   }
 
