@@ -26,6 +26,8 @@
  * on its own process of the first `--api` build: what the translation costs per request (`vs native`). `--idle`
  * (with Elasticsearch in the path, on a node others use too): every round also has a slice that sends nothing, and
  * the node's CPU in those slices is taken off each target's (as many slices each): what the others cost it meanwhile.
+ * `--accept-encoding 'gzip, deflate, br, zstd'`: the API targets' requests carry a browser's header, so answers over
+ * 1 KiB are compressed as a browser gets them (without it, none is).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -74,6 +76,8 @@ const { values: args } = parseArgs({
      * its other clients meanwhile (a shared node) is measured and taken off each target's Elasticsearch CPU.
      */
     idle: { type: 'boolean', default: false },
+    /** The API targets' requests carry this Accept-Encoding (a browser's: `gzip, deflate, br, zstd`); none by default. */
+    'accept-encoding': { type: 'string' },
     /** Profile every API target (node --cpu-prof) into DIR/<label> and print its top self-time frames. */
     'cpu-prof': { type: 'string' },
   },
@@ -127,7 +131,8 @@ async function main() {
     if (relay) children.push(relay.process);
     const upstream = relay?.url ?? esUrl;
 
-    const apiHeaders = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
+    const apiHeaders: Record<string, string> = { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' };
+    if (args['accept-encoding']) apiHeaders['accept-encoding'] = args['accept-encoding'];
     const esSearch = `/${aliasName(prefix, 'addresses')}/_search`;
     const bodies = streetBodies(addresses, false, seededRandom(Number(args.seed)));
     const post = (path: string, list: unknown[]) =>

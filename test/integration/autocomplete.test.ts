@@ -101,18 +101,33 @@ describe('GET /autocomplete', () => {
     expect(typo.trips).toBe(correct.trips + 1);
   });
 
-  it('asks one search per street keystroke that names no area, two (one round trip) where one may', async () => {
+  it('asks one search per street keystroke that names no area, two (one round trip) where one is named exactly', async () => {
     // No area's name is or starts with "mekelw": the streets alone.
     const { out, trips, searches } = await tripsOf('Mekelw');
     expect(out[0]).toMatchObject({ type: 'street', streetname: 'Mekelweg' });
     expect({ trips, searches }).toEqual({ trips: 1, searches: 1 });
-    // An area is still offered, from the places index, in the same round trip as the streets.
-    const delft = await tripsOf('Delf');
-    expect(delft.out.some((s) => s.type === 'city' && s.city === 'Delft')).toBe(true);
+    // An area named exactly as typed comes first, from the places index, in the same round trip as the streets.
+    const delft = await tripsOf('Delft');
+    expect(delft.out[0]).toMatchObject({ type: 'city', city: 'Delft' });
     expect({ trips: delft.trips, searches: delft.searches }).toEqual({ trips: 1, searches: 2 });
     // A suburb, a municipality and a province are areas too.
     expect((await tripsOf('Wippol')).out.some((s) => s.type === 'suburb')).toBe(true);
     expect((await tripsOf('Zuid-Holl')).out[0]).toMatchObject({ type: 'province' });
+  });
+
+  it('asks for areas that only begin with the text where the streets leave them room', async () => {
+    // "West" begins municipalities' names (Westervoort, ...), which would come after the streets: two streets fill
+    // an answer of two, so no place search is sent at all.
+    const full = await tripsOf('West', '&size=2');
+    expect(full.out.map((s) => s.type)).toEqual(['street', 'street']);
+    expect({ trips: full.trips, searches: full.searches }).toEqual({ trips: 1, searches: 1 });
+    // One street for "Hoog" leaves room: the places are asked next, and Hoogeveen fills the second place.
+    const room = await tripsOf('Hoog', '&size=2');
+    expect(room.out.map((s) => s.type)).toEqual(['street', 'municipality']);
+    expect({ trips: room.trips, searches: room.searches }).toEqual({ trips: 2, searches: 2 });
+    // "Delf" (Delft, Delfgauw) with ten asked: its few streets, then the areas.
+    const delf = await tripsOf('Delf');
+    expect(delf.out.some((s) => s.type === 'city' && s.city === 'Delft')).toBe(true);
   });
 
   it('answers the first keystrokes once for everybody in a focus cell, without asking Elasticsearch again', async () => {

@@ -72,6 +72,25 @@ describe('compression', () => {
     expect(br.body.length).toBeLessThan(plain.body.length / 3);
   });
 
+  it("sends a small answer compressed in one piece, with its length (a search box's keystroke)", async () => {
+    const path = `${api.url}/autocomplete?q=${encodeURIComponent('van')}&size=20`;
+    const plain = await rawGet(path, { 'accept-encoding': 'identity' });
+    expect(plain.body.length).toBeGreaterThan(1024);
+    // A browser's header: either encoding may be chosen, as for the answers kept in the body cache.
+    for (const accepted of ['gzip, deflate, br, zstd', 'br', 'gzip']) {
+      const packed = await rawGet(path, { 'accept-encoding': accepted });
+      const encoding = String(packed.headers['content-encoding']);
+      expect(['br', 'gzip']).toContain(encoding);
+      if (!accepted.includes(',')) expect(encoding).toBe(accepted);
+      // Not a chunked stream: the length is known before the body, as for an uncompressed answer.
+      expect(packed.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(packed.headers['content-length'])).toBe(packed.body.length);
+      const text = encoding === 'br' ? brotliDecompressSync(packed.body) : gunzipSync(packed.body);
+      expect(JSON.parse(text.toString())).toEqual(JSON.parse(plain.body.toString()));
+      expect(String(packed.headers.vary)).toMatch(/Accept-Encoding/);
+    }
+  });
+
   it('leaves answers under 1 KiB alone', async () => {
     const small = await rawGet(`${api.url}/addresses/${ids.address}`, { 'accept-encoding': 'gzip, br' });
     expect(small.status).toBe(200);

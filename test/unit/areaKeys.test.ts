@@ -35,6 +35,19 @@ describe('the areas type-ahead can name, in memory', () => {
     expect(keys.mayName([])).toBe(false);
   });
 
+  it('tells whether a text can name an area exactly, only by the start of its name, or not at all', () => {
+    expect(keys.naming(readPlaceQuery('Delft'))).toBe('exact');
+    expect(keys.naming(readPlaceQuery('A'))).toBe('exact');
+    // A qualified reading names its place exactly ("Mekelweg, Delft": Delft qualified by Mekelweg).
+    expect(keys.naming(readPlaceQuery('Mekelweg Delft'))).toBe('exact');
+    // Only the start of a name: the prefix tier is the best the place query can reach.
+    expect(keys.naming(readPlaceQuery('Delf'))).toBe('prefix');
+    expect(keys.naming(readPlaceQuery('de'))).toBe('prefix');
+    expect(keys.naming(readPlaceQuery('Zuid-Holl'))).toBe('prefix');
+    expect(keys.naming(readPlaceQuery('Mekelw'))).toBe('none');
+    expect(keys.naming(readPlaceQuery('z'))).toBe('none');
+  });
+
   it('knows no area when empty', () => {
     expect(new AreaKeys([]).matches('delft')).toBe(false);
   });

@@ -8,11 +8,19 @@ import { focusOf } from '../../geometry/focus.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
-import { readPlaceQuery } from '../places/placeQueries.js';
+import { type PlaceReading, readPlaceQuery } from '../places/placeQueries.js';
 import type { PlaceResult } from '../places/placeRecords.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
 import { autocompleteRecord } from './autocompleteRecord.js';
-import { AUTOCOMPLETE_AREA_TYPES, MAX_AREAS, mergeAreas } from './autocompleteAreas.js';
+import {
+  areaSuggestion,
+  AUTOCOMPLETE_AREA_TYPES,
+  isArea,
+  laterWordCities,
+  MAX_AREAS,
+  mergeAreas,
+  prefixAreasCanShow,
+} from './autocompleteAreas.js';
 import { suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
@@ -78,27 +86,41 @@ async function answerNow(
     // keystroke (all of the Netherlands) costs no more than before.
     const several = answerLanguage(choice) !== undefined || list.some((s) => s.street_names);
     const cities = several ? (await cityNames.known()).names : undefined;
-    return list.map((s) => suggestionInLanguage(s, typed, choice, cities));
+    // An area among them is in its language already (placeInLanguage).
+    return list.map((s) => (isArea(s) ? s : suggestionInLanguage(s, typed, choice, cities)));
   };
   const suggested = async () => {
     if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
-    // Words without a number may name an area too: both searches leave together (one _msearch).
-    const [suggestions, areas] = await Promise.all([autocomplete.suggest(input), areasNamed(services, query)]);
-    const areasInLanguage = areas.map((place) => placeInLanguage(place, query.q, choice));
-    return mergeAreas(await inLanguage(suggestions), areasInLanguage, query.size);
+    const readings = readPlaceQuery(query.q);
+    const keys = await services.areaKeys.known().catch(() => undefined);
+    // Should the keys fail to load, the text may name an area exactly: the search is sent, as before the keys.
+    const naming = keys ? keys.naming(readings) : 'exact';
+    const localise = (place: PlaceResult) => placeInLanguage(place, query.q, choice);
+    const later = laterWordCities(keys, input.words, localise).map(areaSuggestion);
+    const areasOf = async () => (await areasNamed(services, query, readings)).map(localise);
+    // Words without a number may name an area exactly: both searches leave together (one _msearch).
+    if (naming === 'exact') {
+      const [suggestions, areas] = await Promise.all([autocomplete.suggest(input, later), areasOf()]);
+      return mergeAreas(await inLanguage(suggestions), areas, query.size);
+    }
+    // Only the start of an area's name: such an area shows only where the streets leave room (most such
+    // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
+    const suggestions = await inLanguage(await autocomplete.suggest(input, later));
+    const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
+    return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
   };
   return (await suggested()).map(autocompleteRecord);
 }
 
 /**
  * The areas the text names (exact or prefix names, no typo round: it would cost every keystroke of a street a second
- * round trip); no search at all when no area's name key is or starts with a reading of the text (AreaKeys), which
- * is most keystrokes of a street. Should the keys fail to load, the search is sent.
+ * round trip).
  */
-async function areasNamed({ places, areaKeys }: AnswerServices, query: AutocompleteRequest): Promise<PlaceResult[]> {
-  const readings = readPlaceQuery(query.q);
-  const keys = await areaKeys.known().catch(() => undefined);
-  if (keys && !keys.mayName(readings)) return [];
+function areasNamed(
+  { places }: AnswerServices,
+  query: AutocompleteRequest,
+  readings: readonly PlaceReading[],
+): Promise<PlaceResult[]> {
   const q = { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES };
   return places.round(q, readings, false);
 }

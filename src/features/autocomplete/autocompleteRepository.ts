@@ -99,10 +99,15 @@ export class AutocompleteRepository {
     this.streetIndex = aliasName(indexPrefix, 'streets');
   }
 
-  async suggest(q: AutocompleteQuery): Promise<Suggestion[]> {
+  /**
+   * `alongside` (street text only): areas found without a search (a city by a later word of its name), ranked with
+   * the streets as one whose name starts with the text, before the smaller streets (as the areas index's city search
+   * ranked them before issue 39).
+   */
+  async suggest(q: AutocompleteQuery, alongside: readonly Suggestion[] = []): Promise<Suggestion[]> {
     if (q.kind === 'postcode') return this.postcodes(q);
     if (q.kind === 'address') return this.addressesOf(q);
-    return this.streets(q);
+    return this.streets(q, alongside);
   }
 
   private async postcodes(q: PostcodePrefixQuery): Promise<Suggestion[]> {
@@ -141,9 +146,9 @@ export class AutocompleteRepository {
    * can name one at all (AreaKeys; most street keystrokes cannot, and send this search alone). A search of
    * the areas index for cities by a prefix of any word of their names used to go with it on every keystroke (a
    * third search each time) for what the places index already answers, but for a later word of a city's name
-   * (`post` -> Ten Post), seen in 7 of 4,154 bench keystrokes: not worth a third of a keystroke's searches.
+   * (`post` -> Ten Post), which now comes from memory (`alongside`).
    */
-  private async streets(q: StreetPrefixQuery): Promise<Suggestion[]> {
+  private async streets(q: StreetPrefixQuery, alongside: readonly Suggestion[]): Promise<Suggestion[]> {
     const streets = await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q));
     const ranked = rankStreets(q, streets.hits.hits, (hit) => qualityOfScore(Number(hit.sort?.[0] ?? 0)));
     // The typo round only when no street starts with what was typed (as for addresses): a mistyped word rarely
@@ -156,6 +161,10 @@ export class AutocompleteRepository {
       for (const r of rankStreets(q, fuzzy.hits.hits, () => 'fuzzy')) {
         if (!seen.has(r.suggestion.label)) ranked.push(r);
       }
+    }
+    for (const area of alongside) {
+      const distance = q.focus ? metres(area.location, q.focus) : 0;
+      ranked.push({ suggestion: area, quality: RANK_ORDER.indexOf('starts'), distance, size: Number.MAX_SAFE_INTEGER });
     }
     return ranked
       .sort(byRank)
