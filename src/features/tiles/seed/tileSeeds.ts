@@ -1,0 +1,158 @@
+/**
+ * The tiles of the live generations cut ahead, off the request path (issue 38's new-tile target): when the tiles
+ * first see a pair of generations (areas, buildings), a worker thread (seedWorker.ts) cuts every tile of zooms 0 to
+ * `maxZoom` over the extent of the municipalities and deeper levels (NL and BE) and hands them over compressed; the API then serves
+ * them as they are, in the client's encoding, without cutting or compressing.
+ *
+ * Until the worker is done, a tile it has not handed over yet is cut on demand as before; once it is done, a tile of
+ * the range that it did not hand over holds nothing (a 204 without cutting), and a tile outside the range (countries
+ * and provinces only, or deeper than `maxZoom`) is still cut on demand. A new generation abandons the last one's worker and store:
+ * a tile is only ever answered from the store of the generations it was asked with. A worker that fails (its heap
+ * cap, Elasticsearch) leaves its generation cut on demand.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { TileSeedingOptions } from '../../../config/tileSeeding.js';
+import { inSeedRange, type SeedRange, tileKey } from './pyramid.js';
+import type { StoredEncoding } from './seedCut.js';
+import type { SeedInput, SeedMessage, SeedStats } from './seedMessages.js';
+import { SeedStore } from './seedStore.js';
+
+/** Both encodings: browsers ask for brotli over HTTPS only (gzip over plain HTTP), other clients often gzip alone. */
+export const STORED_ENCODINGS: StoredEncoding[] = ['br', 'gzip'];
+
+/** What the store says of a tile: its bytes, that it holds nothing, or nothing (cut it on demand). */
+export type SeedAnswer = { encoded: Partial<Record<StoredEncoding, Buffer>> } | 'empty' | undefined;
+
+export interface SeedStatus {
+  state: 'off' | 'seeding' | 'complete' | 'failed';
+  generation?: string;
+  /** Tiles handed over so far, and their bytes (every encoding). */
+  tiles?: number;
+  bytes?: number;
+  seconds?: number;
+  stats?: SeedStats;
+}
+
+interface Seeding {
+  generation: string;
+  worker: Worker;
+  store: SeedStore;
+  state: 'seeding' | 'complete' | 'failed';
+  range?: SeedRange;
+  stats?: SeedStats;
+  started: number;
+  ended?: number;
+}
+
+/** The worker's module beside this one: TypeScript run through tsx (the tests, `npm start`), else the build's JS. */
+function workerModule(): { url: URL; execArgv?: string[] } {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './seedWorker.ts' : './seedWorker.js', import.meta.url);
+  return fromSource ? { url, execArgv: ['--import', 'tsx'] } : { url };
+}
+
+export class TileSeeds {
+  private current: Seeding | undefined;
+
+  constructor(
+    private readonly options: TileSeedingOptions,
+    /** Undefined: no URL to give the worker, so no seeding. */
+    private readonly elasticsearch: SeedInput['elasticsearch'] | undefined,
+    private readonly logger?: Logger,
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.enabled && this.elasticsearch !== undefined;
+  }
+
+  /** The generations tiles are read from now: a pair not seen before starts its seeding (and ends the last one's). */
+  see(areas: string, buildings: string): void {
+    if (!this.enabled) return;
+    const generation = `${areas} ${buildings}`;
+    if (this.current?.generation === generation) return;
+    this.stop();
+    this.current = this.start(generation, areas, buildings);
+  }
+
+  lookup(areas: string, buildings: string, z: number, x: number, y: number): SeedAnswer {
+    const seeding = this.current;
+    if (!seeding || seeding.generation !== `${areas} ${buildings}`) return undefined;
+    const encoded = seeding.store.get(tileKey(z, x, y));
+    if (encoded) return { encoded };
+    if (seeding.state === 'complete' && seeding.range && inSeedRange(seeding.range, z, x, y)) return 'empty';
+    return undefined;
+  }
+
+  status(): SeedStatus {
+    const seeding = this.current;
+    if (!seeding) return { state: 'off' };
+    const { tiles, bytes } = seeding.store.size;
+    const seconds = ((seeding.ended ?? Date.now()) - seeding.started) / 1000;
+    return {
+      state: seeding.state,
+      generation: seeding.generation,
+      tiles,
+      bytes,
+      seconds: Math.round(seconds * 10) / 10,
+      ...(seeding.stats ? { stats: seeding.stats } : {}),
+    };
+  }
+
+  /** Ends the worker, if one runs (a new generation, the process shutting down). */
+  stop(): void {
+    const seeding = this.current;
+    this.current = undefined;
+    if (seeding?.state === 'seeding') void seeding.worker.terminate();
+  }
+
+  private start(generation: string, areas: string, buildings: string): Seeding {
+    const input: SeedInput = {
+      elasticsearch: this.elasticsearch!,
+      areas,
+      buildings,
+      maxZoom: this.options.maxZoom,
+      encodings: STORED_ENCODINGS,
+    };
+    const { url, execArgv } = workerModule();
+    const worker = new Worker(url, {
+      workerData: input,
+      ...(execArgv ? { execArgv } : {}),
+      resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb },
+    });
+    // The process may exit while a worker seeds (a test, a CLI): the worker does not hold it.
+    worker.unref();
+    const seeding: Seeding = {
+      generation,
+      worker,
+      store: new SeedStore(STORED_ENCODINGS),
+      state: 'seeding',
+      started: Date.now(),
+    };
+    const log = this.logger?.child({ tileSeeding: { generation } });
+    log?.info('tiles: seeding started');
+    worker.on('message', (message: SeedMessage) => {
+      if (message.type === 'batch') seeding.store.add(message);
+      else {
+        seeding.range = message.range;
+        seeding.stats = message.stats;
+        seeding.state = 'complete';
+        seeding.ended = Date.now();
+        log?.info({ tileSeeding: { generation, ...message.stats } }, 'tiles: seeding complete');
+        // Its heap goes with it (it would otherwise wait for its own event loop to empty).
+        void worker.terminate();
+      }
+    });
+    const failed = (error: Error) => {
+      if (seeding.state !== 'seeding') return;
+      seeding.state = 'failed';
+      seeding.ended = Date.now();
+      log?.warn({ err: error }, 'tiles: seeding failed; the tiles stay cut on demand');
+    };
+    worker.on('error', failed);
+    worker.on('exit', (code) => {
+      if (this.current === seeding) failed(new Error(`the seeding worker exited with ${code} before it was done`));
+    });
+    return seeding;
+  }
+}
