@@ -1,6 +1,7 @@
 /**
  * What the API and its seeding worker tell each other (seed/seedWorker.ts, seed/tileSeeds.ts): the worker's input,
- * and its messages: batches of compressed tiles (their buffers transferred, not copied), then the end.
+ * and its messages (over the child process' IPC channel, advanced serialization): batches of compressed tiles, then
+ * the end.
  */
 import type { SeedRange } from './pyramid.js';
 import type { StoredEncoding } from './seedCut.js';

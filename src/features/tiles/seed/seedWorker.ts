@@ -1,11 +1,11 @@
 /**
- * The seeding worker (a node:worker_threads thread, started by seed/tileSeeds.ts): reads the levels of one generation
- * from Elasticsearch with its own client, cuts every tile of the range (seedCut.ts) and posts them in batches, their
- * buffers transferred. Its thread runs at the lowest priority (nice 19: on Linux a thread's own), so the API's event
- * loop and Elasticsearch take the cores first; the API caps its heap (resourceLimits).
+ * The seeding worker, a child process of the API (started by seed/tileSeeds.ts, its input the first IPC message):
+ * reads the levels of one generation from Elasticsearch with its own client, cuts every tile of the range
+ * (seedCut.ts) and sends them in batches of ~1 MB, then the end, and exits. It runs at the lowest priority (nice 19),
+ * so the API's event loop and Elasticsearch take the cores first; the API caps its heap (--max-old-space-size).
  */
 import { setPriority } from 'node:os';
-import { parentPort, workerData } from 'node:worker_threads';
+
 import { createElasticsearchClient } from '../../../../core/elasticsearch/client.js';
 import { DEFAULT_MAX_COST } from '../tileRepository.js';
 import { LevelTiles } from '../levelTiles.js';
@@ -65,7 +65,7 @@ async function seed(input: SeedInput): Promise<void> {
   const flush = () => {
     if (batch.keys.length === 0) return;
     const data = Buffer.concat(batch.chunks, batch.bytes);
-    // A buffer of its own (concat may hand back a slice of the shared pool), so it can be transferred.
+    // Only its own bytes (concat may hand back a slice of a larger pool) go down the channel.
     const own = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
     const message: SeedBatch = {
       type: 'batch',
@@ -73,7 +73,7 @@ async function seed(input: SeedInput): Promise<void> {
       lengths: Uint32Array.from(batch.lengths),
       data: own,
     };
-    parentPort!.postMessage(message, [message.keys.buffer as ArrayBuffer, message.lengths.buffer as ArrayBuffer, own]);
+    process.send!(message);
     batch = newBatch();
   };
   if (range) {
@@ -95,12 +95,14 @@ async function seed(input: SeedInput): Promise<void> {
   stats.cut_ms = Date.now() - loaded;
   stats.worker_heap_mb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
   const done: SeedDone = { type: 'done', range, stats };
-  parentPort!.postMessage(done);
+  process.send!(done, () => process.disconnect());
 }
 
 function newBatch() {
   return { keys: [] as number[], lengths: [] as number[], chunks: [] as Buffer[], bytes: 0 };
 }
 
-// A failure rejects here and reaches the API as the worker's 'error' event (an uncaught exception ends the thread).
-await seed(workerData as SeedInput);
+// A failure is an unhandled rejection: the process exits non-zero, which the API takes as a failed seeding.
+process.once('message', (input: SeedInput) => void seed(input));
+// The API is gone, or has dropped this seeding (a new generation): nothing left to cut for.
+process.once('disconnect', () => process.exit(0));

@@ -1,16 +1,21 @@
 /**
  * The tiles of the live generations cut ahead, off the request path (issue 38's new-tile target): when the tiles
- * first see a pair of generations (areas, buildings), a worker thread (seedWorker.ts) cuts every tile of zooms 0 to
- * `maxZoom` over the extent of the municipalities and deeper levels (NL and BE) and hands them over compressed; the API then serves
- * them as they are, in the client's encoding, without cutting or compressing.
+ * first see a pair of generations (areas, buildings), a child process (seedWorker.ts) cuts every tile of zooms 0 to
+ * `maxZoom` over the extent of the municipalities and deeper levels (NL and BE) and hands them over compressed; the
+ * API then serves them as they are, in the client's encoding, without cutting or compressing.
+ *
+ * A child process rather than a worker thread: a worker thread's heap stays in the API's RSS after it ends (V8 keeps
+ * its pages: +486 MB after seeding the bulk data, measured with bench/probes/tileSeed.ts), a child's goes back to the
+ * system when it exits (+15 MB). It runs at nice 19, with its heap capped (`workerHeapMb`).
  *
  * Until the worker is done, a tile it has not handed over yet is cut on demand as before; once it is done, a tile of
  * the range that it did not hand over holds nothing (a 204 without cutting), and a tile outside the range (countries
- * and provinces only, or deeper than `maxZoom`) is still cut on demand. A new generation abandons the last one's worker and store:
- * a tile is only ever answered from the store of the generations it was asked with. A worker that fails (its heap
- * cap, Elasticsearch) leaves its generation cut on demand.
+ * and provinces only, or deeper than `maxZoom`) is still cut on demand. A new generation ends the last one's worker
+ * and drops its store: a tile is only ever answered from the store of the generations it was asked with. A worker
+ * that fails (its heap cap, Elasticsearch) leaves its generation cut on demand.
  */
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
+import { setPriority } from 'node:os';
 import type { Logger } from 'pino';
 import type { TileSeedingOptions } from '../../../config/tileSeeding.js';
 import { inSeedRange, type SeedRange, tileKey } from './pyramid.js';
@@ -36,7 +41,7 @@ export interface SeedStatus {
 
 interface Seeding {
   generation: string;
-  worker: Worker;
+  worker: ChildProcess;
   store: SeedStore;
   state: 'seeding' | 'complete' | 'failed';
   range?: SeedRange;
@@ -103,7 +108,7 @@ export class TileSeeds {
   stop(): void {
     const seeding = this.current;
     this.current = undefined;
-    if (seeding?.state === 'seeding') void seeding.worker.terminate();
+    if (seeding?.state === 'seeding') seeding.worker.kill();
   }
 
   private start(generation: string, areas: string, buildings: string): Seeding {
@@ -115,13 +120,21 @@ export class TileSeeds {
       encodings: STORED_ENCODINGS,
     };
     const { url, execArgv } = workerModule();
-    const worker = new Worker(url, {
-      workerData: input,
-      ...(execArgv ? { execArgv } : {}),
-      resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb },
+    const worker = fork(url, [], {
+      execArgv: [...(execArgv ?? []), `--max-old-space-size=${this.options.workerHeapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    // The process may exit while a worker seeds (a test, a CLI): the worker does not hold it.
+    try {
+      if (worker.pid !== undefined) setPriority(worker.pid, 19);
+    } catch {
+      // Not allowed here: it competes at the API's priority.
+    }
+    worker.send(input);
+    // The API may exit while its worker seeds (a test, a CLI): the worker does not hold it open (and, its channel
+    // closed, ends: the worker exits when it can no longer send).
     worker.unref();
+    worker.channel?.unref();
     const seeding: Seeding = {
       generation,
       worker,
@@ -140,7 +153,7 @@ export class TileSeeds {
         seeding.ended = Date.now();
         log?.info({ tileSeeding: { generation, ...message.stats } }, 'tiles: seeding complete');
         // Its heap goes with it (it would otherwise wait for its own event loop to empty).
-        void worker.terminate();
+        worker.kill();
       }
     });
     const failed = (error: Error) => {
