@@ -1,8 +1,8 @@
 /**
  * Cutting the boundary tiles ahead (src/features/tiles/seed), on its own: the worker seeds every tile of zooms 0 to
- * TILE_SEED_MAX_ZOOM (14) over the extent deeper than countries, and this prints how many tiles hold something, their
- * bytes per encoding, the worker's load and cut time and heap, and this process's heap and RSS with the store (after
- * GC, above what they were before).
+ * TILE_SEED_MAX_ZOOM (14) over the extent of the municipalities and deeper levels, and this prints how many tiles hold
+ * something, their bytes per encoding, the worker's load and cut time and heap, and this process's heap, memory
+ * outside the heap (the store) and RSS with the store (after GC, above what they were before).
  *
  *   ELASTICSEARCH_URL=... INDEX_PREFIX=bench-bulk- npx tsx --expose-gc bench/probes/tileSeed.ts
  */
@@ -16,8 +16,9 @@ const client = createElasticsearchClient({ url, requestTimeoutMs: 30_000 });
 const gc = (globalThis as { gc?: () => void }).gc;
 const memory = () => {
   gc?.();
-  const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
-  return { heapUsed, rss, external: external + arrayBuffers };
+  // `external` counts the ArrayBuffers (the store's batches) already.
+  const { heapUsed, rss, external } = process.memoryUsage();
+  return { heapUsed, rss, external };
 };
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 

@@ -1,6 +1,6 @@
 /**
  * One generation's seeded tiles (pure): the compressed bytes of each tile that holds something, kept in the batches
- * the worker transferred (no copy), and per tile where its encodings are in them. Per tile the index costs a Map
+ * the worker sent (kept as received), and per tile where its encodings are in them. Per tile the index costs a Map
  * entry and three or four numbers (~70 bytes), not a Buffer object per encoding.
  */
 import type { StoredEncoding } from './seedCut.js';
