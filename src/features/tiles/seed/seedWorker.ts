@@ -1,10 +1,9 @@
 /**
  * The seeding worker, a child process of the API (started by seed/tileSeeds.ts, its input the first IPC message):
  * reads the levels of one generation from Elasticsearch with its own client, cuts every tile of the range
- * (seedCut.ts) and sends them in batches of ~1 MB, then the end, and exits. It runs at the lowest priority (nice 19),
- * so the API's event loop and Elasticsearch take the cores first; the API caps its heap (--max-old-space-size).
+ * (seedCut.ts) and sends them in batches of ~1 MB, then the end, and exits. The API runs it at the lowest priority
+ * (nice 19) with its heap capped (--max-old-space-size).
  */
-import { setPriority } from 'node:os';
 
 import { createElasticsearchClient } from '../../../../core/elasticsearch/client.js';
 import { DEFAULT_MAX_COST } from '../tileRepository.js';
@@ -27,11 +26,6 @@ const EXTENT_LEVELS = new Set<TileLevel>(['municipality', 'city', 'suburb', 'bui
 const BATCH_BYTES = 1 << 20;
 
 async function seed(input: SeedInput): Promise<void> {
-  try {
-    setPriority(19);
-  } catch {
-    // Not allowed here (some containers): the worker competes at the API's priority.
-  }
   const started = Date.now();
   const client = createElasticsearchClient({
     url: input.elasticsearch.url,

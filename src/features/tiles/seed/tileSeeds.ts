@@ -126,9 +126,10 @@ export class TileSeeds {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     try {
+      // The lowest priority: the API's event loop and Elasticsearch take the cores first.
       if (worker.pid !== undefined) setPriority(worker.pid, 19);
     } catch {
-      // Not allowed here: it competes at the API's priority.
+      // Not allowed here (some containers): it competes at the API's priority.
     }
     worker.send(input);
     // The API may exit while its worker seeds (a test, a CLI): the worker does not hold it open (and, its channel
@@ -152,7 +153,7 @@ export class TileSeeds {
         seeding.state = 'complete';
         seeding.ended = Date.now();
         log?.info({ tileSeeding: { generation, ...message.stats } }, 'tiles: seeding complete');
-        // Its heap goes with it (it would otherwise wait for its own event loop to empty).
+        // It exits once the end is sent; should it linger, its heap is not to stay around.
         worker.kill();
       }
     });
@@ -163,8 +164,9 @@ export class TileSeeds {
       log?.warn({ err: error }, 'tiles: seeding failed; the tiles stay cut on demand');
     };
     worker.on('error', failed);
-    worker.on('exit', (code) => {
-      if (this.current === seeding) failed(new Error(`the seeding worker exited with ${code} before it was done`));
+    worker.on('exit', (code, signal) => {
+      if (this.current === seeding)
+        failed(new Error(`the seeding worker ended (${code ?? signal}) before it was done`));
     });
     return seeding;
   }
