@@ -8,10 +8,14 @@
  * shown from zoom 14 only) is never read nor held; and each level's index is built in its own turn of the event
  * loop after its own Elasticsearch pages, so the cost of building them is spread in pieces between other requests
  * rather than one block. The shapes come from the documents' `_source`: the geometry the indexer already repaired.
+ *
+ * With seeding (seed/tileSeeds.ts), a tile of the seeded range comes from the store cut ahead for its generations;
+ * the levels above cut only the rest (outside the range, past its zoom, or while the seeding runs).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import type { IndexKind } from '../../../core/elasticsearch/documents.js';
+import type { Encoded } from '../../endpoints/binaryAnswer.js';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
 import { LevelTiles, type LevelTilesStats } from './levelTiles.js';
@@ -32,7 +36,7 @@ export const DEFAULT_MAX_COST = 200_000;
 const SEED_KINDS: IndexKind[] = ['areas', 'buildings'];
 
 /** A tile's bytes: encoded now (compressed on the way out), or already compressed in the seeded encodings. */
-export type TileBody = Buffer | { encoded: Partial<Record<'br' | 'gzip', Buffer>> };
+export type TileBody = Buffer | Encoded;
 
 export interface TileBounds {
   minLon: number;

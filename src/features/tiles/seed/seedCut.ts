@@ -4,12 +4,14 @@
  * left out (the store answers it 204).
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { ContentCoding } from '../../../endpoints/binaryAnswer.js';
 import { encodeTile } from '../encodeTile.js';
 import type { LevelTiles } from '../levelTiles.js';
 import { levelsAt, type TileLevel } from '../zoomTable.js';
 import { type SeedRange, seedOrder, tileKey } from './pyramid.js';
 
-export type StoredEncoding = 'br' | 'gzip';
+/** The content codings a tile is stored in (the ones BinaryAnswer sends as they are). */
+export type StoredEncoding = ContentCoding;
 
 /**
  * Brotli 6 and gzip 9, as the body cache makes its kept answers' encodings (src/http/bodyCache.ts): made once per

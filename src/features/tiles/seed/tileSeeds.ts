@@ -18,6 +18,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { setPriority } from 'node:os';
 import type { Logger } from 'pino';
 import type { TileSeedingOptions } from '../../../config/tileSeeding.js';
+import type { Encoded } from '../../../endpoints/binaryAnswer.js';
 import { inSeedRange, type SeedRange, tileKey } from './pyramid.js';
 import type { StoredEncoding } from './seedCut.js';
 import type { SeedInput, SeedMessage, SeedStats } from './seedMessages.js';
@@ -27,7 +28,7 @@ import { SeedStore } from './seedStore.js';
 export const STORED_ENCODINGS: StoredEncoding[] = ['br', 'gzip'];
 
 /** What the store says of a tile: its bytes, that it holds nothing, or nothing (cut it on demand). */
-export type SeedAnswer = { encoded: Partial<Record<StoredEncoding, Buffer>> } | 'empty' | undefined;
+export type SeedAnswer = Encoded | 'empty' | undefined;
 
 export interface SeedStatus {
   state: 'off' | 'seeding' | 'complete' | 'failed';
