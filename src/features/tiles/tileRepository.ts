@@ -61,11 +61,7 @@ export class BoundaryTiles {
   ) {
     for (const { level } of LEVEL_LAYERS) {
       const kind: IndexKind = level === 'building' ? 'buildings' : 'areas';
-      const cache = new GenerationCache(generations, kind, (g) => this.load(level, g));
-      // Seeding: tiles of the range come from the store, so the first tile that needs a level (outside the range)
-      // may come in the middle of a map's traffic; loading every level (~1 s on the bulk data, in pieces of up to
-      // ~120 ms) is done as soon as the generation is noticed instead.
-      this.levels.set(level, seeds?.enabled ? cache.loadOnNewGeneration() : cache);
+      this.levels.set(level, new GenerationCache(generations, kind, (g) => this.load(level, g)));
     }
     this.extent = new GenerationCache(generations, 'areas', (g) => this.loadBounds(g));
     // Seeding starts as soon as a new generation is noticed (a TileJSON, a tile, any answer reading the areas), not
