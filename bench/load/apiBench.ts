@@ -46,6 +46,7 @@ import {
 } from '../support/loadDriver.js';
 import { seededRandom } from '../support/random.js';
 import { runTileScenarios } from '../support/tileScenarios.js';
+import { seedTilesFirst } from '../support/tileSeedPhase.js';
 import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
 /** Items per POST /geocode/batch in the batch scenario: the endpoint's maximum. */
@@ -70,6 +71,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Profile the API process (node --cpu-prof) into this folder and print its top self-time frames at the end. */
     'cpu-prof': { type: 'string' },
+    /** Measure the tiles with the API cutting every tile on demand (the comparison without TILE_SEEDING). */
+    'no-tile-seeding': { type: 'boolean', default: false },
   },
 });
 const duration = Number(args.duration);
@@ -156,8 +159,15 @@ async function startPassthrough(esUrl: string): Promise<{ url: string; process: 
   return { url, process: child };
 }
 
-function startApi(esUrl: string, prefix: string, nodeOptions?: string[]) {
-  return startApiProcess({ elasticsearchUrl: esUrl, indexPrefix: prefix, apiKey: BENCH_API_KEY, nodeOptions });
+/** `seedTiles`: whether the API cuts its tiles ahead (only the API whose tiles are measured: it takes a core for a while). */
+function startApi(esUrl: string, prefix: string, nodeOptions?: string[], seedTiles = false) {
+  return startApiProcess({
+    elasticsearchUrl: esUrl,
+    indexPrefix: prefix,
+    apiKey: BENCH_API_KEY,
+    nodeOptions,
+    env: { TILE_SEEDING: String(seedTiles) },
+  });
 }
 
 /** Stops the profiled API (the profile is written as it exits) and prints where its CPU went. */
@@ -234,10 +244,14 @@ async function main() {
     const municipalities = await sampleAreas(client, main.prefix, 'municipality', 400, Number(args.seed));
 
     const profileDir = args['cpu-prof'] && resolve(args['cpu-prof']);
+    const only = args.only ? new RegExp(args.only) : undefined;
+    const tilesMeasured = !only || only.test('tiles');
+    const seedTiles = tilesMeasured && !args['no-tile-seeding'];
     const api = await startApi(
       es.url,
       main.prefix,
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined,
+      seedTiles,
     );
     children.push(api.process);
     // The bulk data has no suburbs or buildings: the map scenarios on buildings read the Delft sample.
@@ -422,10 +436,24 @@ async function main() {
     console.error('[bench] warming up Elasticsearch');
     for (const scenario of scenarios.filter((s) => s.target === 'elasticsearch')) await load(scenario, 5);
 
-    const only = args.only ? new RegExp(args.only) : undefined;
+    const rows: Row[] = [];
+    // The tiles are cut ahead before anything else is measured (forward geocoding measured during it and after it):
+    // the uncached-tile scenarios then ask tiles the store holds, and no scenario shares the cores with the worker.
+    let tileSeeding: Awaited<ReturnType<typeof seedTilesFirst>>['seeding'] | undefined;
+    if (seedTiles) {
+      const seeded = await seedTilesFirst({
+        settings,
+        apiUrl: api.url,
+        headers: apiHeaders,
+        apiPid: api.process.pid,
+        forward: scenarios.find((s) => s.name === 'geocode/forward exact' && s.target === 'api')!,
+        log: (m) => console.error(`[bench] ${m}`),
+      });
+      rows.push(...seeded.rows);
+      tileSeeding = seeded.seeding;
+    }
     await warmApi(scenarios, Number(args['api-warmup']));
 
-    const rows: Row[] = [];
     for (const scenario of scenarios) {
       if (only && !only.test(scenario.name)) continue;
       console.error(`[bench] ${scenario.target} ${scenario.name}`);
@@ -574,7 +602,8 @@ async function main() {
       console.log(
         `\ntiles: cached tile / cached GeoJSON req/s per round ${tileRatios['cached tile / cached GeoJSON, per round'].join(', ')};` +
           ` uncached tile p99 ${tileRatios['uncached tile p99 ms at half the cached rate']} ms at half the cached rate;` +
-          ` forward beside 4 tile panners / alone ${JSON.stringify(tileRatios['forward beside 4 tile panners / alone'])}`,
+          ` forward beside 4 tile panners / alone ${JSON.stringify(tileRatios['forward beside 4 tile panners / alone'])}` +
+          `\ntile seeding: ${JSON.stringify(tileSeeding)}`,
       );
     }
     if (costs.length > 0) {
@@ -603,7 +632,7 @@ async function main() {
     const file = join(outDir, `api-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, tileRatios, costs, scaling }, null, 2)}\n`,
+      `${JSON.stringify({ elasticsearch: es.version, dataset: main.name, connections, duration, warmup, rows, ratios, tileRatios, tileSeeding, costs, scaling }, null, 2)}\n`,
     );
     console.log(`\nwritten to ${file} (total ${Math.round((Date.now() - started) / 1000)} s)`);
     if (profileDir) await printProfile(api.process, profileDir);

@@ -68,7 +68,8 @@ for (const { z, x, y } of all.slice(0, count)) {
   cut.push(performance.now() - t0);
   cpu.push((c1.user + c1.system) / 1000);
   if (cpu.at(-1)! > 20) slow.push(`${z}/${x}/${y} ${cpu.at(-1)!.toFixed(0)} ms cpu`);
-  if (body) bodies.push(body);
+  // No seeds here: every tile is cut now (a Buffer).
+  if (Buffer.isBuffer(body)) bodies.push(body);
 }
 const walkMs = performance.now() - started;
 const walkedMb = +(heapMb() - baseMb).toFixed(1);

@@ -26,6 +26,7 @@ const tiles = new BoundaryTiles(
   client,
   new IndexGenerations(client, process.env.INDEX_PREFIX ?? ''),
   undefined,
+  undefined,
   maxCost,
 );
 const charged = () => Object.values(tiles.stats()).reduce((sum, s) => sum + s.cost, 0);
@@ -38,7 +39,8 @@ let count = 0;
 async function walk(box: [number, number, number, number], from: number, to: number) {
   for (let z = from; z <= to; z++) {
     for (const { x, y } of tilesOver(box, z)) {
-      bytes += (await tiles.tile(z, x, y))?.length ?? 0;
+      const body = await tiles.tile(z, x, y);
+      bytes += Buffer.isBuffer(body) ? body.length : 0;
       count++;
     }
   }

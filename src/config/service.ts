@@ -20,6 +20,7 @@ import {
 } from '../../core/config/rules.js';
 
 import { mapBaseOf, type MapBase } from './mapBase.js';
+import { DEFAULT_SEED_WORKER_MB, SEED_ZOOM_LIMIT, type TileSeedingOptions } from './tileSeeding.js';
 
 export { ConfigError };
 
@@ -125,6 +126,12 @@ export const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
   /** Listen with SO_REUSEPORT, so several processes can share PORT (a rolling restart on one host). */
   REUSE_PORT: booleanFlag.default(false),
+  /** Cut the boundary tiles of each generation ahead, in a worker thread (src/features/tiles/seed); false: on demand. */
+  TILE_SEEDING: booleanFlag.default(true),
+  /** The deepest zoom seeded (deeper tiles are cut on demand). */
+  TILE_SEED_MAX_ZOOM: z.coerce.number().int().min(0).max(SEED_ZOOM_LIMIT).default(SEED_ZOOM_LIMIT),
+  /** The seeding worker's heap cap, MB: past it the worker ends and its generation's tiles stay cut on demand. */
+  TILE_SEED_WORKER_MB: positiveInt.default(DEFAULT_SEED_WORKER_MB),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -174,6 +181,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Whether other processes may listen on the same port (REUSE_PORT, src/server.ts). */
   reusePort: boolean;
+  /** The boundary tiles cut ahead (TILE_SEEDING, TILE_SEED_MAX_ZOOM, TILE_SEED_WORKER_MB). */
+  tileSeeding: TileSeedingOptions;
 }
 
 /** Lines of API_KEYS_FILE: a plain key, or `sha256:<64 hex>` so the file need not hold plaintext. */
@@ -294,6 +303,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     reusePort: env.REUSE_PORT,
+    tileSeeding: {
+      enabled: env.TILE_SEEDING,
+      maxZoom: env.TILE_SEED_MAX_ZOOM,
+      workerHeapMb: env.TILE_SEED_WORKER_MB,
+    },
     mapBase: mapBaseOf(source),
   };
 }

@@ -128,7 +128,8 @@ export class BodyCache {
   private keep(ctx: Context, key: string, done: () => void): void {
     const lru = this.lru;
     const body: unknown = ctx.body;
-    if (!lru || body == null || ctx.status !== 200) return done();
+    // An answer that came compressed (tiles cut ahead) is kept where it came from; this cache keeps identity bodies.
+    if (!lru || body == null || ctx.status !== 200 || ctx.response.get('Content-Encoding')) return done();
     const type = ctx.response.get('Content-Type') as string;
     const store = (identity: Buffer) => lru.set(key, { type, identity, encoded: {} });
     if (body instanceof Readable) {

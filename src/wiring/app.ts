@@ -32,6 +32,7 @@ import { ENDPOINTS } from './endpoints.js';
 import { buildSearchServices, type Services } from './services.js';
 import { BATCH_MSEARCH_SEARCHES } from '../features/address/batchGeocoding.js';
 import { HealthRepository } from '../indexes/health.js';
+import { TileSeeds } from '../features/tiles/seed/tileSeeds.js';
 
 export interface AppOptions {
   config: Config;
@@ -76,13 +77,25 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
   // Batch items' searches coalesce apart from single requests' (a fast search never waits behind a batch's).
   const batchSearcher = new SearchBatcher(client, BATCH_MSEARCH_SEARCHES, metrics.observeBatch, countSearch);
-  const search = buildSearchServices({ client, indexPrefix: config.indexPrefix, searcher, batchSearcher, logger });
+  const elasticsearch = config.elasticsearchUrl
+    ? { url: config.elasticsearchUrl, requestTimeoutMs: config.esRequestTimeoutMs }
+    : undefined;
+  const tileSeeds = new TileSeeds(config.tileSeeding, elasticsearch, logger);
+  const search = buildSearchServices({
+    client,
+    indexPrefix: config.indexPrefix,
+    searcher,
+    batchSearcher,
+    logger,
+    tileSeeds,
+  });
   const bodies = new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers));
   const services: Services = {
     ...search,
     health: new HealthRepository(client, config.indexPrefix, now),
     bodies,
     guard: () => guard?.stats(),
+    tileSeeding: () => search.boundaryTiles.seeding(),
     logger,
     state,
     metrics,

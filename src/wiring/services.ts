@@ -28,6 +28,7 @@ import { SearchBox } from '../features/search/searchBox.js';
 import type { ServiceEndpointServices } from '../features/service/endpoints.js';
 import type { TileServices } from '../features/tiles/endpoints.js';
 import { BoundaryTiles } from '../features/tiles/tileRepository.js';
+import type { TileSeeds } from '../features/tiles/seed/tileSeeds.js';
 import { IndexGenerations } from '../indexes/generations.js';
 
 /** What every endpoint of ./endpoints.ts uses: each feature declares its part. */
@@ -52,12 +53,15 @@ export interface SearchStackOptions {
   /** The batch endpoint's own (larger `_msearch` requests); the same as `searcher` when unset. */
   batchSearcher?: Searcher;
   logger: Logger;
+  /** The boundary tiles cut ahead (the API's); none: every tile is cut on demand. */
+  tileSeeds?: TileSeeds;
 }
 
 export type SearchStack = ReturnType<typeof buildSearchServices>;
 
 /** The repositories and searches over the indexes, without HTTP: all the features' services but the service's own. */
-export function buildSearchServices({ client, indexPrefix, searcher, batchSearcher, logger }: SearchStackOptions) {
+export function buildSearchServices(options: SearchStackOptions) {
+  const { client, indexPrefix, searcher, batchSearcher, logger, tileSeeds } = options;
   const generations = new IndexGenerations(client, indexPrefix);
   const suffixes = new HeldSuffixRepository(client, generations);
   const addresses = new AddressRepository(client, searcher, indexPrefix, suffixes);
@@ -76,6 +80,6 @@ export function buildSearchServices({ client, indexPrefix, searcher, batchSearch
     areaKeys: new AreaKeyRepository(client, generations),
     shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
-    boundaryTiles: new BoundaryTiles(client, generations, logger),
+    boundaryTiles: new BoundaryTiles(client, generations, logger, tileSeeds),
   };
 }

@@ -50,8 +50,9 @@ export async function startTestApi(
   } = {},
 ): Promise<TestApi> {
   const config = loadConfig(options.env ?? {});
+  const elasticsearchUrl = options.elasticsearchUrl ?? inject('elasticsearchUrl');
   const client = createElasticsearchClient({
-    url: options.elasticsearchUrl ?? inject('elasticsearchUrl'),
+    url: elasticsearchUrl,
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
     ...config.esGuard,
   });
@@ -67,6 +68,10 @@ export async function startTestApi(
       // Tests poll /health from one address far faster than a load balancer: the per-address limit of anonymous
       // requests only where a test sets it.
       ...(options.env?.ANON_RATE_LIMIT_RPS === undefined ? { anonymousRateLimit: undefined } : {}),
+      // The Elasticsearch the app reads (the tile seeding's worker opens its own client to it).
+      elasticsearchUrl,
+      // Cutting the whole pyramid ahead takes a core for seconds to minutes: only where a test asks for it.
+      ...(options.env?.TILE_SEEDING === undefined ? { tileSeeding: { ...config.tileSeeding, enabled: false } } : {}),
     },
     client,
     logger: options.logSink

@@ -18,6 +18,8 @@ export interface HealthServices {
   bodies: BodyCache;
   /** The circuit breaker and load bound around Elasticsearch, for /health (undefined: the client has none). */
   guard: () => GuardStats | undefined;
+  /** Where cutting the boundary tiles ahead stands (src/features/tiles/seed/tileSeeds.ts' status), shown with the details. */
+  tileSeeding?: () => { state: string };
 }
 
 /** Whether the service can serve, from the shared recent check (src/indexes/health.ts); undefined: no answer. */
@@ -70,7 +72,7 @@ export const serveReadiness =
  * keyed or loopback callers).
  */
 export function serveHealth(deps: HealthServices): Middleware {
-  const { bodies, guard } = deps;
+  const { bodies, guard, tileSeeding } = deps;
   const guardState = (detailed: boolean) => {
     const stats = guard();
     const breaker = stats?.breaker ?? 'closed';
@@ -88,6 +90,7 @@ export function serveHealth(deps: HealthServices): Middleware {
       },
       indexes: shownIndexes(backend?.indexes ?? NO_INDEXES, detailed),
       ...(detailed ? { body_cache: bodies.stats() } : {}),
+      ...(detailed && tileSeeding ? { tile_seeding: tileSeeding() } : {}),
       guard: guardState(detailed),
     };
   };

@@ -8,16 +8,20 @@
  * shown from zoom 14 only) is never read nor held; and each level's index is built in its own turn of the event
  * loop after its own Elasticsearch pages, so the cost of building them is spread in pieces between other requests
  * rather than one block. The shapes come from the documents' `_source`: the geometry the indexer already repaired.
+ *
+ * With seeding (seed/tileSeeds.ts), a tile of the seeded range comes from the store cut ahead for its generations;
+ * the levels above cut only the rest (outside the range, past its zoom, or while the seeding runs).
  */
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
-import type { AreaDoc, BuildingDoc, IndexKind } from '../../../core/elasticsearch/documents.js';
+import type { IndexKind } from '../../../core/elasticsearch/documents.js';
+import type { Encoded } from '../../endpoints/binaryAnswer.js';
 import { elasticsearchCall } from '../../elasticsearch/failures.js';
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
-import { searchAllPages } from '../../indexes/paging.js';
-import { encodeTile } from './encodeTile.js';
 import { LevelTiles, type LevelTilesStats } from './levelTiles.js';
-import { areaTileFeatures, buildingTileFeature } from './tileFeatures.js';
+import { levelFeatures } from './levelSource.js';
+import { cutTile } from './seed/seedCut.js';
+import type { SeedStatus, TileSeeds } from './seed/tileSeeds.js';
 import { LEVEL_LAYERS, levelsAt, type TileLevel, toleranceOf } from './zoomTable.js';
 
 /**
@@ -28,9 +32,11 @@ import { LEVEL_LAYERS, levelsAt, type TileLevel, toleranceOf } from './zoomTable
  */
 export const DEFAULT_MAX_COST = 200_000;
 
-const PAGE_SIZE = 200;
-const AREA_SOURCE = ['id', 'level', 'name', 'names', 'local_identifier', 'centroid', 'geometry'];
-const BUILDING_SOURCE = ['id', 'local_identifier', 'geometry'];
+/** What a tile is read from: the areas and the buildings. */
+const SEED_KINDS: IndexKind[] = ['areas', 'buildings'];
+
+/** A tile's bytes: encoded now (compressed on the way out), or already compressed in the seeded encodings. */
+export type TileBody = Buffer | Encoded;
 
 export interface TileBounds {
   minLon: number;
@@ -47,8 +53,10 @@ export class BoundaryTiles {
 
   constructor(
     private readonly client: Client,
-    generations: IndexGenerations,
+    private readonly generations: IndexGenerations,
     private readonly logger?: Logger,
+    /** The tiles cut ahead (seed/tileSeeds.ts); none: every tile is cut on demand. */
+    private readonly seeds?: TileSeeds,
     private readonly maxCost = DEFAULT_MAX_COST,
   ) {
     for (const { level } of LEVEL_LAYERS) {
@@ -56,13 +64,42 @@ export class BoundaryTiles {
       this.levels.set(level, new GenerationCache(generations, kind, (g) => this.load(level, g)));
     }
     this.extent = new GenerationCache(generations, 'areas', (g) => this.loadBounds(g));
+    // Seeding starts as soon as a new generation is noticed (a TileJSON, a tile, any answer reading the areas), not
+    // on the first tile that could be served from it.
+    if (seeds?.enabled) {
+      for (const kind of SEED_KINDS) generations.onNewGeneration(kind, () => void this.seeFromLive());
+    }
   }
 
-  /** The encoded tile, undefined when it holds nothing. */
-  async tile(z: number, x: number, y: number): Promise<Buffer | undefined> {
+  private async seeFromLive(): Promise<void> {
+    try {
+      const [areas, buildings] = await this.generations.of(SEED_KINDS);
+      this.seeds!.see(areas!, buildings!);
+    } catch {
+      // The next tile request looks again.
+    }
+  }
+
+  /**
+   * The tile: compressed from the seeded store, else encoded now (compressed on the way out); undefined when it holds
+   * nothing.
+   */
+  async tile(z: number, x: number, y: number): Promise<TileBody | undefined> {
+    if (this.seeds?.enabled) {
+      const [areas, buildings] = await this.generations.of(SEED_KINDS);
+      this.seeds.see(areas!, buildings!);
+      const seeded = this.seeds.lookup(areas!, buildings!, z, x, y);
+      if (seeded === 'empty') return undefined;
+      if (seeded) return seeded;
+    }
     const layers = levelsAt(z);
     const indexes = await Promise.all(layers.map(({ level }) => this.levels.get(level)!.get()));
-    return encodeTile(layers.map(({ layer }, i) => ({ layer, tile: indexes[i]!.tile(z, x, y) })));
+    return cutTile(new Map(layers.map(({ level }, i) => [level, indexes[i]!])), z, x, y);
+  }
+
+  /** Where the seeding stands (/health). */
+  seeding(): SeedStatus {
+    return this.seeds?.status() ?? { state: 'off' };
   }
 
   /** What each level's index holds and was charged (the levels loaded so far). */
@@ -77,8 +114,7 @@ export class BoundaryTiles {
 
   private async load(level: TileLevel, generation: string): Promise<LevelTiles> {
     const started = Date.now();
-    const features =
-      level === 'building' ? await this.buildingFeatures(generation) : await this.areaFeatures(level, generation);
+    const features = await levelFeatures(this.client, level, generation);
     const tiles = new LevelTiles(features, this.maxCost, toleranceOf(level)).build();
     this.loaded.set(level, tiles);
     this.logger?.info(
@@ -86,29 +122,6 @@ export class BoundaryTiles {
       'tiles: level loaded',
     );
     return tiles;
-  }
-
-  private async areaFeatures(level: TileLevel, generation: string) {
-    const features = [];
-    const query = { bool: { filter: [{ term: { level } }] } };
-    for await (const page of this.pages<AreaDoc>(generation, query, AREA_SOURCE)) {
-      for (const hit of page) if (hit._source) features.push(...areaTileFeatures(hit._source));
-    }
-    return features;
-  }
-
-  private async buildingFeatures(generation: string) {
-    const features = [];
-    for await (const page of this.pages<BuildingDoc>(generation, { match_all: {} }, BUILDING_SOURCE)) {
-      for (const hit of page) if (hit._source) features.push(buildingTileFeature(hit._source));
-    }
-    return features;
-  }
-
-  /** Reads the concrete index(es) of the generation, not the alias: a swap during the load cannot mix two. */
-  private pages<T>(generation: string, query: estypes.QueryDslQueryContainer, source: string[]) {
-    const index = concreteIndexes(generation);
-    return searchAllPages<T>(this.client, { index, query, sort: [{ id: 'asc' }], source, pageSize: PAGE_SIZE });
   }
 
   private async loadBounds(generation: string): Promise<TileBounds | undefined> {

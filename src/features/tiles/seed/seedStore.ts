@@ -1,0 +1,53 @@
+/**
+ * One generation's seeded tiles (pure): the compressed bytes of each tile that holds something, kept in the batches
+ * the worker sent (kept as received), and per tile where its encodings are in them. Per tile the index costs a Map
+ * entry and three or four numbers (~70 bytes), not a Buffer object per encoding.
+ */
+import type { StoredEncoding } from './seedCut.js';
+import type { SeedBatch } from './seedMessages.js';
+
+export class SeedStore {
+  private readonly entries = new Map<number, number>();
+  private readonly chunks: Buffer[] = [];
+  /** Per entry: its batch, the offset of its first encoding, then each encoding's length. */
+  private readonly layout: number[] = [];
+  private bytes = 0;
+
+  constructor(readonly encodings: readonly StoredEncoding[]) {}
+
+  add({ keys, lengths, data }: SeedBatch): void {
+    const chunk = this.chunks.length;
+    this.chunks.push(Buffer.from(data));
+    this.bytes += data.byteLength;
+    const n = this.encodings.length;
+    let offset = 0;
+    for (let i = 0; i < keys.length; i++) {
+      this.entries.set(keys[i]!, this.layout.length);
+      this.layout.push(chunk, offset);
+      for (let e = 0; e < n; e++) {
+        const length = lengths[i * n + e]!;
+        this.layout.push(length);
+        offset += length;
+      }
+    }
+  }
+
+  /** The tile's bytes per encoding; undefined: not stored (empty, or not seeded yet). */
+  get(key: number): Partial<Record<StoredEncoding, Buffer>> | undefined {
+    const at = this.entries.get(key);
+    if (at === undefined) return undefined;
+    const chunk = this.chunks[this.layout[at]!]!;
+    let offset = this.layout[at + 1]!;
+    const encoded: Partial<Record<StoredEncoding, Buffer>> = {};
+    this.encodings.forEach((encoding, e) => {
+      const length = this.layout[at + 2 + e]!;
+      encoded[encoding] = chunk.subarray(offset, offset + length);
+      offset += length;
+    });
+    return encoded;
+  }
+
+  get size(): { tiles: number; bytes: number } {
+    return { tiles: this.entries.size, bytes: this.bytes };
+  }
+}
