@@ -1,5 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { asDomainError } from '../elasticsearch/failures.js';
+import { asDomainError, elasticsearchCall } from '../elasticsearch/failures.js';
 import type { Searcher } from '../elasticsearch/searchBatcher.js';
 
 export interface PageOptions {
@@ -107,4 +107,37 @@ export type DocPages<T> = AsyncGenerator<T[]>;
 
 export async function* pagesOfDocs<T>(pages: AsyncIterable<estypes.SearchHit<T>[]>): DocPages<T> {
   for await (const page of pages) yield sources(page);
+}
+
+/**
+ * Every distinct value of a keyword field of an index, in the field's order: a composite aggregation read page by page
+ * (no hits fetched). For the per-generation sets kept in memory (the city keys, the held box keys).
+ */
+export async function distinctValues(
+  client: Client,
+  index: string,
+  field: string,
+  pageSize: number,
+): Promise<string[]> {
+  const values: string[] = [];
+  let after: Record<string, string | number | null> | undefined;
+  for (;;) {
+    const res = await elasticsearchCall(() =>
+      client.search({
+        index,
+        size: 0,
+        track_total_hits: false,
+        aggs: {
+          values: {
+            composite: { size: pageSize, sources: [{ key: { terms: { field } } }], ...(after ? { after } : {}) },
+          },
+        },
+      }),
+    );
+    const agg = res.aggregations?.values as
+      { buckets: { key: { key: string } }[]; after_key?: Record<string, string | number | null> } | undefined;
+    for (const bucket of agg?.buckets ?? []) values.push(bucket.key.key);
+    if (!agg?.after_key || agg.buckets.length < pageSize) return values;
+    after = agg.after_key;
+  }
 }

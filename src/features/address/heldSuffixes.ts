@@ -6,7 +6,7 @@
  * about half (5.4 of 12.1 per tail query of the API bench), and every term sent costs Elasticsearch a look-up.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { elasticsearchCall } from '../../elasticsearch/failures.js';
+import { distinctValues } from '../../indexes/paging.js';
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
 
 const PAGE = 10_000;
@@ -28,32 +28,6 @@ export class HeldSuffixRepository {
   }
 
   private async load(generation: string): Promise<ReadonlySet<string>> {
-    const index = concreteIndexes(generation);
-    const keys = new Set<string>();
-    let after: Record<string, string | number | null> | undefined;
-    for (;;) {
-      const res = await elasticsearchCall(() =>
-        this.client.search({
-          index,
-          size: 0,
-          track_total_hits: false,
-          aggs: {
-            suffixes: {
-              composite: {
-                size: PAGE,
-                sources: [{ key: { terms: { field: 'suffix_key' } } }],
-                ...(after ? { after } : {}),
-              },
-            },
-          },
-        }),
-      );
-      const agg = res.aggregations?.suffixes as
-        { buckets: { key: { key: string } }[]; after_key?: Record<string, string | number | null> } | undefined;
-      for (const bucket of agg?.buckets ?? []) keys.add(bucket.key.key);
-      if (!agg?.after_key || agg.buckets.length < PAGE) break;
-      after = agg.after_key;
-    }
-    return keys;
+    return new Set(await distinctValues(this.client, concreteIndexes(generation), 'suffix_key', PAGE));
   }
 }

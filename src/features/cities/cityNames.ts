@@ -10,6 +10,7 @@ import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { AreaDoc, AreaLevel } from '../../../core/elasticsearch/documents.js';
 import { type CityNames, KnownCities } from './knownCities.js';
 import { concreteIndexes, GenerationCache, type IndexGenerations } from '../../indexes/generations.js';
+import { distinctValues } from '../../indexes/paging.js';
 
 const PAGE = 5000;
 
@@ -32,31 +33,7 @@ export class CityNameRepository {
   private async load(generation: string): Promise<KnownCities> {
     // The concrete generation, not the alias: the names and the cache key must describe the same index.
     const index = concreteIndexes(generation);
-    const keys: string[] = [];
-    let after: Record<string, string | number | null> | undefined;
-    for (;;) {
-      const res = await elasticsearchCall(() =>
-        this.client.search({
-          index,
-          size: 0,
-          track_total_hits: false,
-          aggs: {
-            cities: {
-              composite: {
-                size: PAGE,
-                sources: [{ key: { terms: { field: 'city_key' } } }],
-                ...(after ? { after } : {}),
-              },
-            },
-          },
-        }),
-      );
-      const agg = res.aggregations?.cities as
-        { buckets: { key: { key: string } }[]; after_key?: Record<string, string | number | null> } | undefined;
-      for (const bucket of agg?.buckets ?? []) keys.push(bucket.key.key);
-      if (!agg?.after_key || (agg.buckets.length ?? 0) < PAGE) break;
-      after = agg.after_key;
-    }
+    const keys = await distinctValues(this.client, index, 'city_key', PAGE);
     return new KnownCities(keys, await this.otherLanguageNames());
   }
 
