@@ -23,6 +23,30 @@ export const Health = z.object({
   /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES): keyed or loopback callers only. */
   body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }).optional(),
   /**
+   * The boundary tiles cut ahead for the live generation (TILE_SEEDING, docs/tiles.md): keyed or loopback callers only.
+   * `off` when seeding is turned off; the counts once tiles arrive, `stats` once it is complete.
+   */
+  tile_seeding: z
+    .object({
+      state: z.enum(['off', 'seeding', 'complete', 'failed']),
+      generation: z.string().optional(),
+      tiles: z.number().int().optional(),
+      bytes: z.number().int().optional(),
+      seconds: z.number().optional(),
+      stats: z
+        .object({
+          tiles: z.number().int(),
+          range_tiles: z.number().int(),
+          identity_bytes: z.number().int(),
+          encoded_bytes: z.record(z.string(), z.number().int()),
+          load_ms: z.number(),
+          cut_ms: z.number(),
+          worker_heap_mb: z.number(),
+        })
+        .optional(),
+    })
+    .optional(),
+  /**
    * The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS):
    * `in_flight` and `queued` for keyed or loopback callers only.
    */
