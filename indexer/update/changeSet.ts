@@ -30,17 +30,13 @@ export interface ChangeSetOptions {
 
 export class ChangeSet implements WritePolicy {
   readonly dryRun: boolean;
-  private kinds: Record<IndexKind, KindChanges>;
+  private readonly kinds: Record<IndexKind, KindChanges>;
   private readonly settled = new Map<IndexKind, number>();
-  private live: Record<IndexKind, DigestTable>;
-  /** The counts and live sizes kept once the tables are let go (letGo()). */
-  private kept: { counts: Record<IndexKind, KindCounts>; liveSize: Record<IndexKind, number> } | undefined;
 
   constructor(
-    live: Record<IndexKind, DigestTable>,
+    private readonly live: Record<IndexKind, DigestTable>,
     private readonly options: ChangeSetOptions,
   ) {
-    this.live = live;
     this.dryRun = options.dryRun;
     this.kinds = Object.fromEntries(
       INDEX_KINDS.map((kind) => {
@@ -83,20 +79,7 @@ export class ChangeSet implements WritePolicy {
   }
 
   counts(): Record<IndexKind, KindCounts> {
-    if (this.kept) return this.kept.counts;
     return Object.fromEntries(INDEX_KINDS.map((k) => [k, this.kinds[k].counts()])) as Record<IndexKind, KindCounts>;
-  }
-
-  /**
-   * Once the removed documents are deleted: the counts kept, the live digests and the per-kind state let go (the
-   * update's largest tables, ~100 MB for the bulk data's addresses) before the row cache is written. Only counts() and
-   * refusals() answer after this.
-   */
-  letGo(): void {
-    const liveSize = Object.fromEntries(INDEX_KINDS.map((k) => [k, this.live[k].size])) as Record<IndexKind, number>;
-    this.kept = { counts: this.counts(), liveSize };
-    this.kinds = {} as Record<IndexKind, KindChanges>;
-    this.live = {} as Record<IndexKind, DigestTable>;
   }
 
   removedIds(kind: IndexKind): Iterable<string> {
@@ -105,8 +88,7 @@ export class ChangeSet implements WritePolicy {
 
   /** Why the change set is too large to apply, naming the numbers (empty: within --max-change-ratio). */
   refusals(counts = this.counts()): string[] {
-    const liveSize = this.kept?.liveSize;
-    return tooLarge(counts, (k) => liveSize?.[k] ?? this.live[k].size, this.options.maxChangeRatio);
+    return tooLarge(counts, (k) => this.live[k].size, this.options.maxChangeRatio);
   }
 }
 

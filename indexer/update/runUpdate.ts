@@ -243,7 +243,6 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       await deleteDocuments(client, ctx.index(kind), changes.removedIds(kind));
       await finishGenerationIndex(client, ctx.index(kind), kind, options.layout, { forceMerge: false });
     }
-    changes.letGo();
     const problems = await verifyGeneration(ctx, maxRejectRatio);
     timings.finish = Date.now() - finishStart;
     if (problems.length) {
