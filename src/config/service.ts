@@ -19,10 +19,12 @@ import {
   splitElasticsearchUrls,
 } from '../../core/config/rules.js';
 
+import { DEFAULT_BREAKER_STALL_MS, defaultAttemptTimeoutMs } from './elasticsearchTimings.js';
 import { mapBaseOf, type MapBase } from './mapBase.js';
-import { DEFAULT_SEED_WORKER_MB, SEED_ZOOM_LIMIT, type TileSeedingOptions } from './tileSeeding.js';
+import { type TileSeedingOptions, tileSeedingOf } from './tileSeeding.js';
 
 export { ConfigError };
+export { defaultAttemptTimeoutMs };
 
 /** Measured on bulk data with 16 client connections: batches rarely exceed 8, and 16 bounds head-of-line waits. */
 export const DEFAULT_ES_BATCH_MAX = 16;
@@ -50,25 +52,6 @@ export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
  * that long bounds a flood to one request per connection a second (npm run chaos, phase 7).
  */
 export const DEFAULT_ANON_REFUSAL_HOLD_MS = 1000;
-/**
- * Issue 22's target is a first fast 503 within 1.5 s of a freeze: the breaker opens after 1 s of silence while a
- * read waits, and only once a probe sent after 0.5 s is unanswered too, so a slow read on a living cluster never
- * opens it (core/elasticsearch/circuitBreaker.ts).
- */
-export const DEFAULT_BREAKER_STALL_MS = 1000;
-/**
- * ES_ATTEMPT_TIMEOUT_MS when unset. One node: 0 (a retry would go to the same node). Several: a tenth of the
- * request timeout (a healthy read takes a few tens of ms, so one cut there was slow anyway and goes on elsewhere
- * with the rest of the timeout), and under 0.4 of the stall window, so a read that met a frozen node has moved on
- * and been answered before the stall probe (which may go to the frozen node too) could open the breaker.
- * At the defaults: 400 ms.
- */
-export function defaultAttemptTimeoutMs(nodes: number, requestTimeoutMs: number, stallMs: number): number {
-  if (nodes < 2) return 0;
-  const share = Math.round(requestTimeoutMs / 10);
-  return stallMs > 0 ? Math.min(share, Math.floor(stallMs * 0.4)) : share;
-}
-
 /** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -126,12 +109,6 @@ export const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
   /** Listen with SO_REUSEPORT, so several processes can share PORT (a rolling restart on one host). */
   REUSE_PORT: booleanFlag.default(false),
-  /** Cut the boundary tiles of each generation ahead, in a worker thread (src/features/tiles/seed); false: on demand. */
-  TILE_SEEDING: booleanFlag.default(true),
-  /** The deepest zoom seeded (deeper tiles are cut on demand). */
-  TILE_SEED_MAX_ZOOM: z.coerce.number().int().min(0).max(SEED_ZOOM_LIMIT).default(SEED_ZOOM_LIMIT),
-  /** The seeding worker's heap cap, MB: past it the worker ends and its generation's tiles stay cut on demand. */
-  TILE_SEED_WORKER_MB: positiveInt.default(DEFAULT_SEED_WORKER_MB),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -303,11 +280,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     reusePort: env.REUSE_PORT,
-    tileSeeding: {
-      enabled: env.TILE_SEEDING,
-      maxZoom: env.TILE_SEED_MAX_ZOOM,
-      workerHeapMb: env.TILE_SEED_WORKER_MB,
-    },
+    tileSeeding: tileSeedingOf(source),
     mapBase: mapBaseOf(source),
   };
 }

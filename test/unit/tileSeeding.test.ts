@@ -18,23 +18,13 @@ import {
 import { SeedStore } from '../../src/features/tiles/seed/seedStore.js';
 import { REGION_ZOOM } from '../../src/features/tiles/regionTiles.js';
 import { MAX_ZOOM } from '../../src/features/tiles/zoomTable.js';
+import { boxPolygon } from '../support/geometry.js';
 import { tilesOver } from '../support/vectorTiles.js';
 
 const square = (minLon: number, minLat: number, maxLon: number, maxLat: number): Feature<Geometry, unknown> => ({
   type: 'Feature',
   properties: {},
-  geometry: {
-    type: 'Polygon',
-    coordinates: [
-      [
-        [minLon, minLat],
-        [maxLon, minLat],
-        [maxLon, maxLat],
-        [minLon, maxLat],
-        [minLon, minLat],
-      ],
-    ],
-  },
+  geometry: boxPolygon(minLon, minLat, maxLon, maxLat),
 });
 
 /** Around Delft and The Hague: a few tiles wide at zoom 12. */
