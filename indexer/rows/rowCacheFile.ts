@@ -1,19 +1,25 @@
 /**
  * A generation's row cache on disk (rowCache.ts): `<dir>/<prefix><generation>.rows`, one file per generation, written
- * whole to a temporary name and renamed (never half-written), deleted with its generation. Layout: a first line
- * `geocoder-rows <format> <json bytes>`, the JSON (what the rows were made from, the sources, the interned strings),
- * padding to 8 bytes, then each column's bytes in a fixed order, then the derivation memo (derivationMemo.ts) as one
- * node:v8 serialised map. Anything that does not read back as written is
- * "no cache": `update` then reads the snapshot the full way.
+ * to a temporary name and renamed (never half-written), deleted with its generation. Written in pieces of at most
+ * about a megabyte besides the columns themselves, so that saving the cache at the end of a run holds no second copy
+ * of what it saves (the run's peak memory falls there). Layout (format 4):
+ * - a first line of `LINE_BYTES`: `geocoder-rows 4 <head bytes> <strings bytes> <memo entries>`, padded with spaces;
+ * - the head, JSON: what the rows were made from, the sources, the row count;
+ * - the interned strings, one JSON array;
+ * - padding to 8 bytes, then each column's bytes in a fixed order, each padded to 8;
+ * - the derivation memo (derivationMemo.ts): per entry its key's and its bytes' lengths (uint32 LE), then both.
+ * Anything that does not read back as written is "no cache": `update` then reads the snapshot the full way.
  */
-import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 import type { MemoEntries } from './derivationMemo.js';
 import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
 
 const MAGIC = 'geocoder-rows';
-const FORMAT = 3;
+const FORMAT = 4;
+const LINE_BYTES = 64;
+/** How many bytes of small pieces (strings, memo lengths) are gathered before they go to the file. */
+const PIECE_BYTES = 1 << 20;
 
 /** What the rows were derived with: replayed only when the next run derives with the very same. */
 export interface RowCacheHead {
@@ -21,6 +27,11 @@ export interface RowCacheHead {
   generation: string;
   /** Digest of the manifest, every source file but the address files, and the indexer's code (rowContext.ts). */
   context: string;
+}
+
+interface StoredHead extends RowCacheHead {
+  sources: SourceRows[];
+  rows: number;
 }
 
 const COLUMNS = ['hi', 'lo', 'kind', 'joined', 'lat', 'lon', 'strings', 'doc', 'docDigest', 'version'] as const;
@@ -37,8 +48,59 @@ const WIDTH: Record<(typeof COLUMNS)[number], number> = {
   version: 1,
 };
 
+const paddingTo8 = (n: number) => (8 - (n % 8)) % 8;
+
 export function rowCachePath(dir: string, prefix: string, generation: string): string {
   return join(dir, `${prefix}${generation}.rows`);
+}
+
+/** Appends to a file from `LINE_BYTES` on, small pieces gathered into one write. */
+class FileWriter {
+  at = LINE_BYTES;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  async put(bytes: Uint8Array): Promise<void> {
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.byteLength;
+    if (this.pendingBytes >= PIECE_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    const pieces = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const total = pieces.reduce((sum, p) => sum + p.byteLength, 0);
+    let written = (await this.handle.writev(pieces, this.at)).bytesWritten;
+    // A short write (rare on a local file): the rest from one copy of this batch.
+    if (written < total) {
+      const all = Buffer.concat(pieces);
+      while (written < total)
+        written += (await this.handle.write(all, written, total - written, this.at + written)).bytesWritten;
+    }
+    this.at += total;
+  }
+}
+
+/** The interned strings as one JSON array, written a batch at a time; returns its bytes. */
+async function writeStrings(out: FileWriter, strings: readonly string[]): Promise<number> {
+  let bytes = 0;
+  const put = async (text: string) => {
+    const chunk = Buffer.from(text);
+    bytes += chunk.byteLength;
+    await out.put(chunk);
+  };
+  await put('[');
+  const batch = 4096;
+  for (let i = 0; i < strings.length; i += batch) {
+    const json = JSON.stringify(strings.slice(i, i + batch));
+    await put((i ? ',' : '') + json.slice(1, -1));
+  }
+  await put(']');
+  return bytes;
 }
 
 export async function writeRowCache(
@@ -48,98 +110,141 @@ export async function writeRowCache(
   memo: MemoEntries = new Map(),
 ): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const c = rows.columns;
-  const memoBytes = serialize(memo);
-  const json = Buffer.from(
-    JSON.stringify({ ...head, sources: rows.sources, strings: rows.strings, rows: c.length, memo: memoBytes.length }),
-  );
-  const first = Buffer.from(`${MAGIC} ${FORMAT} ${json.length}\n`);
-  const pad = Buffer.alloc((8 - ((first.length + json.length) % 8)) % 8);
-  const parts: Uint8Array[] = [first, json, pad];
-  for (const name of COLUMNS) {
-    const column = c[name];
-    const used = column.subarray(0, c.length * WIDTH[name]);
-    parts.push(new Uint8Array(used.buffer, used.byteOffset, used.byteLength));
-    const tail = used.byteLength % 8;
-    if (tail) parts.push(Buffer.alloc(8 - tail));
-  }
-  parts.push(memoBytes);
   const path = rowCachePath(dir, head.prefix, head.generation);
   const temporary = `${path}.${process.pid}.partial`;
-  await writeFile(temporary, parts);
+  const handle = await open(temporary, 'w');
+  try {
+    const out = new FileWriter(handle);
+    const c = rows.columns;
+    const stored: StoredHead = { ...head, sources: rows.sources, rows: c.length };
+    const headBytes = Buffer.from(JSON.stringify(stored));
+    await out.put(headBytes);
+    const stringBytes = await writeStrings(out, rows.strings);
+    await out.put(Buffer.alloc(paddingTo8(LINE_BYTES + headBytes.byteLength + stringBytes)));
+    for (const name of COLUMNS) {
+      const used = c[name].subarray(0, c.length * WIDTH[name]);
+      await out.put(new Uint8Array(used.buffer, used.byteOffset, used.byteLength));
+      await out.put(Buffer.alloc(paddingTo8(used.byteLength)));
+    }
+    for (const [key, value] of memo) {
+      const keyBytes = Buffer.from(key);
+      const lengths = Buffer.alloc(8);
+      lengths.writeUInt32LE(keyBytes.byteLength, 0);
+      lengths.writeUInt32LE(value.byteLength, 4);
+      await out.put(lengths);
+      await out.put(keyBytes);
+      await out.put(value);
+    }
+    await out.flush();
+    const line = `${MAGIC} ${FORMAT} ${headBytes.byteLength} ${stringBytes} ${memo.size}`.padEnd(LINE_BYTES - 1);
+    await handle.write(`${line}\n`, 0);
+  } catch (error) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
   await rename(temporary, path);
   return path;
 }
 
-/** A whole file in an ArrayBuffer of its own (offset 0, so typed arrays over it can be aligned). */
-async function readWhole(path: string): Promise<ArrayBuffer> {
-  const handle = await open(path, 'r');
+/** `length` bytes of the file from `at`, in an ArrayBuffer of their own (offset 0: typed arrays over it align). */
+async function readAt(handle: FileHandle, at: number, length: number): Promise<ArrayBuffer> {
+  const part = new ArrayBuffer(length);
+  const view = new Uint8Array(part);
+  for (let done = 0; done < length;) {
+    const { bytesRead } = await handle.read(view, done, length - done, at + done);
+    if (bytesRead === 0) throw new Error('truncated');
+    done += bytesRead;
+  }
+  return part;
+}
+
+/** The memo's entries: views of one buffer (reused entries are written back as they are). */
+function memoEntries(region: ArrayBuffer, count: number): MemoEntries | undefined {
+  const bytes = Buffer.from(region);
+  const memo: MemoEntries = new Map();
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (at + 8 > bytes.byteLength) return undefined;
+    const keyLength = bytes.readUInt32LE(at);
+    const valueLength = bytes.readUInt32LE(at + 4);
+    at += 8;
+    if (at + keyLength + valueLength > bytes.byteLength) return undefined;
+    const key = bytes.toString('utf8', at, at + keyLength);
+    at += keyLength;
+    memo.set(key, new Uint8Array(region, at, valueLength));
+    at += valueLength;
+  }
+  return at === bytes.byteLength ? memo : undefined;
+}
+
+type ReadRowCache = { head: RowCacheHead; cache: RowCache; memo: MemoEntries } | { missing: string };
+
+/** The generation's rows, or undefined when there is no readable cache of it (with why, for the log). */
+export async function readRowCache(dir: string, prefix: string, generation: string): Promise<ReadRowCache> {
+  const path = rowCachePath(dir, prefix, generation);
+  let handle: FileHandle;
   try {
-    const { size } = await handle.stat();
-    const file = new ArrayBuffer(size);
-    const view = new Uint8Array(file);
-    for (let at = 0; at < size;) {
-      const { bytesRead } = await handle.read(view, at, size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return file;
+    handle = await open(path, 'r');
+  } catch {
+    return { missing: `no row cache at ${path}` };
+  }
+  try {
+    return await readOpen(handle, path, prefix, generation);
+  } catch {
+    return { missing: `${path} is truncated or unreadable` };
   } finally {
     await handle.close();
   }
 }
 
-/** The generation's rows, or undefined when there is no readable cache of it (with why, for the log). */
-export async function readRowCache(
-  dir: string,
-  prefix: string,
-  generation: string,
-): Promise<{ head: RowCacheHead; cache: RowCache; memo: MemoEntries } | { missing: string }> {
-  const path = rowCachePath(dir, prefix, generation);
-  let file: ArrayBuffer;
-  try {
-    file = await readWhole(path);
-  } catch {
-    return { missing: `no row cache at ${path}` };
-  }
-  const bytes = Buffer.from(file);
-  const newline = bytes.indexOf(0x0a);
-  const [magic, format, length] = bytes.subarray(0, Math.max(0, newline)).toString().split(' ');
-  if (magic !== MAGIC || Number(format) !== FORMAT)
+async function readOpen(handle: FileHandle, path: string, prefix: string, generation: string): Promise<ReadRowCache> {
+  const { size } = await handle.stat();
+  if (size < LINE_BYTES) return { missing: `${path} is not a row cache of format ${FORMAT}` };
+  const line = Buffer.from(await readAt(handle, 0, LINE_BYTES)).toString('latin1');
+  const [magic, format, headText, stringsText, memoText] = line.trim().split(' ');
+  if (magic !== MAGIC || Number(format) !== FORMAT || !line.endsWith('\n'))
     return { missing: `${path} is not a row cache of format ${FORMAT}` };
-  const start = newline + 1;
-  let meta: RowCacheHead & { sources: SourceRows[]; strings: string[]; rows: number; memo: number };
+  const [headBytes, stringBytes, memoCount] = [Number(headText), Number(stringsText), Number(memoText)];
+  if (![headBytes, stringBytes, memoCount].every((n) => Number.isSafeInteger(n) && n >= 0))
+    return { missing: `${path}: unreadable first line` };
+  let meta: StoredHead;
+  let strings: string[];
   try {
-    meta = JSON.parse(bytes.subarray(start, start + Number(length)).toString());
+    const text = Buffer.from(await readAt(handle, LINE_BYTES, headBytes + stringBytes));
+    meta = JSON.parse(text.toString('utf8', 0, headBytes));
+    strings = JSON.parse(text.toString('utf8', headBytes));
   } catch {
-    return { missing: `${path}: unreadable header` };
+    return { missing: `${path}: unreadable head` };
   }
   if (meta.prefix !== prefix || meta.generation !== generation) return { missing: `${path} is another generation's` };
-  let at = start + Number(length);
-  at += (8 - (at % 8)) % 8;
+  let at = LINE_BYTES + headBytes + stringBytes;
+  at += paddingTo8(at);
   const columns = new RowColumns();
   const n = meta.rows;
-  // Views of the file's own memory (read into a fresh ArrayBuffer, so each column's offset is 8-byte aligned).
-  for (const name of COLUMNS) {
+  const layout = COLUMNS.map((name) => {
     const Type = columns[name].constructor as Uint32ArrayConstructor | Uint8ArrayConstructor | Float64ArrayConstructor;
     const count = n * WIDTH[name];
     const byteLength = count * Type.BYTES_PER_ELEMENT;
-    if (at + byteLength > file.byteLength) return { missing: `${path} is truncated` };
-    (columns as unknown as Record<string, unknown>)[name] = new Type(file, at, count);
-    at += byteLength + ((8 - (byteLength % 8)) % 8);
+    return { name, Type, count, byteLength, padded: byteLength + paddingTo8(byteLength) };
+  });
+  const columnBytes = layout.reduce((sum, l) => sum + l.padded, 0);
+  if (at + columnBytes > size) return { missing: `${path} is truncated` };
+  // One buffer for every column, read from an 8-byte aligned offset of the file: each column a view of it.
+  const block = await readAt(handle, at, columnBytes);
+  let offset = 0;
+  for (const { name, Type, count, padded } of layout) {
+    (columns as unknown as Record<string, unknown>)[name] = new Type(block, offset, count);
+    offset += padded;
   }
   columns.length = n;
-  if (at + meta.memo !== file.byteLength) return { missing: `${path} is truncated` };
-  let memo: MemoEntries;
-  try {
-    memo = deserialize(new Uint8Array(file, at, meta.memo)) as MemoEntries;
-  } catch {
-    return { missing: `${path}: unreadable derivation memo` };
-  }
-  if (!(memo instanceof Map)) return { missing: `${path}: unreadable derivation memo` };
+  at += columnBytes;
+  const memo = memoEntries(await readAt(handle, at, size - at), memoCount);
+  if (!memo) return { missing: `${path}: unreadable derivation memo` };
   return {
     head: { prefix: meta.prefix, generation: meta.generation, context: meta.context },
-    cache: new RowCache(columns, meta.sources, meta.strings),
+    cache: new RowCache(columns, meta.sources, strings),
     memo,
   };
 }

@@ -3,7 +3,7 @@
  * read back, rows taken by digest once each, and the live addresses' digests taken from it (a merged address keeps
  * its winning row's digest, as Elasticsearch keeps the highest version).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,46 @@ describe('row cache', () => {
     });
     await pruneRowCaches(dir, 'p-', []);
     expect(await readRowCache(dir, 'p-', '20261126000000000')).toEqual({ missing: expect.any(String) });
+  });
+
+  it('keeps strings and memo entries of more than a write piece, and reads a damaged file as no cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rows-'));
+    const builder = new RowCacheBuilder();
+    const source = builder.beginSource('/data/a.csv', 1, 2);
+    // 40,000 distinct streets (about 2.5 MB of strings), with quotes, accents and a character outside the BMP.
+    const group = (i: number) => JSON.stringify([`Rue de l'Église "${i}" \u{1F3E0}`, `rue de l eglise ${i}`]);
+    for (let i = 0; i < 40_000; i++) {
+      const data = { group: group(i), postcode: '["1000"]', suburb: '', building: '', city: 'c1', lat: 50, lon: 4 };
+      builder.setDocument(builder.addRecord(source, i, 7, data, false), ID_A, '00000000000000aa', i);
+    }
+    const big = new Uint8Array(3 << 20).map((_, i) => i % 251);
+    const memo = new Map([
+      ['area:one', big],
+      ['area:two', Uint8Array.of(1, 2, 3)],
+      ['empty', new Uint8Array(0)],
+    ]);
+    const generation = '20261127000000000';
+    const path = await writeRowCache(dir, { prefix: 'p-', generation, context: 'c' }, builder, memo);
+    const read = await readRowCache(dir, 'p-', generation);
+    if ('missing' in read) throw new Error(read.missing);
+    expect(read.cache.size).toBe(40_000);
+    expect(read.cache.string(39_999, 'group')).toBe(group(39_999));
+    expect(read.cache.string(12_345, 'group')).toBe(group(12_345));
+    expect(read.cache.take(39_999, 7)).toBe(39_999);
+    expect([...read.memo.keys()]).toEqual(['area:one', 'area:two', 'empty']);
+    expect(Buffer.from(read.memo.get('area:one')!).equals(Buffer.from(big))).toBe(true);
+    expect([...read.memo.get('area:two')!]).toEqual([1, 2, 3]);
+
+    const whole = readFileSync(path);
+    truncateSync(path, whole.length - 1);
+    expect(await readRowCache(dir, 'p-', generation)).toEqual({ missing: expect.stringMatching(/truncated|memo/) });
+    writeFileSync(path, Buffer.concat([Buffer.from('geocoder-rows 3 12\n'), whole.subarray(19)]));
+    expect(await readRowCache(dir, 'p-', generation)).toEqual({
+      missing: expect.stringMatching(/not a row cache of format/),
+    });
+    const strings = whole.indexOf('["[');
+    writeFileSync(path, Buffer.concat([whole.subarray(0, strings), Buffer.from('{'), whole.subarray(strings + 1)]));
+    expect(await readRowCache(dir, 'p-', generation)).toEqual({ missing: expect.stringMatching(/unreadable/) });
   });
 
   it("gives each live address its winning row's digest", async () => {
