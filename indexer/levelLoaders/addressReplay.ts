@@ -54,7 +54,7 @@ export async function* replaySource(
       if (joined[r]) summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
       const version = accumulate(doc as AccumulatedAddress, parents);
       rows.replayed?.(rows.liveIndex?.[r] as number, version);
-      rows.builder.copyRecord(sourceRows, cache, r, version);
+      rows.builder.replayRecord(sourceRows, r, version);
       tally.count++;
       continue;
     }

@@ -58,12 +58,14 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   // Each file's raw records, digested (one pass, no parsing), for the row cache of a full read; a file the raw pass
   // cannot read (a truncated .gz) is left to the full read, which names what is wrong with it.
   const raws = rows && !rows.plan ? await rawDigestsOf(sources) : undefined;
-  // The row cache's columns sized once for every row (growing them source by source would copy them each time).
-  rows?.builder.columns.reserve(
-    rows.plan
-      ? rows.plan.sources.reduce((n, p) => n + p.scan.count, 0)
-      : (raws ?? []).reduce((n, r) => n + (r?.line.length ?? 0), 0),
-  );
+  // The row cache sized once for every row (growing it source by source would copy it each time); of an update's
+  // rows, only those read the full way are held whole (rowCache.ts).
+  if (rows?.plan)
+    rows.builder.reserve(
+      rows.plan.sources.reduce((n, p) => n + p.scan.count, 0),
+      rows.plan.parsed,
+    );
+  else rows?.builder.reserve((raws ?? []).reduce((n, r) => n + (r?.line.length ?? 0), 0));
 
   async function* items(): AsyncGenerator<LoadItem<AddressDoc>> {
     for (const [index, source] of sources.entries()) {

@@ -20,6 +20,8 @@ const FORMAT = 4;
 const LINE_BYTES = 64;
 /** How many bytes of small pieces (strings, memo lengths) are gathered before they go to the file. */
 const PIECE_BYTES = 1 << 20;
+/** Rows of a column gathered at a time (an update's replayed rows are taken from the live cache: rowCache.ts). */
+const CHUNK_ROWS = 1 << 16;
 
 /** What the rows were derived with: replayed only when the next run derives with the very same. */
 export interface RowCacheHead {
@@ -115,16 +117,19 @@ export async function writeRowCache(
   const handle = await open(temporary, 'w');
   try {
     const out = new FileWriter(handle);
-    const c = rows.columns;
-    const stored: StoredHead = { ...head, sources: rows.sources, rows: c.length };
+    const stored: StoredHead = { ...head, sources: rows.sources, rows: rows.length };
     const headBytes = Buffer.from(JSON.stringify(stored));
     await out.put(headBytes);
     const stringBytes = await writeStrings(out, rows.strings);
     await out.put(Buffer.alloc(paddingTo8(LINE_BYTES + headBytes.byteLength + stringBytes)));
     for (const name of COLUMNS) {
-      const used = c[name].subarray(0, c.length * WIDTH[name]);
-      await out.put(new Uint8Array(used.buffer, used.byteOffset, used.byteLength));
-      await out.put(Buffer.alloc(paddingTo8(used.byteLength)));
+      let bytes = 0;
+      for (let first = 0; first < rows.length; first += CHUNK_ROWS) {
+        const chunk = rows.columnChunk(name, WIDTH[name], first, Math.min(CHUNK_ROWS, rows.length - first));
+        bytes += chunk.byteLength;
+        await out.put(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      }
+      await out.put(Buffer.alloc(paddingTo8(bytes)));
     }
     for (const [key, value] of memo) {
       const keyBytes = Buffer.from(key);

@@ -75,7 +75,7 @@ export async function saveRowCache(
     const { memo } = rows;
     const path = await writeRowCache(dir, { prefix, generation, context }, rows.builder, memo.entries);
     log.info(
-      { path, rows: rows.builder.columns.length, memo: { entries: memo.entries.size, hits: memo.hits } },
+      { path, rows: rows.builder.length, memo: { entries: memo.entries.size, hits: memo.hits } },
       'row cache written',
     );
   } catch (error) {

@@ -59,5 +59,6 @@ export async function decideReplay(
   }
   const plan = await planRows(manifest.levels.addresses ?? [], read.cache, new Set(folded));
   if ('why' in plan) return { why: plan.why };
+  read.cache.doneTaking();
   return { plan, addresses: table, liveIndex, memo: read.memo };
 }

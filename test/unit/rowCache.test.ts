@@ -146,6 +146,58 @@ describe('row cache', () => {
     expect(await readRowCache(dir, 'p-', generation)).toEqual({ missing: expect.stringMatching(/unreadable/) });
   });
 
+  it("writes an update's replayed rows as the live rows they replay, with their new versions", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rows-'));
+    const liveGeneration = '20261127000000001';
+    await writeRowCache(
+      dir,
+      { prefix: 'p-', generation: liveGeneration, context: 'c' },
+      cacheOf([
+        [10, ID_A, '00000000000000aa', 5],
+        [11, ID_B, '00000000000000bb', 6],
+      ]),
+    );
+    const live = await readRowCache(dir, 'p-', liveGeneration);
+    if ('missing' in live) throw new Error(live.missing);
+    // The new snapshot: the live row 1, a row read the full way, the live row 0.
+    const builder = new RowCacheBuilder(live.cache);
+    builder.reserve(3, 1);
+    const source = builder.beginSource('/data/a.csv', 1, 2);
+    expect(builder.replayRecord(source, 1, 16)).toBe(0);
+    const data = {
+      group: '["h"]',
+      postcode: '["2612AB","2612ab"]',
+      suburb: 's',
+      building: '',
+      city: 'c2',
+      lat: 51,
+      lon: 5,
+    };
+    const own = builder.addRecord(source, 12, 8, data, true);
+    builder.setDocument(own, ID_A, '00000000000000cc', 17);
+    expect(builder.replayRecord(source, 0, 18)).toBe(2);
+    const generation = '20261127000000002';
+    await writeRowCache(dir, { prefix: 'p-', generation, context: 'c' }, builder);
+    const read = await readRowCache(dir, 'p-', generation);
+    if ('missing' in read) throw new Error(read.missing);
+    const c = read.cache;
+    expect(read.cache.sources).toEqual([{ file: '/data/a.csv', headerHi: 1, headerLo: 2, first: 0, count: 3 }]);
+    expect(
+      [0, 1, 2].map((r) => [c.columns.hi[r], c.columns.lo[r], c.docId(r), c.docDigest(r), c.columns.version[r]]),
+    ).toEqual([
+      [11, 7, ID_B, '00000000000000bb', 16],
+      [12, 8, ID_A, '00000000000000cc', 17],
+      [10, 7, ID_A, '00000000000000aa', 18],
+    ]);
+    expect([c.string(0, 'postcode'), c.string(1, 'postcode'), c.string(1, 'suburb'), c.string(2, 'city')]).toEqual([
+      '["2611AA","2611aa"]',
+      '["2612AB","2612ab"]',
+      's',
+      'c1',
+    ]);
+    expect([c.columns.joined[1], c.columns.lat[1], c.columns.lat[2]]).toEqual([1, 51, 52]);
+  });
+
   it("gives each live address its winning row's digest", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rows-'));
     const builder = cacheOf([
