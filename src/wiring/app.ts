@@ -17,6 +17,7 @@ import { Metrics } from '../http/metrics.js';
 import { rateLimit, TokenBuckets } from '../http/rateLimit.js';
 import { requestFrame } from '../http/requestFrame.js';
 import { pathKey } from '../http/pathKey.js';
+import { dialectSlash } from '../http/dialectSlash.js';
 import { countSearch } from '../http/workMeter.js';
 import { ServiceState } from '../http/serviceState.js';
 import { apiReferencePage } from '../pages/docs.js';
@@ -128,6 +129,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
 
   // Before anything reads the path: a key in it (`/k/<key>/…`) is cut off, for authentication only.
   app.use(pathKey());
+  // And a dialect's path with a trailing slash (a client's default, as Leaflet's Photon `…/api/`) is its path.
+  app.use(dialectSlash(keyPlaces.path));
   // Then a flood without a key is refused before any other middleware spends anything on it.
   if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx, keyPlaces) !== undefined));
   // The request's id and log line, its metrics, security headers and the draining notice: one layer.

@@ -49,6 +49,17 @@ describe('GET /photon/api', () => {
     expect(street.extent[1]).toBeGreaterThan(street.extent[3]);
   });
 
+  it("answers at the path with a trailing slash, as Photon does (Leaflet Control Geocoder's default `…/api/`)", async () => {
+    const bare = await photon('api', { q: 'Mekelweg 8 Delft', limit: '2' });
+    const slash = await photon('api/', { q: 'Mekelweg 8 Delft', limit: '2' });
+    expect(slash).toEqual(bare);
+    const inPath = await fetch(`${api.url}/k/${TEST_API_KEY}/photon/api/?q=Mekelweg%208%20Delft&limit=2`);
+    expect([inPath.status, await inPath.json()]).toEqual([200, bare.body]);
+    // A native path keeps one spelling; a dialect's path takes one slash, not two.
+    expect((await api.call('GET', '/search/?q=Mekelweg')).status).toBe(404);
+    expect((await api.call('GET', '/photon/api//?q=Mekelweg')).status).toBe(404);
+  });
+
   it('keeps to layer and bbox, and shows lang names (Brussels in French)', async () => {
     const cities = await photon('api', { q: 'Delft', layer: 'city' });
     expect(cities.body.features.map((f: any) => f.properties.type)).toEqual(['city']);
