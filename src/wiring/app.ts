@@ -18,6 +18,7 @@ import { rateLimit, TokenBuckets } from '../http/rateLimit.js';
 import { requestFrame } from '../http/requestFrame.js';
 import { pathKey } from '../http/pathKey.js';
 import { countSearch } from '../http/workMeter.js';
+import { searchTrace, traceSearch } from '../http/searchTrace.js';
 import { ServiceState } from '../http/serviceState.js';
 import { apiReferencePage } from '../pages/docs.js';
 import { mapPage } from '../pages/mapPage.js';
@@ -74,7 +75,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     config.apiKeyDigests,
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
   ).watch();
-  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
+  const trace = config.searchTrace ? traceSearch : undefined;
+  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch, trace);
   // Batch items' searches coalesce apart from single requests' (a fast search never waits behind a batch's).
   const batchSearcher = new SearchBatcher(client, BATCH_MSEARCH_SEARCHES, metrics.observeBatch, countSearch);
   const elasticsearch = config.elasticsearchUrl
@@ -127,6 +129,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     : undefined;
 
   // Before anything reads the path: a key in it (`/k/<key>/…`) is cut off, for authentication only.
+  // A debug switch: what each request waited for, in a header (a load probe's record of its slowest percent).
+  if (config.searchTrace) app.use(searchTrace());
   app.use(pathKey());
   // Then a flood without a key is refused before any other middleware spends anything on it.
   if (anonymous) app.use(anonymous.gate(logger, (ctx) => acceptedKeyOf(keys, ctx, keyPlaces) !== undefined));

@@ -212,3 +212,19 @@ describe('GET /autocomplete', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('GET /autocomplete with SEARCH_TRACE (a debug switch)', () => {
+  it('tells in a header what each answer waited for: its searches, their round trips and `took`', async () => {
+    const traced = await startTestApi({ env: { SEARCH_TRACE: 'true' } });
+    try {
+      const res = await traced.call('GET', '/autocomplete?q=mekelweg');
+      expect(res.status).toBe(200);
+      const trace = res.headers.get('x-search-trace') ?? '';
+      expect(trace).toMatch(/^ms=\d+\.\d\d;streets:[\d.]+\/[\d.]+\/[\d.]+\/\d+\/1$/);
+    } finally {
+      await traced.close();
+    }
+    // Off by default.
+    expect((await api.call('GET', '/autocomplete?q=mekelweg')).headers.get('x-search-trace')).toBeNull();
+  });
+});
