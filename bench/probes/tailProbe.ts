@@ -9,13 +9,14 @@
  *
  * `--trace` (this checkout's API, SEARCH_TRACE=true): every answer tells what it waited for (round trips in a row,
  * searches, `took`, its batch: bench/support/searchTraces.ts); the run prints which kinds of request make the slowest
- * 1 and 2 %, where their time went against everyone's, and the API's event-loop delay (gcWatch.mjs, per half second).
+ * 1 and 2 %, where their time went against everyone's, the API's event-loop delay (gcWatch.mjs, per half second) and,
+ * where the node's G1 log is readable on this machine, how many of them were in flight during one of its JVM pauses.
  *
  * `--api main=/tmp/base --api now=.` compares checkouts (another commit's tree with this one's node_modules linked
  * in): `--rounds` runs of each, alternating, then one row per run. Node.js options for the API
  * (`--node-opt=--min-semi-space-size=64`) compare GC settings.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -28,7 +29,17 @@ import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from '.
 import { seededRandom } from '../support/random.js';
 import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, REPO_ROOT, elasticsearchUrlFromEnv } from '../support/defaults.js';
 import { interleave } from '../support/interleave.js';
-import { kindOf, kindTable, medianParts, type Parts, parseTrace, partsOf } from '../support/searchTraces.js';
+import { elasticsearchPid } from '../support/processCpu.js';
+import {
+  kindOf,
+  kindTable,
+  medianParts,
+  overlapsPause,
+  type Parts,
+  parseJvmPauses,
+  parseTrace,
+  partsOf,
+} from '../support/searchTraces.js';
 import { SEARCH_TRACE_HEADER } from '../../src/http/searchTrace.js';
 import { isShortPrefix } from '../../src/features/autocomplete/shortPrefixCache.js';
 
@@ -156,7 +167,7 @@ function printTable(rows: Row[]) {
 }
 
 /** --trace: the kinds of request in the slowest 1 and 2 %, where their time went, the API's event loop and GCs. */
-function printTraces(samples: OpenLoopSample[], gcs: Gc[], from: number) {
+function printTraces(samples: OpenLoopSample[], gcs: Gc[], from: number, esGcLog: string | undefined) {
   const rows = samples.map((s) => {
     const trace = parseTrace(s.header);
     const q = new URL(s.path ?? '/', 'http://x').searchParams.get('q') ?? '';
@@ -207,6 +218,16 @@ function printTraces(samples: OpenLoopSample[], gcs: Gc[], from: number) {
       `${slowInStall} of the slowest 1 % (by due time, +-0.5 s); mark-compacts ${majors.length} ` +
       `(${majors.map((g) => f(g.ms, 1)).join(', ')} ms)`,
   );
+  // Elasticsearch's own stop-the-world pauses (its G1 log), against the requests in flight during them.
+  if (!esGcLog) return;
+  const end = from + Math.max(...rows.map((r) => r.dueMs + r.latency));
+  const pauses = parseJvmPauses(esGcLog).filter((p) => p.endMs > from && p.endMs - p.ms < end);
+  const hit = (list: typeof rows) => list.filter((r) => overlapsPause(from + r.dueMs, r.latency, pauses)).length;
+  const top = sorted.slice(0, Math.ceil(sorted.length * 0.01));
+  console.log(
+    `Elasticsearch JVM pauses during the run: ${pauses.length} (${pauses.map((p) => f(p.ms)).join(', ')} ms); ` +
+      `requests in flight during one: ${pct(hit(rows) / rows.length)} of all, ${pct(hit(top) / top.length)} of the slowest 1 %`,
+  );
 }
 
 function requestsFor(scenario: string, addresses: Awaited<ReturnType<typeof sampleAddresses>>): OpenLoopRequest[] {
@@ -248,7 +269,7 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
       .join(' ');
     const row = summarise(name, result.samples, result.sent, gcs, load);
     printRun(row, result.samples, loopP99, loopMax);
-    if (args.trace) printTraces(result.samples, gcs, from);
+    if (args.trace) printTraces(result.samples, gcs, from, esGcLog && readFileSync(esGcLog, 'utf8'));
     return row;
   } finally {
     const exited = new Promise((r) => api.process.once('exit', r));
@@ -258,8 +279,13 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
   }
 }
 
+/** --trace: Elasticsearch's G1 log, where it is this machine's (the launcher writes it in the node's working folder). */
+let esGcLog: string | undefined;
+
 async function main() {
   const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 60_000 });
+  const pid = args.trace ? await elasticsearchPid(client) : undefined;
+  if (pid !== undefined && existsSync(`/proc/${pid}/cwd/gc.log`)) esGcLog = `/proc/${pid}/cwd/gc.log`;
   const addresses = await sampleAddresses(client, args.prefix, 2000, BENCH_SEED);
   await client.close();
   const requests = requestsFor(args.scenario, addresses);

@@ -132,3 +132,24 @@ export function medianParts(list: readonly Parts[]): Parts {
     batch: median((p) => p.batch),
   };
 }
+
+/** A stop-the-world pause of Elasticsearch's JVM: when it ended (epoch ms) and how long it took. */
+export interface JvmPause {
+  endMs: number;
+  ms: number;
+}
+
+/** The pauses in a G1 log (`-Xlog:gc*` lines `[<ISO time>]...[gc ...] GC(n) Pause ... <ms>ms`, stamped at the end). */
+export function parseJvmPauses(log: string): JvmPause[] {
+  const out: JvmPause[] = [];
+  for (const line of log.split('\n')) {
+    const m = /^\[([^\]]+)\]\[\d+\]\[info\s*\]\[gc\s*\] GC\(\d+\) Pause .* ([\d.]+)ms$/.exec(line);
+    if (m) out.push({ endMs: Date.parse(m[1]!), ms: Number(m[2]) });
+  }
+  return out;
+}
+
+/** Whether a request (due at `dueMs`, epoch, answered `latency` ms later) was in flight during one of the pauses. */
+export function overlapsPause(dueMs: number, latency: number, pauses: readonly JvmPause[]): boolean {
+  return pauses.some((p) => dueMs < p.endMs && dueMs + latency > p.endMs - p.ms);
+}

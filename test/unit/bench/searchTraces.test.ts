@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { kindOf, kindTable, parseTrace, partsOf } from '../../../bench/support/searchTraces.js';
+import {
+  kindOf,
+  kindTable,
+  overlapsPause,
+  parseJvmPauses,
+  parseTrace,
+  partsOf,
+} from '../../../bench/support/searchTraces.js';
 
 describe("the API's search traces read back (bench:tail --trace)", () => {
   // Streets and places in one round trip, then the places again after the streets were answered.
@@ -31,5 +38,26 @@ describe("the API's search traces read back (bench:tail --trace)", () => {
     const [streets, after] = kindTable(samples);
     expect(streets).toMatchObject({ kind: 'streets', all: 0.98, slowest1: 0, slowest2: 0 });
     expect(after).toMatchObject({ kind: 'streets > places', all: 0.02, slowest1: 1, slowest2: 1, p99: 50 });
+  });
+});
+
+describe("Elasticsearch's JVM pauses read from its G1 log", () => {
+  const log = [
+    '[2026-11-27T03:32:09.237+0000][28214][info ][gc,start    ] GC(270) Pause Young (Mixed) (G1 Evacuation Pause)',
+    '[2026-11-27T03:32:09.237+0000][28214][info ][gc          ] GC(270) Pause Young (Mixed) (G1 Evacuation Pause) 2085M->345M(3072M) 26.011ms',
+    '[2026-11-27T03:32:09.300+0000][28214][info ][gc,heap     ] GC(270) Eden regions: 0->0(437)',
+    '[2026-11-27T03:32:27.730+0000][28214][info ][gc          ] GC(272) Pause Remark 326M->326M(3072M) 32.228ms',
+  ].join('\n');
+
+  it('finds each pause with its end and length, and the requests in flight during one', () => {
+    const pauses = parseJvmPauses(log);
+    const end = Date.parse('2026-11-27T03:32:09.237Z');
+    expect(pauses).toEqual([
+      { endMs: end, ms: 26.011 },
+      { endMs: Date.parse('2026-11-27T03:32:27.730Z'), ms: 32.228 },
+    ]);
+    expect(overlapsPause(end - 40, 20, pauses)).toBe(true);
+    expect(overlapsPause(end - 60, 20, pauses)).toBe(false);
+    expect(overlapsPause(end + 1, 5, pauses)).toBe(false);
   });
 });
