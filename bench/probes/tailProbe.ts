@@ -1,17 +1,22 @@
 /**
  * `npm run bench:tail [-- --scenario place|keystrokes|forward] [--rate R] [--seconds S] [--node-opt=--flag ...]
- * [--api name=DIR ...] [--rounds N]`: where a fixed-rate p99 comes from. Drives the API (a production process on
+ * [--api name=DIR ...] [--rounds N] [--trace]`: where a fixed-rate p99 comes from. Drives the API (a production process on
  * the `bench-bulk-` indexes of ELASTICSEARCH_URL; it only reads) at an open-loop rate, records every request's
  * latency with the moment it was due, and prints the quantiles, which 100 ms windows hold the slowest 1 %
  * (clustered: stalls; spread: queueing), the generator's own event-loop delay, and the API's garbage collections
  * during the measured seconds (bench/support/gcWatch.mjs): scavenges and mark-compacts (count, total and longest
  * pause) and the bytes each request allocated and had promoted to the old generation.
  *
+ * `--trace` (this checkout's API, SEARCH_TRACE=true): every answer tells what it waited for (round trips in a row,
+ * searches, `took`, its batch: bench/support/searchTraces.ts); the run prints which kinds of request make the slowest
+ * 1 and 2 %, where their time went against everyone's, the API's event-loop delay (gcWatch.mjs, per half second) and,
+ * where the node's G1 log is readable on this machine, how many of them were in flight during one of its JVM pauses.
+ *
  * `--api main=/tmp/base --api now=.` compares checkouts (another commit's tree with this one's node_modules linked
  * in): `--rounds` runs of each, alternating, then one row per run. Node.js options for the API
  * (`--node-opt=--min-semi-space-size=64`) compare GC settings.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -24,6 +29,19 @@ import { type OpenLoopRequest, type OpenLoopSample, openLoop, quantile } from '.
 import { seededRandom } from '../support/random.js';
 import { BENCH_API_KEY, BENCH_SEED, BULK_PREFIX, REPO_ROOT, elasticsearchUrlFromEnv } from '../support/defaults.js';
 import { interleave } from '../support/interleave.js';
+import { elasticsearchPid } from '../support/processCpu.js';
+import {
+  kindOf,
+  kindTable,
+  medianParts,
+  overlapsPause,
+  type Parts,
+  parseJvmPauses,
+  parseTrace,
+  partsOf,
+} from '../support/searchTraces.js';
+import { SEARCH_TRACE_HEADER } from '../../src/http/searchTrace.js';
+import { isShortPrefix } from '../../src/features/autocomplete/shortPrefixCache.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +53,7 @@ const { values: args } = parseArgs({
     'node-opt': { type: 'string', multiple: true, default: [] },
     api: { type: 'string', multiple: true, default: ['now=.'] },
     rounds: { type: 'string', default: '1' },
+    trace: { type: 'boolean', default: false },
   },
 });
 const esUrl = elasticsearchUrlFromEnv();
@@ -52,6 +71,7 @@ async function run(url: string, requests: OpenLoopRequest[], seconds: number) {
     rate,
     seconds,
     keepSamples: true,
+    ...(args.trace ? { keepHeader: SEARCH_TRACE_HEADER } : {}),
   });
   loop.disable();
   return { result, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
@@ -95,6 +115,7 @@ interface Row {
 function summarise(api: string, samples: OpenLoopSample[], sent: number, gcs: Gc[], load: string): Row {
   const sorted = samples.map((s) => s.latencyMs).sort((a, b) => a - b);
   const minor = gcs.filter((g) => g.kind === 'minor');
+  const collections = gcs.filter((g) => g.kind !== 'loop');
   const major = gcs.filter((g) => g.kind === 'major');
   const sum = (list: Gc[], f: (g: Gc) => number) => list.reduce((n, g) => n + f(g), 0);
   return {
@@ -108,7 +129,7 @@ function summarise(api: string, samples: OpenLoopSample[], sent: number, gcs: Gc
     scavengeMax: Math.max(0, ...minor.map((g) => g.ms)),
     majors: major.length,
     majorMs: sum(major, (g) => g.ms),
-    allocatedPerReq: sum(gcs, (g) => g.allocated) / sent,
+    allocatedPerReq: sum(collections, (g) => g.allocated) / sent,
     promotedPerReq: sum(minor, (g) => g.promoted) / sent,
     load,
   };
@@ -145,6 +166,70 @@ function printTable(rows: Row[]) {
   }
 }
 
+/** --trace: the kinds of request in the slowest 1 and 2 %, where their time went, the API's event loop and GCs. */
+function printTraces(samples: OpenLoopSample[], gcs: Gc[], from: number, esGcLog: string | undefined) {
+  const rows = samples.map((s) => {
+    const trace = parseTrace(s.header);
+    const q = new URL(s.path ?? '/', 'http://x').searchParams.get('q') ?? '';
+    return {
+      ...s,
+      latency: s.latencyMs,
+      kind: kindOf(trace, isShortPrefix(q)),
+      parts: trace && partsOf(s.latencyMs, trace),
+    };
+  });
+  const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
+  console.log(
+    '\n| kind (round trips in a row, each its indexes) | of all | of slowest 1 % | of slowest 2 % | p50 ms | p99 ms |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const k of kindTable(rows)) {
+    console.log(
+      `| ${k.kind} | ${pct(k.all)} | ${pct(k.slowest1)} | ${pct(k.slowest2)} | ${f(k.p50, 1)} | ${f(k.p99, 1)} |`,
+    );
+  }
+  const sorted = [...rows].sort((a, b) => b.latency - a.latency);
+  const partsOfTop = (share: number) =>
+    sorted.slice(0, Math.ceil(sorted.length * share)).flatMap((r) => (r.parts ? [r.parts] : []));
+  console.log(
+    '\n| requests (median of each part) | latency | outside the API | in the API | in round trips | took | batch wait | batch |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  const line = (name: string, list: Parts[]) => {
+    const m = medianParts(list);
+    console.log(
+      `| ${name} (${list.length}) | ${f(m.latency, 1)} | ${f(m.outside, 1)} | ${f(m.api, 1)} | ${f(m.roundTrips, 1)} | ` +
+        `${f(m.took)} | ${f(m.batchWait, 2)} | ${f(m.batch)} |`,
+    );
+  };
+  line('all', partsOfTop(1));
+  line('slowest 2 %', partsOfTop(0.02));
+  line('slowest 1 %', partsOfTop(0.01));
+  // The API's event loop per half second, and where the slowest 1 % fell against its stalls.
+  const loops = gcs.filter((g) => g.kind === 'loop');
+  const maxes = loops.map((g) => g.ms).sort((a, b) => a - b);
+  const threshold = sorted[Math.ceil(sorted.length * 0.01) - 1]?.latency ?? 0;
+  const stalled = new Set(loops.filter((g) => g.ms > 10).map((g) => Math.floor((g.at - from) / 500)));
+  const slowInStall = sorted.filter((r) => r.latency >= threshold && stalled.has(Math.floor(r.dueMs / 500))).length;
+  const majors = gcs.filter((g) => g.kind === 'major');
+  console.log(
+    `\nAPI event loop, max delay per half second: median ${f(quantile(maxes, 0.5), 1)} ms, p90 ${f(quantile(maxes, 0.9), 1)}, ` +
+      `max ${f(quantile(maxes, 1), 1)}; half seconds over 10 ms: ${stalled.size} of ${loops.length}, holding ` +
+      `${slowInStall} of the slowest 1 % (by due time, +-0.5 s); mark-compacts ${majors.length} ` +
+      `(${majors.map((g) => f(g.ms, 1)).join(', ')} ms)`,
+  );
+  // Elasticsearch's own stop-the-world pauses (its G1 log), against the requests in flight during them.
+  if (!esGcLog) return;
+  const end = from + Math.max(...rows.map((r) => r.dueMs + r.latency));
+  const pauses = parseJvmPauses(esGcLog).filter((p) => p.endMs > from && p.endMs - p.ms < end);
+  const hit = (list: typeof rows) => list.filter((r) => overlapsPause(from + r.dueMs, r.latency, pauses)).length;
+  const top = sorted.slice(0, Math.ceil(sorted.length * 0.01));
+  console.log(
+    `Elasticsearch JVM pauses during the run: ${pauses.length} (${pauses.map((p) => f(p.ms)).join(', ')} ms); ` +
+      `requests in flight during one: ${pct(hit(rows) / rows.length)} of all, ${pct(hit(top) / top.length)} of the slowest 1 %`,
+  );
+}
+
 function requestsFor(scenario: string, addresses: Awaited<ReturnType<typeof sampleAddresses>>): OpenLoopRequest[] {
   const get = (paths: string[]) => paths.map((path) => ({ method: 'GET' as const, path }));
   if (scenario === 'keystrokes') return get(keystrokePaths(addresses));
@@ -169,7 +254,7 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
     apiKey: BENCH_API_KEY,
     root: resolve(root),
     nodeOptions: ['--import', gcWatch, ...args['node-opt']],
-    env: { GC_WATCH_OUT: gcOut },
+    env: { GC_WATCH_OUT: gcOut, ...(args.trace ? { SEARCH_TRACE: 'true' } : {}) },
   });
   try {
     await run(api.url, requests, Number(args.warmup));
@@ -184,6 +269,7 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
       .join(' ');
     const row = summarise(name, result.samples, result.sent, gcs, load);
     printRun(row, result.samples, loopP99, loopMax);
+    if (args.trace) printTraces(result.samples, gcs, from, esGcLog && readFileSync(esGcLog, 'utf8'));
     return row;
   } finally {
     const exited = new Promise((r) => api.process.once('exit', r));
@@ -193,8 +279,13 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
   }
 }
 
+/** --trace: Elasticsearch's G1 log, where it is this machine's (the launcher writes it in the node's working folder). */
+let esGcLog: string | undefined;
+
 async function main() {
   const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 60_000 });
+  const pid = args.trace ? await elasticsearchPid(client) : undefined;
+  if (pid !== undefined && existsSync(`/proc/${pid}/cwd/gc.log`)) esGcLog = `/proc/${pid}/cwd/gc.log`;
   const addresses = await sampleAddresses(client, args.prefix, 2000, BENCH_SEED);
   await client.close();
   const requests = requestsFor(args.scenario, addresses);

@@ -8,9 +8,12 @@
  * - promoted (scavenges only): how much the old spaces grew during it, i.e. what outlived two scavenges (or sat on
  *   a page promoted whole) and moved to the old generation, where only a mark-compact frees it.
  * The time is when the profiler's half-second chunk ended (the profiler does not time single collections).
+ * Each half second also gets a line `<epoch ms> loop <max ms> <p99 ms> 0`: the event loop's delay in it
+ * (perf_hooks, 1 ms resolution).
  */
 import { appendFileSync } from 'node:fs';
 import { GCProfiler } from 'node:v8';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const out = process.env.GC_WATCH_OUT ?? '/tmp/gc-watch.txt';
 const YOUNG = new Set(['new_space', 'new_large_object_space']);
@@ -18,6 +21,9 @@ const OLD = new Set(['old_space', 'large_object_space', 'code_space', 'code_larg
 const kinds = { Scavenge: 'minor', MinorMarkSweep: 'minor', MarkSweepCompact: 'major' };
 
 const used = (spaces, names) => spaces.reduce((n, s) => n + (names.has(s.spaceName) ? s.spaceUsedSize : 0), 0);
+
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
 
 let profiler = new GCProfiler();
 profiler.start();
@@ -40,7 +46,9 @@ function flush() {
     const kind = kinds[s.gcType] ?? s.gcType;
     lines.push(`${at} ${kind} ${(s.cost / 1000).toFixed(2)} ${allocated} ${promoted}`);
   }
-  if (lines.length) appendFileSync(out, `${lines.join('\n')}\n`);
+  lines.push(`${at} loop ${(loop.max / 1e6).toFixed(2)} ${(loop.percentile(99) / 1e6).toFixed(2)} 0`);
+  loop.reset();
+  appendFileSync(out, `${lines.join('\n')}\n`);
 }
 
 setInterval(flush, 500).unref();

@@ -29,12 +29,17 @@ export interface OpenLoopOptions {
   timeoutMs?: number;
   /** Keep every 2xx answer's due time and latency (`samples`), to see when in the run the slow ones fell. */
   keepSamples?: boolean;
+  /** With `keepSamples`: also keep this answer header's value (the API's X-Search-Trace) and the path asked. */
+  keepHeader?: string;
 }
 
 /** One 2xx answer: when it was due (ms after the start) and how long after that it was answered. */
 export interface OpenLoopSample {
   dueMs: number;
   latencyMs: number;
+  /** With `keepHeader`: the path asked and that header's value. */
+  path?: string;
+  header?: string;
 }
 
 export interface OpenLoopResult {
@@ -81,13 +86,15 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     const spec = options.requests[index % options.requests.length] as OpenLoopRequest;
     const body = spec.body === undefined ? undefined : Buffer.from(spec.body);
     const done = new Promise<void>((resolve) => {
+      let header: string | undefined;
       const finish = (status: number) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
         if (status >= 200 && status < 300) {
           ok++;
           const latencyMs = performance.now() - due;
           latencies.push(latencyMs);
-          if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs });
+          if (options.keepHeader) samples.push({ dueMs: due - started, latencyMs, path: spec.path, header });
+          else if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs });
         } else failedAt.push(performance.now() - started);
         resolve();
       };
@@ -105,6 +112,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           timeout: timeoutMs,
         },
         (res) => {
+          if (options.keepHeader) header = res.headers[options.keepHeader.toLowerCase()] as string | undefined;
           res.resume();
           res.once('end', () => finish(res.statusCode ?? 0));
           res.once('error', () => finish(0));

@@ -67,6 +67,8 @@ export const EnvSchema = z.object({
    */
   ES_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
   ES_BATCH_MAX: positiveInt.default(DEFAULT_ES_BATCH_MAX),
+  /** A debug switch: each answer tells its searches in X-Search-Trace (src/http/searchTrace.ts). */
+  SEARCH_TRACE: booleanFlag.default(false),
   INDEX_PREFIX: indexPrefix.default(''),
   API_KEYS: z.string().optional(),
   API_KEYS_FILE: z.string().optional(),
@@ -123,6 +125,8 @@ export interface Config {
   esRequestTimeoutMs: number;
   /** Most searches coalesced into one `_msearch`; 1 sends every search on its own. */
   esBatchMax: number;
+  /** SEARCH_TRACE: each answer's searches in a header (src/http/searchTrace.ts). */
+  searchTrace: boolean;
   indexPrefix: string;
   /** sha256 (hex) of every accepted key: plain keys are hashed on load so only digests stay in memory. */
   apiKeyDigests: string[];
@@ -234,6 +238,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     elasticsearchUrl: env.ELASTICSEARCH_URL,
     esRequestTimeoutMs: env.ES_REQUEST_TIMEOUT_MS,
     esBatchMax: env.ES_BATCH_MAX,
+    searchTrace: env.SEARCH_TRACE,
     indexPrefix: env.INDEX_PREFIX,
     apiKeyDigests: [...envKeyDigests, ...fileKeyDigests],
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

@@ -20,11 +20,26 @@ export interface Searcher {
   search<T>(index: string, body: estypes.SearchRequest, lane?: Lane): Promise<estypes.SearchResponse<T>>;
 }
 
+/** What the batcher tells a trace (SEARCH_TRACE, src/http/searchTrace.ts) of one search once it is answered. */
+export interface SearchDone {
+  index: string;
+  /** performance.now() when its round trip was sent. */
+  sentAt: number;
+  /** Searches in that round trip. */
+  batch: number;
+  took: number | undefined;
+}
+
+/** Told when a traced search is answered. */
+export type SearchRecorder = (done: SearchDone) => void;
+
 interface Pending {
   index: string;
   body: estypes.SearchRequest;
   resolve: (response: estypes.SearchResponse<unknown>) => void;
   reject: (error: unknown) => void;
+  /** SEARCH_TRACE only: told when the search is answered. */
+  record: SearchRecorder | undefined;
 }
 
 export class SearchBatcher implements Searcher {
@@ -35,23 +50,28 @@ export class SearchBatcher implements Searcher {
    * @param maxBatch searches per `_msearch`: bounds how long a fast search can wait behind slow ones in one batch.
    * @param observeBatch told the number of searches of every round trip it sends (for /metrics).
    * @param onSearch told of every search when it is asked for, in the asking request's context (per-key quotas).
+   * @param trace SEARCH_TRACE only: asked, in the asking request's context, for a recorder of the search's answer.
    */
   constructor(
     private readonly client: Client,
     private readonly maxBatch: number,
     private readonly observeBatch: (searches: number) => void = () => {},
     private readonly onSearch: () => void = () => {},
+    private readonly trace: (() => SearchRecorder | undefined) | undefined = undefined,
   ) {}
 
   search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact'): Promise<estypes.SearchResponse<T>> {
     this.onSearch();
+    const record = this.trace?.();
     if (this.maxBatch <= 1) {
       this.observeBatch(1);
-      return this.client.search<T>({ ...body, index }).catch(rethrowAsDomainError);
+      const sentAt = performance.now();
+      const answer = this.client.search<T>({ ...body, index }).catch(rethrowAsDomainError);
+      return record ? answer.then((res) => (record({ index, sentAt, batch: 1, took: res.took }), res)) : answer;
     }
     return new Promise<estypes.SearchResponse<T>>((resolve, reject) => {
       const queue = this.queues[lane];
-      queue.push({ index, body, resolve: resolve as Pending['resolve'], reject });
+      queue.push({ index, body, resolve: resolve as Pending['resolve'], reject, record });
       if (queue.length >= this.maxBatch) this.flush(lane);
       else if (!this.scheduled) {
         this.scheduled = true;
@@ -69,11 +89,17 @@ export class SearchBatcher implements Searcher {
     if (batch.length === 0) return;
     this.queues[lane] = [];
     this.observeBatch(batch.length);
+    const sentAt = performance.now();
+    const answer = (pending: Pending, res: estypes.SearchResponse<unknown>) => {
+      pending.record?.({ index: pending.index, sentAt, batch: batch.length, took: res.took });
+      pending.resolve(res);
+    };
     if (batch.length === 1) {
       const [only] = batch as [Pending];
-      this.client
-        .search({ ...only.body, index: only.index })
-        .then(only.resolve, (error) => only.reject(asDomainError(error)));
+      this.client.search({ ...only.body, index: only.index }).then(
+        (res) => answer(only, res),
+        (error) => only.reject(asDomainError(error)),
+      );
       return;
     }
     this.client
@@ -87,7 +113,7 @@ export class SearchBatcher implements Searcher {
             const item = res.responses[i];
             if (!item) pending.reject(new Error('msearch answered fewer searches than it was sent'));
             else if ('error' in item) pending.reject(msearchFailure(item));
-            else pending.resolve(item);
+            else answer(pending, item);
           }),
         (error) => {
           const failure = asDomainError(error);

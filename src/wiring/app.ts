@@ -19,6 +19,7 @@ import { requestFrame } from '../http/requestFrame.js';
 import { pathKey } from '../http/pathKey.js';
 import { dialectSlash } from '../http/dialectSlash.js';
 import { countSearch } from '../http/workMeter.js';
+import { searchTrace, traceSearch } from '../http/searchTrace.js';
 import { ServiceState } from '../http/serviceState.js';
 import { apiReferencePage } from '../pages/docs.js';
 import { mapPage } from '../pages/mapPage.js';
@@ -75,7 +76,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     config.apiKeyDigests,
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
   ).watch();
-  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch);
+  const trace = config.searchTrace ? traceSearch : undefined;
+  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch, trace);
   // Batch items' searches coalesce apart from single requests' (a fast search never waits behind a batch's).
   const batchSearcher = new SearchBatcher(client, BATCH_MSEARCH_SEARCHES, metrics.observeBatch, countSearch);
   const elasticsearch = config.elasticsearchUrl
@@ -128,6 +130,8 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     : undefined;
 
   // Before anything reads the path: a key in it (`/k/<key>/…`) is cut off, for authentication only.
+  // A debug switch: what each request waited for, in a header (a load probe's record of its slowest percent).
+  if (config.searchTrace) app.use(searchTrace());
   app.use(pathKey());
   // And a dialect's path with a trailing slash (a client's default, as Leaflet's Photon `…/api/`) is its path.
   app.use(dialectSlash(keyPlaces.path));

@@ -130,6 +130,24 @@ describe('GET /autocomplete', () => {
     expect(delf.out.some((s) => s.type === 'city' && s.city === 'Delft')).toBe(true);
   });
 
+  it('sends no place search for words whose only readings as an area are qualified by a name none of them has', async () => {
+    // "Plein Delf" reads as "delf" (Delft begins so) in a place called "plein", or as a place "plein delf" or
+    // "plein" in one called "delf": no area lies in any of them, so the place query's first round cannot find one.
+    // The street alone, in one round trip, though its one street leaves room.
+    const typing = await tripsOf('Plein Delf');
+    expect(typing.out[0]).toMatchObject({ type: 'street', streetname: 'Plein Delftzicht' });
+    expect(typing.out.length).toBeLessThan(10);
+    expect({ trips: typing.trips, searches: typing.searches }).toEqual({ trips: 1, searches: 1 });
+    // "Plein Delft": Delft exactly, in a place called "plein", which it is not in: no search of the places either.
+    const typed = await tripsOf('Plein Delft');
+    expect(typed.out[0]).toMatchObject({ type: 'street', streetname: 'Plein Delftzicht' });
+    expect(typed.out.every((s) => s.type === 'street')).toBe(true);
+    expect({ trips: typed.trips, searches: typed.searches }).toEqual({ trips: 1, searches: 1 });
+    // A qualifier an area does lie in keeps its search: "Delft Zuid-Holland" names the city.
+    const qualified = await tripsOf('Delft Zuid-Holland');
+    expect(qualified.out[0]).toMatchObject({ type: 'city', city: 'Delft' });
+  });
+
   it('answers the first keystrokes once for everybody in a focus cell, without asking Elasticsearch again', async () => {
     // Two map centres 500 m apart in one cell (0.01 degrees): the second user's "me" is the first one's answer.
     const first = await tripsOf('me', '&lat=52.0001&lon=4.3701');
@@ -210,5 +228,21 @@ describe('GET /autocomplete', () => {
   it('answers 401 without a key', async () => {
     const res = await fetch(`${api.url}/autocomplete?q=mek`);
     expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /autocomplete with SEARCH_TRACE (a debug switch)', () => {
+  it('tells in a header what each answer waited for: its searches, their round trips and `took`', async () => {
+    const traced = await startTestApi({ env: { SEARCH_TRACE: 'true' } });
+    try {
+      const res = await traced.call('GET', '/autocomplete?q=mekelweg');
+      expect(res.status).toBe(200);
+      const trace = res.headers.get('x-search-trace') ?? '';
+      expect(trace).toMatch(/^ms=\d+\.\d\d;streets:[\d.]+\/[\d.]+\/[\d.]+\/\d+\/1$/);
+    } finally {
+      await traced.close();
+    }
+    // Off by default.
+    expect((await api.call('GET', '/autocomplete?q=mekelweg')).headers.get('x-search-trace')).toBeNull();
   });
 });
