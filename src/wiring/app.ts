@@ -129,9 +129,9 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
       })
     : undefined;
 
-  // Before anything reads the path: a key in it (`/k/<key>/…`) is cut off, for authentication only.
   // A debug switch: what each request waited for, in a header (a load probe's record of its slowest percent).
   if (config.searchTrace) app.use(searchTrace());
+  // Before anything reads the path: a key in it (`/k/<key>/…`) is cut off, for authentication only.
   app.use(pathKey());
   // And a dialect's path with a trailing slash (a client's default, as Leaflet's Photon `…/api/`) is its path.
   app.use(dialectSlash(keyPlaces.path));

@@ -1,8 +1,9 @@
 /**
  * The name keys of the areas type-ahead offers (AreaKeys), read from the live places index once per index generation
- * (the area documents' `name_keys` with their `qualifier_keys`: 2,203 areas on the bulk data, a few thousand keys) and rebuilt when the alias points
- * at a new generation; the load starts where the generation is first noticed (src/indexes/generations.ts). With them,
- * the cities whose names have several words, by their later words (LaterWordAreas, AreaKeys.laterWords).
+ * (the area documents' `name_keys` with their `qualifier_keys`: 2,203 areas on the bulk data, a few thousand keys)
+ * and rebuilt when the alias points at a new generation; the load starts where the generation is first noticed
+ * (src/indexes/generations.ts). With them, the cities whose names have several words, by their later words
+ * (LaterWordAreas, AreaKeys.laterWords).
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { PlaceDoc } from '../../../core/elasticsearch/documents.js';
