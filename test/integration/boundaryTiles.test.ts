@@ -289,6 +289,32 @@ describe('GET /tiles/boundaries.json', () => {
     const url = (body.tiles[0] as string).replace('{z}', '5').replace('{x}', '16').replace('{y}', '10');
     expect((await fetch(url)).status).toBe(200);
   });
+
+  it("writes the tile URL as a client outside a trusted proxy addresses it, the proxy's path prefix included", async () => {
+    const proxied = {
+      'X-Api-Key': TEST_API_KEY,
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'geo.example.org',
+      'X-Forwarded-Prefix': '/geo/',
+    };
+    const tilesOf = async (base: string, headers: Record<string, string>) =>
+      ((await (await fetch(`${base}/tiles/boundaries.json`, { headers })).json()) as { tiles: string[] }).tiles;
+    const behind = await startTestApi({ env: { TRUST_PROXY: 'true' } });
+    try {
+      expect(await tilesOf(behind.url, proxied)).toEqual([
+        'https://geo.example.org/geo/tiles/boundaries/{z}/{x}/{y}.mvt',
+      ]);
+      // A prefix that is not a plain path is no prefix.
+      for (const prefix of ['/geo/../admin', 'geo', '/a b', '/"><script>'])
+        expect(await tilesOf(behind.url, { ...proxied, 'X-Forwarded-Prefix': prefix })).toEqual([
+          'https://geo.example.org/tiles/boundaries/{z}/{x}/{y}.mvt',
+        ]);
+    } finally {
+      await behind.close();
+    }
+    // Without TRUST_PROXY the forwarded headers are a client's own words: ignored.
+    expect(await tilesOf(api.url, proxied)).toEqual([`${api.url}/tiles/boundaries/{z}/{x}/{y}.mvt`]);
+  });
 });
 
 function surveyorArea(ring: readonly { x: number; y: number }[]): number {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BinaryAnswer } from '../../endpoints/binaryAnswer.js';
 import { endpointsOf, type Endpoint } from '../../endpoints/endpoint.js';
+import { externalOrigin } from '../../http/forwardedPrefix.js';
 import { JSON_TYPE, MVT } from '../../http/mediaType.js';
 import { parseQuery } from '../../http/validate.js';
 import { NoQuery } from '../../schemas/requests.js';
@@ -76,9 +77,9 @@ export const TILE_ENDPOINTS: readonly Endpoint<TileServices>[] = [
       async (ctx) => {
         parseQuery(NoQuery, ctx.query);
         const key = (ctx.state as { queryKey?: string | null }).queryKey ?? undefined;
-        // TileJSON's URLs are absolute. Koa 3's ctx.origin is the Origin header; this is where the request came to
-        // (behind a proxy, its X-Forwarded-Proto/Host when TRUST_PROXY).
-        const body = tileJson(`${ctx.protocol}://${ctx.host}`, key, await boundaryTiles.bounds());
+        // TileJSON's URLs are absolute: where the request came to (behind a proxy, when TRUST_PROXY, its
+        // X-Forwarded-Proto, -Host and -Prefix). Koa 3's ctx.origin is the Origin header, not this.
+        const body = tileJson(externalOrigin(ctx), key, await boundaryTiles.bounds());
         ctx.type = JSON_TYPE;
         // Written for this caller (its key may be in it): not for shared caches.
         ctx.set('Cache-Control', 'private, no-cache');
