@@ -31,10 +31,15 @@ export interface OpenLoopOptions {
   keepSamples?: boolean;
 }
 
-/** One 2xx answer: when it was due (ms after the start) and how long after that it was answered. */
+/**
+ * One 2xx answer: when it was due (ms after the start), how long after that it was answered, which request of the
+ * list it was, and how late the generator itself sent it (its own event loop's lag, counted in `latencyMs`).
+ */
 export interface OpenLoopSample {
   dueMs: number;
   latencyMs: number;
+  index: number;
+  sendLagMs: number;
 }
 
 export interface OpenLoopResult {
@@ -52,6 +57,8 @@ export interface OpenLoopResult {
   failedAt: number[];
   /** With `keepSamples`: every 2xx answer, in the order answered. */
   samples: OpenLoopSample[];
+  /** The start (due time 0), in ms since the epoch (performance.timeOrigin + now). */
+  startedAt: number;
 }
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
@@ -80,6 +87,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     const due = started + index * intervalMs;
     const spec = options.requests[index % options.requests.length] as OpenLoopRequest;
     const body = spec.body === undefined ? undefined : Buffer.from(spec.body);
+    const sendLagMs = performance.now() - due;
     const done = new Promise<void>((resolve) => {
       const finish = (status: number) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
@@ -87,7 +95,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           ok++;
           const latencyMs = performance.now() - due;
           latencies.push(latencyMs);
-          if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs });
+          if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs, index, sendLagMs });
         } else failedAt.push(performance.now() - started);
         resolve();
       };
@@ -142,5 +150,6 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     max_ms: Math.round(latencies.at(-1) ?? 0),
     failedAt,
     samples,
+    startedAt: performance.timeOrigin + started,
   };
 }
