@@ -107,10 +107,11 @@ async function openLoopWithSamples(list: readonly string[], rate: number): Promi
 }
 
 interface Watched {
-  type: 'req' | 'second' | 'stall' | 'gc';
+  type: 'req' | 'second' | 'stall' | 'gc' | 'conn';
   at: number;
   ms: number;
   url?: string;
+  nth?: number;
   status?: number;
   source?: string;
   tileMs?: number;
@@ -131,9 +132,14 @@ function report(name: string, rate: number, list: readonly string[], result: Ope
   const start = result.startedAt;
   const end = start + seconds * 1000 + 5000;
   const during = watched.filter((w) => w.at >= start - 1000 && w.at <= end);
-  const byUrl = new Map(during.filter((w) => w.type === 'req').map((w) => [w.url, w]));
-  const rows = result.samples.map((s) => {
-    const server = byUrl.get(list[s.index % list.length]);
+  // A tile asked twice (a list shorter than the run) pairs with its server records in order.
+  const byUrl = new Map<string, Watched[]>();
+  for (const w of during.filter((w) => w.type === 'req').sort((a, b) => a.at - b.at)) {
+    byUrl.set(w.url!, [...(byUrl.get(w.url!) ?? []), w]);
+  }
+  const bySent = [...result.samples].sort((a, b) => a.dueMs - b.dueMs);
+  const rows = bySent.map((s) => {
+    const server = byUrl.get(list[s.index % list.length]!)?.shift();
     const serverMs = server?.ms ?? NaN;
     // Arrival at Node (parsed) after it was due, less the generator's lateness: in the sockets or waiting for the loop.
     const beforeParse = server ? server.at - (start + s.dueMs) - s.sendLagMs : NaN;
@@ -144,6 +150,7 @@ function report(name: string, rate: number, list: readonly string[], result: Ope
       source: server?.source ?? '?',
       status: server?.status,
       tileMs: server?.tileMs,
+      newConnection: server?.nth === 1,
     };
   });
   const sorted = rows.map((r) => r.latencyMs).sort((a, b) => a - b);
@@ -172,6 +179,23 @@ function report(name: string, rate: number, list: readonly string[], result: Ope
   console.log(`                   ${part('before Node parsed it', (r) => r.beforeParse)}`);
   console.log(`                   ${part('API parse to finish', (r) => r.serverMs)}`);
   console.log(`                   ${part('tile() inside the handler', (r) => r.tileMs ?? NaN)}`);
+  const firsts = (of: typeof rows) => of.filter((r) => r.newConnection).length;
+  const conns = during.filter((w) => w.type === 'conn' && w.at >= start && w.at <= start + seconds * 1000).length;
+  console.log(
+    `  on a new connection: ${firsts(slow)} of the slowest 1 %, ${firsts(rows)} of all; connections accepted during ` +
+      `the run: ${conns}`,
+  );
+  const newConns = new Map<number, number>();
+  for (const w of during.filter((w) => w.type === 'conn')) {
+    const at = Math.floor((w.at - start) / 100);
+    newConns.set(at, (newConns.get(at) ?? 0) + 1);
+  }
+  console.log(
+    `  connections accepted by 100 ms: ${[...newConns]
+      .sort((a, b) => a[0] - b[0])
+      .map(([w, n]) => `${(w / 10).toFixed(1)}s:${n}`)
+      .join(' ')}`,
+  );
   for (const source of ['store', 'empty', 'cut']) {
     const of = rows.filter((r) => r.source === source);
     if (of.length)

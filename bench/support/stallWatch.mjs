@@ -6,9 +6,11 @@
  *   /proc/self/task/<pid>/schedstat, the machine's other work), and its garbage collections;
  * - `{ type: 'stall', at, ms }`: a 5 ms ticker that came late by 20 ms or more (when the loop was held);
  * - `{ type: 'gc', at, ms, kind }`: each collection of 5 ms or more;
- * - `{ type: 'req', at, ms, url, status, source?, tileMs? }`: each request, `at` when Node parsed it (epoch ms),
- *   `ms` until its response finished, and for a tile where it came from (src/features/tiles/tileRepository.ts'
- *   diagnostics channel: `store`, `empty` or `cut`) and how long the tile took inside the handler.
+ * - `{ type: 'req', at, ms, url, status, nth, source?, tileMs? }`: each request, `at` when Node parsed it (epoch
+ *   ms), `ms` until its response finished, `nth` its place on its connection (1: the connection's first request),
+ *   and for a tile where it came from (src/features/tiles/tileRepository.ts' diagnostics channel: `store`, `empty`
+ *   or `cut`) and how long the tile took inside the handler;
+ * - `{ type: 'conn', at }`: each connection accepted.
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -23,11 +25,28 @@ const starts = new WeakMap();
 const tileSources = new Map();
 const TILE_URL = /\/tiles\/boundaries\/(\d+\/\d+\/\d+)\.mvt/;
 subscribe('geocoder:tile-source', ({ z, x, y, source, ms }) => tileSources.set(`${z}/${x}/${y}`, { source, ms }));
-subscribe('http.server.request.start', ({ request }) => starts.set(request, epoch()));
+const perSocket = new WeakMap();
+subscribe('net.server.socket', ({ socket }) => {
+  perSocket.set(socket, 0);
+  lines.push({ type: 'conn', at: epoch() });
+});
+subscribe('http.server.request.start', ({ request, socket }) => {
+  starts.set(request, epoch());
+  const nth = (perSocket.get(socket) ?? 0) + 1;
+  perSocket.set(socket, nth);
+  request.nthOnSocket = nth;
+});
 subscribe('http.server.response.finish', ({ request, response }) => {
   const at = starts.get(request);
   if (at === undefined) return;
-  const line = { type: 'req', at, ms: epoch() - at, url: request.url, status: response.statusCode };
+  const line = {
+    type: 'req',
+    at,
+    ms: epoch() - at,
+    url: request.url,
+    status: response.statusCode,
+    nth: request.nthOnSocket,
+  };
   const tile = TILE_URL.exec(request.url ?? '')?.[1];
   const source = tile && tileSources.get(tile);
   if (source) {
