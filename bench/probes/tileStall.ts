@@ -94,16 +94,58 @@ try {
   api.process.kill('SIGINT');
 }
 
+/** The machine's TCP counters (/proc/net/netstat): listen-queue overflows and SYN retransmissions. */
+function tcpCounters(): Record<string, number> {
+  const lines = readFileSync('/proc/net/netstat', 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('TcpExt:'));
+  const [names, values] = lines.map((l) => l.split(/\s+/).slice(1));
+  const all = Object.fromEntries(names!.map((name, i) => [name, Number(values![i])]));
+  return { ListenOverflows: all.ListenOverflows!, TCPSynRetrans: all.TCPSynRetrans! };
+}
+
+/** The API's listening socket's accept queue (connections the kernel holds that the process has not accepted). */
+function acceptQueue(port: number): number {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      const f = line.trim().split(/\s+/);
+      if (f[3] === '0A' && f[1]?.endsWith(`:${hex}`)) return parseInt(f[4]!.split(':')[1]!, 16);
+    }
+  }
+  return -1;
+}
+
 async function openLoopWithSamples(list: readonly string[], rate: number): Promise<OpenLoopResult> {
   const { openLoop } = await import('../support/openLoop.js');
-  return openLoop({
-    url: api.url,
-    requests: list.map((path) => ({ method: 'GET', path })),
-    headers,
-    rate,
-    seconds,
-    keepSamples: true,
-  });
+  const port = Number(new URL(api.url).port);
+  const before = tcpCounters();
+  let queueMax = 0;
+  const queueAt: string[] = [];
+  const t0 = performance.now();
+  const sampler = setInterval(() => {
+    const q = acceptQueue(port);
+    if (q > queueMax) queueMax = q;
+    if (q > 0) queueAt.push(`${((performance.now() - t0) / 1000).toFixed(2)}s:${q}`);
+  }, 50);
+  try {
+    return await openLoop({
+      url: api.url,
+      requests: list.map((path) => ({ method: 'GET', path })),
+      headers,
+      rate,
+      seconds,
+      keepSamples: true,
+    });
+  } finally {
+    clearInterval(sampler);
+    const after = tcpCounters();
+    console.log(
+      `\n(machine TCP during the run: listen-queue overflows +${after.ListenOverflows! - before.ListenOverflows!}, ` +
+        `SYN retransmissions +${after.TCPSynRetrans! - before.TCPSynRetrans!}; the API's accept queue max ${queueMax}` +
+        `${queueAt.length ? `, non-empty at ${queueAt.slice(0, 20).join(' ')}` : ''})`,
+    );
+  }
 }
 
 interface Watched {
@@ -176,6 +218,7 @@ function report(name: string, rate: number, list: readonly string[], result: Ope
     `  sources, all: ${count(rows)}; the slowest 1 % (>= ${p99.toFixed(1)} ms, ${slow.length}): ${count(slow)}`,
   );
   console.log(`  the slowest 1 %: ${part('generator late', (r) => r.sendLagMs)}`);
+  console.log(`                   ${part('TCP connect (new connections)', (r) => r.connectMs)}`);
   console.log(`                   ${part('before Node parsed it', (r) => r.beforeParse)}`);
   console.log(`                   ${part('API parse to finish', (r) => r.serverMs)}`);
   console.log(`                   ${part('tile() inside the handler', (r) => r.tileMs ?? NaN)}`);

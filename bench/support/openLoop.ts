@@ -33,13 +33,16 @@ export interface OpenLoopOptions {
 
 /**
  * One 2xx answer: when it was due (ms after the start), how long after that it was answered, which request of the
- * list it was, and how late the generator itself sent it (its own event loop's lag, counted in `latencyMs`).
+ * list it was, how late the generator itself sent it (its own event loop's lag, counted in `latencyMs`), and how long
+ * it waited for a new connection to be established.
  */
 export interface OpenLoopSample {
   dueMs: number;
   latencyMs: number;
   index: number;
   sendLagMs: number;
+  /** The TCP connect of a new connection it waited for (0: sent on a kept-alive one). */
+  connectMs: number;
 }
 
 export interface OpenLoopResult {
@@ -88,6 +91,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     const spec = options.requests[index % options.requests.length] as OpenLoopRequest;
     const body = spec.body === undefined ? undefined : Buffer.from(spec.body);
     const sendLagMs = performance.now() - due;
+    let connectMs = 0;
     const done = new Promise<void>((resolve) => {
       const finish = (status: number) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
@@ -95,7 +99,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           ok++;
           const latencyMs = performance.now() - due;
           latencies.push(latencyMs);
-          if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs, index, sendLagMs });
+          if (options.keepSamples) samples.push({ dueMs: due - started, latencyMs, index, sendLagMs, connectMs });
         } else failedAt.push(performance.now() - started);
         resolve();
       };
@@ -118,6 +122,13 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
           res.once('error', () => finish(0));
         },
       );
+      if (options.keepSamples) {
+        req.once('socket', (socket) => {
+          if (!socket.connecting) return;
+          const connecting = performance.now();
+          socket.once('connect', () => (connectMs = performance.now() - connecting));
+        });
+      }
       req.once('timeout', () => req.destroy(new Error('timeout')));
       req.once('error', () => finish(0));
       req.end(body);
