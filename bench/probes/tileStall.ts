@@ -1,14 +1,16 @@
 /**
  * Where the uncached-tile p99 of `npm run bench -- --only tiles` comes from (issue 38): the bench's tile sequence
  * with the tiles cut ahead (seeding, then cached zoom-8 tiles for the rate, a zoom-11 warm-up, new zoom 12-14 tiles
- * as fast as answered, then open loops at half the cached rate and at half that capacity), with the API watched from
+ * as fast as answered, then open loops at half the cached rate), with the API watched from
  * inside (bench/support/stallWatch.mjs: its event-loop delay and stalls, garbage collections, the main thread's wait
  * for a core, and per request how long Node took from parsing it to finishing the answer and which path answered a
- * tile: store, empty or cut) and every open-loop request's due time, send lag and latency. For each open loop it
+ * tile: store, empty or cut) and every open-loop request's due time, send lag, TCP connect and latency. The open loops
+ * at half the cached rate alternate the generator's two ways (a new connection when none is free, as the bench did;
+ * `--connections` opened first, as it does now), two runs each. For each open loop it
  * prints where the slowest 1 % spent their time: late sending (the generator), the API's handling, or queued
  * between (in sockets or behind other work), and what the API did in the seconds they fell in.
  *
- *   ELASTICSEARCH_URL=... npx tsx bench/probes/tileStall.ts [--prefix bench-bulk-] [--rate R] [--seconds 10]
+ *   ELASTICSEARCH_URL=... npx tsx bench/probes/tileStall.ts [--prefix bench-bulk-] [--rate R] [--seconds 10] [--connections 256]
  *
  * `--rate`: the half-cached rate to ask instead of measuring it. Heavy (a load run): under `flock /work/heavy.lock`.
  */
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     prefix: { type: 'string', default: 'bench-bulk-' },
     rate: { type: 'string' },
     seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '256' },
   },
 });
 const NL_BE: [number, number, number, number] = [2.5, 49.45, 7.25, 53.6];
@@ -82,13 +85,17 @@ try {
   await atRate(scenario(paths([11])), halfRate, settings.warmup);
   const capacity = await drive({ ...settings, warmup: 0 }, scenario(forCapacity));
   console.log(`capacity: ${capacity.requests_per_s}/s, p50 ${capacity.p50_ms} p99 ${capacity.p99_ms}; ${uptime()}`);
-  for (const [name, list, rate] of [
-    ['half the cached rate', forHalfRate, halfRate],
-    ['half the capacity', forHalfCapacity, Math.round(capacity.requests_per_s / 2)],
-  ] as const) {
-    const result = await openLoopWithSamples(list, rate);
+  // At half the cached rate, the generator opening a connection whenever none is free (as the bench did) and over
+  // `--connections` kept ones (as it does now), alternating, each run on its own quarter of the tiles left.
+  const rest = [...forHalfRate, ...forHalfCapacity];
+  const quarter = Math.floor(rest.length / 4);
+  for (let i = 0; i < 4; i++) {
+    const connections = i % 2 === 0 ? undefined : Number(args.connections);
+    const list = rest.slice(i * quarter, (i + 1) * quarter);
+    const result = await openLoopWithSamples(list, halfRate, connections);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the watch's last second written
-    report(name, rate, list, result);
+    const how = connections ? `over ${connections} connections opened first` : 'a new connection when none is free';
+    report(`half the cached rate, ${how}`, halfRate, list, result);
   }
 } finally {
   api.process.kill('SIGINT');
@@ -104,7 +111,10 @@ function tcpCounters(): Record<string, number> {
   return { ListenOverflows: all.ListenOverflows!, TCPSynRetrans: all.TCPSynRetrans! };
 }
 
-/** The API's listening socket's accept queue (connections the kernel holds that the process has not accepted). */
+/**
+ * The API's listening socket's accept queue (connections the kernel holds that the process has not accepted), read
+ * every 250 ms: /proc/net/tcp lists every socket of the machine (~8 ms of kernel time at 2,700 sockets).
+ */
 function acceptQueue(port: number): number {
   const hex = port.toString(16).toUpperCase().padStart(4, '0');
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
@@ -116,7 +126,11 @@ function acceptQueue(port: number): number {
   return -1;
 }
 
-async function openLoopWithSamples(list: readonly string[], rate: number): Promise<OpenLoopResult> {
+async function openLoopWithSamples(
+  list: readonly string[],
+  rate: number,
+  connections?: number,
+): Promise<OpenLoopResult> {
   const { openLoop } = await import('../support/openLoop.js');
   const port = Number(new URL(api.url).port);
   const before = tcpCounters();
@@ -127,7 +141,7 @@ async function openLoopWithSamples(list: readonly string[], rate: number): Promi
     const q = acceptQueue(port);
     if (q > queueMax) queueMax = q;
     if (q > 0) queueAt.push(`${((performance.now() - t0) / 1000).toFixed(2)}s:${q}`);
-  }, 50);
+  }, 250);
   try {
     return await openLoop({
       url: api.url,
@@ -136,6 +150,7 @@ async function openLoopWithSamples(list: readonly string[], rate: number): Promi
       rate,
       seconds,
       keepSamples: true,
+      ...(connections ? { connections } : {}),
     });
   } finally {
     clearInterval(sampler);

@@ -9,6 +9,14 @@
  * requests; and its coordinated-omission correction assumes one request per millisecond (`ceil(1 / rate)` with a
  * per-connection rate >= 1), which records a response of L ms as L values from 1 to L and so weights the
  * percentiles by latency (a 10 ms service with 1 % of 300 ms answers reports p90 83 ms instead of 18 ms).
+ *
+ * `connections`: the clients' connections, opened before the first request is due and kept, as a population of map
+ * clients keeps theirs (a browser holds at most 6 per host, opened once). A request due while every one is busy waits
+ * in the generator for one, and that wait counts (its latency is from the moment it was due). Without it, a request
+ * due while every connection is busy opens a new one: after any hiccup of the server (or of the machine) hundreds of
+ * connections at once, which overflow the server's accept queue (511 by default): the kernel drops their SYNs and the
+ * generator's retries come 1 s and 3 s later. That measured TCP's retry timer, not the server (issue 38's tile p99 of
+ * ~1 s in two seeded runs of three: bench/probes/tileStall.ts).
  */
 import http from 'node:http';
 
@@ -29,6 +37,11 @@ export interface OpenLoopOptions {
   timeoutMs?: number;
   /** Keep every 2xx answer's due time and latency (`samples`), to see when in the run the slow ones fell. */
   keepSamples?: boolean;
+  /**
+   * Connections opened (with a `GET /` each) before the run and kept; requests wait for a free one. Unset: a new
+   * connection whenever none is free (up to 1,024), as independent clients arriving with no connection of their own.
+   */
+  connections?: number;
 }
 
 /**
@@ -70,11 +83,31 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
+/** `count` connections of `agent`, each opened by a `GET /` in flight at once, then idle in its pool. */
+async function openConnections(agent: http.Agent, target: URL, headers: Record<string, string>, count: number) {
+  await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = http.request({ host: target.hostname, port: target.port, path: '/', agent, headers }, (res) => {
+            res.resume();
+            res.once('end', resolve);
+          });
+          req.once('error', reject);
+          req.end();
+        }),
+    ),
+  );
+}
+
 export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
   const target = new URL(options.url);
   const timeoutMs = options.timeoutMs ?? 15_000;
-  // Enough sockets that the client never queues: a queued request would be the generator's wait, not the server's.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  // Unset `connections`: enough sockets that the client never queues (a new connection for every request due while
+  // the others are busy). Set: that many, all opened first, and requests beyond them queue in the agent.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections ?? 1024 });
+  if (options.connections) await openConnections(agent, target, options.headers, options.connections);
   const intervalMs = 1000 / options.rate;
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
