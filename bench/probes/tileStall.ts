@@ -176,6 +176,8 @@ interface Watched {
   loopMax?: number;
   cpuMs?: number;
   runqueueMs?: number;
+  machineMs?: number;
+  stealMs?: number;
   gcMs?: number;
   gcs?: number;
   kind?: number;
@@ -293,7 +295,8 @@ function report(name: string, rate: number, list: readonly string[], result: Ope
   for (const w of during.filter((w) => w.type === 'second')) {
     console.log(
       `  second ending ${rel(w.at)} s: loop p99 ${fmt(w.loopP99!)} max ${fmt(w.loopMax!)} ms, CPU ${fmt(w.cpuMs!)} ms, ` +
-        `waiting for a core ${fmt(w.runqueueMs!)} ms, GC ${w.gcs} ${fmt(w.gcMs!)} ms`,
+        `waiting for a core ${fmt(w.runqueueMs!)} ms, GC ${w.gcs} ${fmt(w.gcMs!)} ms; the machine busy ` +
+        `${fmt(w.machineMs!)} of 2,000 ms, stolen ${fmt(w.stealMs!)} ms`,
     );
   }
 }

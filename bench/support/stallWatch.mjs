@@ -1,9 +1,10 @@
 /**
  * `--import` into the API by bench/probes/tileStall.ts: what the process did, moment by moment, so that a slow
  * request can be put beside its cause. Appends JSON lines to STALL_WATCH_OUT once a second:
- * - `{ type: 'second', at, loopP99, loopMax, cpuMs, runqueueMs, gcMs, gcs }`: the event loop's delay (p99 and max, ms)
- *   over that second, the process's CPU, the main thread's time waiting for a core (runnable but not running:
- *   /proc/self/task/<pid>/schedstat, the machine's other work), and its garbage collections;
+ * - `{ type: 'second', at, loopP99, loopMax, cpuMs, runqueueMs, machineMs, stealMs, gcMs, gcs }`: the event loop's
+ *   delay (p99 and max, ms) over that second, the process's CPU, the main thread's time waiting for a core (runnable
+ *   but not running: /proc/self/task/<pid>/schedstat, the machine's other work), the whole machine's busy CPU and the
+ *   time the hypervisor took from its cores (/proc/stat), and the process's garbage collections;
  * - `{ type: 'stall', at, ms }`: a 5 ms ticker that came late by 20 ms or more (when the loop was held);
  * - `{ type: 'gc', at, ms, kind }`: each collection of 5 ms or more;
  * - `{ type: 'req', at, ms, url, status, nth, source?, tileMs? }`: each request, `at` when Node parsed it (epoch
@@ -91,11 +92,23 @@ const runqueueNs = () => {
     return 0;
   }
 };
+/** The machine's busy and stolen CPU so far, ms (/proc/stat's first line, in 10 ms ticks). */
+const machine = () => {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return { busy: (user + nice + system + irq + softirq + steal) * 10, steal: steal * 10 };
+};
+let lastMachine = machine();
 let lastCpu = process.cpuUsage();
 let lastRunqueue = runqueueNs();
 setInterval(() => {
   const cpu = process.cpuUsage();
   const runqueue = runqueueNs();
+  const now = machine();
   lines.push({
     type: 'second',
     at: epoch(),
@@ -103,11 +116,13 @@ setInterval(() => {
     loopMax: histogram.max / 1e6,
     cpuMs: (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000,
     runqueueMs: (runqueue - lastRunqueue) / 1e6,
+    machineMs: now.busy - lastMachine.busy,
+    stealMs: now.steal - lastMachine.steal,
     gcMs,
     gcs,
   });
   histogram.reset();
-  [lastCpu, lastRunqueue, gcMs, gcs] = [cpu, runqueue, 0, 0];
+  [lastCpu, lastRunqueue, lastMachine, gcMs, gcs] = [cpu, runqueue, now, 0, 0];
   appendFileSync(out, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   lines = [];
 }, 1000).unref();
