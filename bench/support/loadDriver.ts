@@ -63,7 +63,10 @@ export function load(settings: LoadSettings, scenario: Scenario, seconds: number
   });
 }
 
-/** The scenario at a fixed rate: evenly spaced requests whether or not earlier ones were answered (`connections`: see openLoop). */
+/**
+ * The scenario at a fixed rate: evenly spaced requests whether or not earlier ones were answered (`connections`: kept
+ * connections opened first, see openLoop).
+ */
 export function atRate(scenario: Scenario, rate: number, seconds: number, connections?: number) {
   return openLoop({
     url: scenario.url,
