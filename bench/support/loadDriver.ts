@@ -63,9 +63,19 @@ export function load(settings: LoadSettings, scenario: Scenario, seconds: number
   });
 }
 
-/** The scenario at a fixed rate: evenly spaced requests whether or not earlier ones were answered. */
-export function atRate(scenario: Scenario, rate: number, seconds: number) {
-  return openLoop({ url: scenario.url, requests: scenario.requests, headers: scenario.headers, rate, seconds });
+/**
+ * The scenario at a fixed rate: evenly spaced requests whether or not earlier ones were answered (`connections`: kept
+ * connections opened first, see openLoop).
+ */
+export function atRate(scenario: Scenario, rate: number, seconds: number, connections?: number) {
+  return openLoop({
+    url: scenario.url,
+    requests: scenario.requests,
+    headers: scenario.headers,
+    rate,
+    seconds,
+    ...(connections ? { connections } : {}),
+  });
 }
 
 /** At a fixed rate, the latency a client sees (see atRate). */

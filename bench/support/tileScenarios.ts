@@ -6,8 +6,9 @@
  *   in interleaved rounds (req/s ratio, target >= 0.9);
  * - uncached: tiles of zooms 12-14 over NL+BE no client has asked before (shuffled, seeded; none repeats within
  *   the bench), as fast as they are answered (the capacity for new tiles), at half of the cached tile rate (p99,
- *   target <= 50 ms) and at half that capacity; the warm-up asks zoom-11 tiles, so the levels' indexes are built
- *   before the measured runs but their tiles are still uncut;
+ *   target <= 50 ms) and at half that capacity, each open loop over 256 connections opened before it (the map
+ *   clients' own); the warm-up asks zoom-11 tiles, so the levels' indexes are built before the measured runs but
+ *   their tiles are still uncut;
  * - forward geocoding from 6 clients alone and beside 4 clients panning over zoom-12 tiles (bench/support/looper.ts
  *   in its own process; target >= 0.8x): as fast as they are answered (the worst case: ~400 tiles/s each), and at a
  *   map's pace (each client one tile every 33 ms, 30 tiles/s: about three times what a fast drag asks at zoom 12,
@@ -24,6 +25,13 @@ type Box = [number, number, number, number];
 /** The Netherlands and Belgium. */
 const NL_BE: Box = [2.5, 49.45, 7.25, 53.6];
 const ROUNDS = 2;
+/**
+ * The open loops' connections, opened before each run and kept (bench/support/openLoop.ts): the connections of the
+ * map clients asking the tiles (~2,400 new tiles a second is ~100 clients dragging at zoom 12; a browser holds at most
+ * 6 per host, opened with the page). Without them the generator opened a connection for each tile due while the others
+ * were busy: after a hiccup, hundreds at once, past the API's accept queue, and their SYNs retried 1 s later.
+ */
+const OPEN_LOOP_CONNECTIONS = 256;
 /** A panning client's pause after each tile in the paced run: 30 tiles a second. */
 const PAN_PAUSE_MS = 33;
 
@@ -132,7 +140,9 @@ export async function runTileScenarios(options: TileBenchOptions) {
     fresh.slice(Math.floor(fresh.length * 0.8)),
   ];
   log(`tiles: uncached tiles as fast as answered (capacity)`);
-  if (settings.warmup > 0) await atRate(scenario('warm-up', tilePaths(NL_BE, [11])), halfRate, settings.warmup);
+  if (settings.warmup > 0) {
+    await atRate(scenario('warm-up', tilePaths(NL_BE, [11])), halfRate, settings.warmup, OPEN_LOOP_CONNECTIONS);
+  }
   const capacity = await drive({ ...settings, warmup: 0 }, scenario('uncached', forCapacity));
   rows.push({ ...capacity, scenario: 'tiles z12-14 NL+BE, uncached, as fast as answered (capacity)' });
   if (capacity.requests > forCapacity.length) log(`tiles: the capacity run asked some of its tiles twice`);
@@ -140,7 +150,7 @@ export async function runTileScenarios(options: TileBenchOptions) {
     const needed = rate * settings.duration;
     if (needed > paths.length) log(`tiles: ${needed} uncached tiles wanted, ${paths.length} left: some repeat`);
     log(`tiles: uncached tiles at ${rate} req/s (${name})`);
-    const result = await atRate(scenario('uncached', paths), rate, settings.duration);
+    const result = await atRate(scenario('uncached', paths), rate, settings.duration, OPEN_LOOP_CONNECTIONS);
     rows.push(rateRow(`tiles z12-14 NL+BE, uncached, at ${name}`, 'api', result, rate));
     return result;
   };

@@ -12,6 +12,7 @@
  * With seeding (seed/tileSeeds.ts), a tile of the seeded range comes from the store cut ahead for its generations;
  * the levels above cut only the rest (outside the range, past its zoom, or while the seeding runs).
  */
+import { channel } from 'node:diagnostics_channel';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import type { IndexKind } from '../../../core/elasticsearch/documents.js';
@@ -34,6 +35,13 @@ export const DEFAULT_MAX_COST = 200_000;
 
 /** What a tile is read from: the areas and the buildings. */
 const SEED_KINDS: IndexKind[] = ['areas', 'buildings'];
+
+/**
+ * Where each tile came from, for a probe in the process (bench/support/stallWatch.mjs): `{ z, x, y, source, ms }`,
+ * source `store` (cut ahead), `empty` (the seeded range holds nothing there) or `cut` (cut now; `ms` includes waiting
+ * for the levels). Published only while someone listens.
+ */
+export const TILE_SOURCE_CHANNEL = channel('geocoder:tile-source');
 
 /** A tile's bytes: encoded now (compressed on the way out), or already compressed in the seeded encodings. */
 export type TileBody = Buffer | Encoded;
@@ -85,16 +93,23 @@ export class BoundaryTiles {
    * nothing.
    */
   async tile(z: number, x: number, y: number): Promise<TileBody | undefined> {
+    const started = TILE_SOURCE_CHANNEL.hasSubscribers ? performance.now() : 0;
+    const told = (source: 'store' | 'empty' | 'cut') => {
+      if (started) TILE_SOURCE_CHANNEL.publish({ z, x, y, source, ms: performance.now() - started });
+    };
     if (this.seeds?.enabled) {
       const [areas, buildings] = await this.generations.of(SEED_KINDS);
       this.seeds.see(areas!, buildings!);
       const seeded = this.seeds.lookup(areas!, buildings!, z, x, y);
+      if (seeded) told(seeded === 'empty' ? 'empty' : 'store');
       if (seeded === 'empty') return undefined;
       if (seeded) return seeded;
     }
     const layers = levelsAt(z);
     const indexes = await Promise.all(layers.map(({ level }) => this.levels.get(level)!.get()));
-    return cutTile(new Map(layers.map(({ level }, i) => [level, indexes[i]!])), z, x, y);
+    const tile = cutTile(new Map(layers.map(({ level }, i) => [level, indexes[i]!])), z, x, y);
+    told('cut');
+    return tile;
   }
 
   /** Where the seeding stands (/health). */

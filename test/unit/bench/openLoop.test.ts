@@ -7,6 +7,7 @@ describe('the open-loop load of the chaos flood phase', () => {
   let server: http.Server;
   let url: string;
   let held: http.ServerResponse[] = [];
+  let connections = 0;
   const seen: { method: string; path: string; key: string | undefined; body: string }[] = [];
 
   beforeAll(async () => {
@@ -18,9 +19,11 @@ describe('the open-loop load of the chaos flood phase', () => {
         // /hold is answered only when the test says so: a server that has stopped answering.
         if (req.url === '/hold') held.push(res);
         else if (req.url === '/missing') res.writeHead(404).end();
+        else if (req.url === '/slow') setTimeout(() => res.end('ok'), 200);
         else res.end('ok');
       });
     });
+    server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -61,6 +64,31 @@ describe('the open-loop load of the chaos flood phase', () => {
     for (const res of held) res.end('late');
     const result = await running;
     expect(result.statuses).toEqual({ 200: 20 });
+  });
+
+  it('with `connections`, opens them before the run and opens no other while the server is slow; the wait counts', async () => {
+    connections = 0;
+    let duringRun = -1;
+    const running = openLoop({
+      url,
+      requests: [{ method: 'GET', path: '/slow' }],
+      headers: {},
+      rate: 40,
+      seconds: 0.5,
+      connections: 4,
+      keepSamples: true,
+    });
+    await expect.poll(() => seen.some((r) => r.path === '/slow'), { timeout: 10_000 }).toBe(true);
+    duringRun = connections;
+    const result = await running;
+    // Four connections, all opened before the first request (a `GET /` each), and no other since.
+    expect(duringRun).toBe(4);
+    expect(connections).toBe(4);
+    expect(result.statuses).toEqual({ 200: 20 });
+    // 20 requests of 200 ms over 4 connections: the last (due at 475 ms) is answered after five rounds (1,000 ms):
+    // its wait for a free connection is in its latency (a lower bound: a loaded machine only adds to it).
+    expect(result.max_ms).toBeGreaterThanOrEqual(500);
+    expect(result.samples.every((s) => s.connectMs === 0)).toBe(true);
   });
 
   it('takes the nearest-rank quantile', () => {
