@@ -19,12 +19,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { tilesOver } from '../../test/support/vectorTiles.js';
 import { startApiProcess } from '../support/apiProcess.js';
 import { BENCH_API_KEY, BENCH_SEED, REPO_ROOT } from '../support/defaults.js';
 import { atRate, drive, type Scenario } from '../support/loadDriver.js';
 import { type OpenLoopResult, quantile } from '../support/openLoop.js';
 import { seededRandom } from '../support/random.js';
+import { freshTiles, tilePaths } from '../support/tileScenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,16 +34,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '256' },
   },
 });
-const NL_BE: [number, number, number, number] = [2.5, 49.45, 7.25, 53.6];
 const seconds = Number(args.seconds);
-const paths = (zooms: number[]) =>
-  zooms.flatMap((z) => tilesOver(NL_BE, z).map(({ x, y }) => `/tiles/boundaries/${z}/${x}/${y}.mvt`));
-const random = seededRandom(BENCH_SEED);
-const fresh = paths([12, 13, 14]);
-for (let i = fresh.length - 1; i > 0; i--) {
-  const j = Math.floor(random() * (i + 1));
-  [fresh[i], fresh[j]] = [fresh[j]!, fresh[i]!];
-}
+const fresh = freshTiles(seededRandom(BENCH_SEED));
 const cut = (a: number, b: number) => fresh.slice(Math.floor(fresh.length * a), Math.floor(fresh.length * b));
 const [forCapacity, forHalfRate, forHalfCapacity] = [cut(0, 0.35), cut(0.35, 0.8), cut(0.8, 1)];
 
@@ -79,10 +71,10 @@ try {
       .tile_seeding;
   }
   console.log(`seeding ${seeding.state}: ${seeding.tiles} tiles in ${seeding.seconds} s; ${uptime()}`);
-  const cached = await drive(settings, scenario(paths([8])));
+  const cached = await drive(settings, scenario(tilePaths([8])));
   const halfRate = args.rate ? Number(args.rate) : Math.round(cached.requests_per_s / 2);
   console.log(`cached zoom-8 tiles: ${cached.requests_per_s}/s, p99 ${cached.p99_ms} ms; half: ${halfRate}/s`);
-  await atRate(scenario(paths([11])), halfRate, settings.warmup);
+  await atRate(scenario(tilePaths([11])), halfRate, settings.warmup);
   const capacity = await drive({ ...settings, warmup: 0 }, scenario(forCapacity));
   console.log(`capacity: ${capacity.requests_per_s}/s, p50 ${capacity.p50_ms} p99 ${capacity.p99_ms}; ${uptime()}`);
   // At half the cached rate, the generator opening a connection whenever none is free (as the bench did) and over

@@ -14,13 +14,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { tilesOver } from '../../test/support/vectorTiles.js';
 import { startApiProcess } from '../support/apiProcess.js';
 import { type CpuProfile, formatSelfTimes, newestProfile, selfTimes } from '../support/cpuProfile.js';
 import { BENCH_API_KEY, BENCH_SEED } from '../support/defaults.js';
 import { openLoop } from '../support/openLoop.js';
 import { processCpuMs } from '../support/processCpu.js';
 import { seededRandom } from '../support/random.js';
+import { freshTiles, tilePaths } from '../support/tileScenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,15 +32,7 @@ const { values: args } = parseArgs({
 });
 const rate = Number(args.rate);
 const seconds = Number(args.seconds);
-const NL_BE: [number, number, number, number] = [2.5, 49.45, 7.25, 53.6];
-const paths = (zooms: number[]) =>
-  zooms.flatMap((z) => tilesOver(NL_BE, z).map(({ x, y }) => `/tiles/boundaries/${z}/${x}/${y}.mvt`));
-const random = seededRandom(BENCH_SEED);
-const fresh = paths([12, 13, 14]);
-for (let i = fresh.length - 1; i > 0; i--) {
-  const j = Math.floor(random() * (i + 1));
-  [fresh[i], fresh[j]] = [fresh[j]!, fresh[i]!];
-}
+const fresh = freshTiles(seededRandom(BENCH_SEED));
 const uptime = () =>
   execFileSync('uptime', { encoding: 'utf8' })
     .trim()
@@ -64,7 +56,7 @@ for (let state = 'seeding'; state === 'seeding';) {
 const run = (list: string[], secs: number) =>
   openLoop({ url: api.url, requests: list.map((path) => ({ method: 'GET', path })), headers, rate, seconds: secs });
 // Warm: the zoom-8 tiles into the body cache, the store path's code compiled (on tiles the phases do not ask).
-const cachedList = paths([8]);
+const cachedList = tilePaths([8]);
 await run(cachedList, 3);
 let next = 0;
 const take = (n: number) => fresh.slice(next, (next += n));

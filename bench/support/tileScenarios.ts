@@ -38,8 +38,14 @@ const PAN_PAUSE_MS = 33;
 const tilePath = (z: number, x: number, y: number) => `/tiles/boundaries/${z}/${x}/${y}.mvt`;
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-function tilePaths(box: Box, zooms: number[]): string[] {
+/** The tiles of these zooms over a box (by default NL and BE), as the bench asks them. */
+export function tilePaths(zooms: number[], box: Box = NL_BE): string[] {
   return zooms.flatMap((z) => tilesOver(box, z).map(({ x, y }) => tilePath(z, x, y)));
+}
+
+/** The zoom 12-14 tiles over NL and BE in a seeded shuffled order: the uncached runs' tiles, each asked once. */
+export function freshTiles(random: () => number): string[] {
+  return shuffled(tilePaths([12, 13, 14]), random);
 }
 
 function shuffled<T>(items: T[], random: () => number): T[] {
@@ -112,7 +118,7 @@ export async function runTileScenarios(options: TileBenchOptions) {
     wireBytes: true,
     requests: get(paths),
   });
-  const cachedTiles = scenario('tiles z8 NL+BE, cached', tilePaths(NL_BE, [8]));
+  const cachedTiles = scenario('tiles z8 NL+BE, cached', tilePaths([8]));
   const cachedGeojson = scenario(
     'provinces/{id}/municipalities/geojson, cached',
     provinceIds.map((id) => `/provinces/${id}/municipalities/geojson`),
@@ -133,7 +139,7 @@ export async function runTileScenarios(options: TileBenchOptions) {
   // Uncached: the warm-up's tiles (zoom 11) are not the measured runs' (zooms 12-14, each asked once in the whole
   // bench: three disjoint parts of one shuffled list). First as fast as they are answered (the capacity for new
   // tiles), then at half the cached rate (issue 38's target), then at half that capacity (where the p99 holds).
-  const fresh = shuffled(tilePaths(NL_BE, [12, 13, 14]), random);
+  const fresh = freshTiles(random);
   const [forCapacity, forHalfRate, forHalfCapacity] = [
     fresh.slice(0, Math.floor(fresh.length * 0.35)),
     fresh.slice(Math.floor(fresh.length * 0.35), Math.floor(fresh.length * 0.8)),
@@ -141,7 +147,7 @@ export async function runTileScenarios(options: TileBenchOptions) {
   ];
   log(`tiles: uncached tiles as fast as answered (capacity)`);
   if (settings.warmup > 0) {
-    await atRate(scenario('warm-up', tilePaths(NL_BE, [11])), halfRate, settings.warmup, OPEN_LOOP_CONNECTIONS);
+    await atRate(scenario('warm-up', tilePaths([11])), halfRate, settings.warmup, OPEN_LOOP_CONNECTIONS);
   }
   const capacity = await drive({ ...settings, warmup: 0 }, scenario('uncached', forCapacity));
   rows.push({ ...capacity, scenario: 'tiles z12-14 NL+BE, uncached, as fast as answered (capacity)' });
