@@ -30,7 +30,15 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
   return new Promise((resolve, reject) => {
     // With REUSE_PORT several processes share the port (SO_REUSEPORT: the kernel spreads new connections over
     // them), so one can be restarted while the others serve (a rolling restart on one host).
-    const server = app.listen({ port: config.port, host: config.host, reusePort: config.reusePort });
+    // A deep listen queue (LISTEN_BACKLOG): a burst of new connections beyond Node's default 511 (clients
+    // reconnecting after a restart while the process is busy) waits to be accepted instead of having its SYNs
+    // dropped and retried by TCP a second later (measured for the tile bench: docs/tiles.md, Rates).
+    const server = app.listen({
+      port: config.port,
+      host: config.host,
+      reusePort: config.reusePort,
+      backlog: config.listenBacklog,
+    });
     server.once('error', reject);
     server.once('listening', () => {
       const address = server.address();

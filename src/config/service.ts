@@ -111,6 +111,8 @@ export const EnvSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
   /** Listen with SO_REUSEPORT, so several processes can share PORT (a rolling restart on one host). */
   REUSE_PORT: booleanFlag.default(false),
+  /** Connections waiting to be accepted; the kernel caps it (net.core.somaxconn). Node's own default is 511. */
+  LISTEN_BACKLOG: positiveInt.default(4096),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -162,6 +164,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Whether other processes may listen on the same port (REUSE_PORT, src/server.ts). */
   reusePort: boolean;
+  /** The listen queue (LISTEN_BACKLOG, src/server.ts). */
+  listenBacklog: number;
   /** The boundary tiles cut ahead (TILE_SEEDING, TILE_SEED_MAX_ZOOM, TILE_SEED_WORKER_MB). */
   tileSeeding: TileSeedingOptions;
 }
@@ -285,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     reusePort: env.REUSE_PORT,
+    listenBacklog: env.LISTEN_BACKLOG,
     tileSeeding: tileSeedingOf(source),
     mapBase: mapBaseOf(source),
   };

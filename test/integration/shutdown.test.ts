@@ -3,7 +3,8 @@
  * accepted, with its Elasticsearch (behind a slow relay) still open, then exits; readiness turns 503 at once; and
  * SIGHUP without a key file does not end it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -123,6 +124,26 @@ describe('graceful shutdown', () => {
     const statuses = [];
     for (let i = 0; i < 10; i++) statuses.push((await fetch(`${second.url}/health/live`)).status);
     expect(statuses.every((status) => status === 200)).toBe(true);
+  });
+
+  it('listens with a deep queue (LISTEN_BACKLOG, 4096 by default, as deep as the kernel allows)', async () => {
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    for (const [backlog, expected] of [
+      [undefined, Math.min(4096, somaxconn)],
+      ['100', 100],
+    ] as const) {
+      const port = await freePort();
+      const env = {
+        ELASTICSEARCH_URL: testElasticsearchUrl(),
+        PORT: String(port),
+        ...(backlog && { LISTEN_BACKLOG: backlog }),
+      };
+      const service = await startService(env);
+      started.push(service);
+      // ss shows a listening socket's queue size as its Send-Q.
+      const line = execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' }).trim();
+      expect(Number(line.split(/\s+/)[2])).toBe(expected);
+    }
   });
 
   it('ignores SIGHUP without a key file, with a log line', async () => {
