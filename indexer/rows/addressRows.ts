@@ -3,7 +3,7 @@
  * plan of which rows of the snapshot it replays from the live generation's cache instead of deriving them again.
  */
 import type { DerivationMemo } from './derivationMemo.js';
-import type { RowCacheBuilder } from './rowCache.js';
+import type { RowCacheBuilder } from './rowCacheBuilder.js';
 import type { RowPlan } from './rowPlan.js';
 
 export interface AddressRows {

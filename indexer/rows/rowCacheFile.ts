@@ -13,7 +13,8 @@
 import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemoEntries } from './derivationMemo.js';
-import { RowCache, type RowCacheBuilder, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
+import { RowCache, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
+import type { RowCacheBuilder } from './rowCacheBuilder.js';
 
 const MAGIC = 'geocoder-rows';
 const FORMAT = 4;

@@ -11,7 +11,8 @@ import type { Manifest } from '../manifest/manifestSchema.js';
 import { isUtf8Name } from '../sources/decode.js';
 import type { AddressRows } from './addressRows.js';
 import { DerivationMemo, type MemoEntries } from './derivationMemo.js';
-import { type RowCache, RowCacheBuilder } from './rowCache.js';
+import type { RowCache } from './rowCache.js';
+import { RowCacheBuilder } from './rowCacheBuilder.js';
 import { pruneRowCaches, writeRowCache } from './rowCacheFile.js';
 import { rowContextDigest } from './rowContext.js';
 

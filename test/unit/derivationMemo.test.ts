@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DerivationMemo } from '../../indexer/rows/derivationMemo.js';
-import { RowCacheBuilder } from '../../indexer/rows/rowCache.js';
+import { RowCacheBuilder } from '../../indexer/rows/rowCacheBuilder.js';
 import { readRowCache, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
 
 const ring = (d: number) => ({

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsvRecord } from '../../indexer/sources/csv.js';
 import { digestBytes, RawCsvSplitter, splitRawCsv } from '../../indexer/rows/rawCsvRecords.js';
-import { RowCacheBuilder } from '../../indexer/rows/rowCache.js';
+import { RowCacheBuilder } from '../../indexer/rows/rowCacheBuilder.js';
 import { pruneRowCaches, readRowCache, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
 import { liveAddressDigests } from '../../indexer/update/replayPlan.js';
 import { StreetAccumulator } from '../../indexer/derived/streetDocuments.js';
