@@ -49,20 +49,18 @@ export class SearchBatcher implements Searcher {
   /**
    * @param maxBatch searches per `_msearch`: bounds how long a fast search can wait behind slow ones in one batch.
    * @param observeBatch told the number of searches of every round trip it sends (for /metrics).
-   * @param onSearch told of every search when it is asked for, in the asking request's context (per-key quotas).
-   * @param trace SEARCH_TRACE only: asked, in the asking request's context, for a recorder of the search's answer.
+   * @param onSearch told of every search when it is asked for, in the asking request's context (per-key quotas); it
+   *   may give back a recorder of the search's answer (SEARCH_TRACE).
    */
   constructor(
     private readonly client: Client,
     private readonly maxBatch: number,
     private readonly observeBatch: (searches: number) => void = () => {},
-    private readonly onSearch: () => void = () => {},
-    private readonly trace: (() => SearchRecorder | undefined) | undefined = undefined,
+    private readonly onSearch: () => SearchRecorder | void = () => {},
   ) {}
 
   search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact'): Promise<estypes.SearchResponse<T>> {
-    this.onSearch();
-    const record = this.trace?.();
+    const record = this.onSearch() ?? undefined;
     if (this.maxBatch <= 1) {
       this.observeBatch(1);
       const sentAt = performance.now();

@@ -76,8 +76,9 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     config.apiKeyDigests,
     config.apiKeysFile ? { path: config.apiKeysFile, fixed: config.envKeyDigests, logger } : undefined,
   ).watch();
-  const trace = config.searchTrace ? traceSearch : undefined;
-  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, countSearch, trace);
+  // Every search is counted for the asking request; under SEARCH_TRACE it is traced too.
+  const onSearch = config.searchTrace ? () => (countSearch(), traceSearch()) : countSearch;
+  const searcher = new SearchBatcher(client, config.esBatchMax, metrics.observeBatch, onSearch);
   // Batch items' searches coalesce apart from single requests' (a fast search never waits behind a batch's).
   const batchSearcher = new SearchBatcher(client, BATCH_MSEARCH_SEARCHES, metrics.observeBatch, countSearch);
   const elasticsearch = config.elasticsearchUrl
