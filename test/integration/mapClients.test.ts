@@ -6,12 +6,11 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { indexDefinition } from '../../core/elasticsearch/mappings.js';
 import { GENERATION_TTL_MS } from '../../src/indexes/generations.js';
 import { FeatureCollection } from '../../src/schemas/responses.js';
+import { SampleDeployment } from '../support/sampleDeployment.js';
 import { startTestApi, type TestApi, type TestResponse } from '../support/api.js';
 import { rawGet } from '../support/rawGet.js';
-import { uniqueIndexPrefix } from '../support/elasticsearch.js';
 
 let api: TestApi;
 const ids: Record<string, string> = {};
@@ -161,38 +160,15 @@ describe('ETag and Cache-Control', () => {
   it('changes when a new generation goes live behind the alias', async () => {
     // A deployment of its own whose aliases point at the sample's indexes; "reindexing" its areas copies
     // the Dutch records into a new generation and swaps the alias, as the indexer does.
-    const client = api.client;
-    const prefix = uniqueIndexPrefix('etag');
-    const sample = inject('samplePrefix');
-    const liveOf = async (alias: string) => Object.keys(await client.indices.getAlias({ name: alias }))[0]!;
-    for (const kind of ['areas', 'buildings', 'addresses'] as const) {
-      await client.indices.putAlias({ index: await liveOf(`${sample}${kind}`), name: `${prefix}${kind}` });
-    }
-    const own = await startTestApi({ indexPrefix: prefix });
-    const next = `${prefix}areas-next`;
+    const deployment = await SampleDeployment.over(api.client, inject('samplePrefix'), 'etag');
+    const own = await startTestApi({ indexPrefix: deployment.prefix });
     try {
       const url = `/countries/${ids.nl}/geojson?geometry=centroid`;
       const before = await own.call('GET', url);
       const tag = before.headers.get('etag')!;
       expect((await own.call('GET', url, { headers: { 'if-none-match': tag } })).status).toBe(304);
 
-      await client.indices.create({ index: next, ...indexDefinition('areas') });
-      // A copy by search and bulk (the local launcher's node has no reindex module).
-      const copy = await client.search({
-        index: `${sample}areas`,
-        size: 1000,
-        query: { term: { country_code: 'NL' } },
-      });
-      await client.bulk({
-        refresh: true,
-        operations: copy.hits.hits.flatMap((hit) => [{ index: { _index: next, _id: hit._id } }, hit._source]),
-      });
-      await client.indices.updateAliases({
-        actions: [
-          { remove: { index: await liveOf(`${sample}areas`), alias: `${prefix}areas` } },
-          { add: { index: next, alias: `${prefix}areas` } },
-        ],
-      });
+      await deployment.swapAreas({ query: { term: { country_code: 'NL' } }, size: 1000 });
       await new Promise((resolve) => setTimeout(resolve, GENERATION_TTL_MS + 100));
 
       const after = await own.call('GET', url, { headers: { 'if-none-match': tag } });
@@ -201,8 +177,7 @@ describe('ETag and Cache-Control', () => {
       expect(after.body).toEqual(before.body);
     } finally {
       await own.close();
-      await client.indices.delete({ index: next }, { ignore: [404] });
-      await client.indices.deleteAlias({ index: '_all', name: `${prefix}*` }, { ignore: [404] });
+      await deployment.remove();
     }
   });
 });

@@ -5,9 +5,8 @@
  * a 204; and a new generation is served from its own tiles, never the last one's.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { indexDefinition } from '../../core/elasticsearch/mappings.js';
 import { GENERATION_TTL_MS } from '../../src/indexes/generations.js';
-import { uniqueIndexPrefix } from '../support/elasticsearch.js';
+import { SampleDeployment } from '../support/sampleDeployment.js';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 import { decodeTile, featuresOf, tilesOver } from '../support/vectorTiles.js';
 
@@ -112,15 +111,8 @@ describe('a new generation', () => {
   it('is served from its own tiles: cut on demand until its seeding is complete, then from its store', async () => {
     // A deployment of its own whose aliases point at the sample's indexes; its areas are then copied into a new
     // generation with Delft renamed, and the alias swapped, as the indexer does.
-    const client = seeded.client;
-    const prefix = uniqueIndexPrefix('seed');
-    const sample = inject('samplePrefix');
-    const liveOf = async (alias: string) => Object.keys(await client.indices.getAlias({ name: alias }))[0]!;
-    for (const kind of ['areas', 'buildings', 'addresses'] as const) {
-      await client.indices.putAlias({ index: await liveOf(`${sample}${kind}`), name: `${prefix}${kind}` });
-    }
-    const own = await startTestApi({ indexPrefix: prefix, env: SEEDED });
-    const next = `${prefix}areas-next`;
+    const deployment = await SampleDeployment.over(seeded.client, inject('samplePrefix'), 'seed');
+    const own = await startTestApi({ indexPrefix: deployment.prefix, env: SEEDED });
     const names = async () => {
       const res = await tile(own, DELFT_11);
       expect(res.status).toBe(200);
@@ -136,22 +128,9 @@ describe('a new generation', () => {
       await seedingComplete(own);
       expect((await names()).shapes).toContain('Delft');
 
-      await client.indices.create({ index: next, ...indexDefinition('areas') });
-      const copy = await client.search({ index: `${sample}areas`, size: 10_000 });
-      const renamed = (source: Record<string, unknown>) =>
-        source.name === 'Delft' && source.level === 'municipality' ? { ...source, name: 'Delft (nieuw)' } : source;
-      await client.bulk({
-        refresh: true,
-        operations: copy.hits.hits.flatMap((hit) => [
-          { index: { _index: next, _id: hit._id } },
-          renamed(hit._source as Record<string, unknown>),
-        ]),
-      });
-      await client.indices.updateAliases({
-        actions: [
-          { remove: { index: await liveOf(`${sample}areas`), alias: `${prefix}areas` } },
-          { add: { index: next, alias: `${prefix}areas` } },
-        ],
+      await deployment.swapAreas({
+        change: (source) =>
+          source.name === 'Delft' && source.level === 'municipality' ? { ...source, name: 'Delft (nieuw)' } : source,
       });
       await new Promise((resolve) => setTimeout(resolve, GENERATION_TTL_MS + 100));
 
@@ -160,15 +139,14 @@ describe('a new generation', () => {
       expect(during.shapes).toContain('Delft (nieuw)');
       expect([...during.shapes, ...during.labels]).not.toContain('Delft');
       const seeding = await seedingComplete(own);
-      expect(seeding.generation).toContain(next);
+      expect(seeding.generation).toContain(deployment.nextAreas);
       const after = await names();
       expect(after.shapes).toContain('Delft (nieuw)');
       expect([...after.shapes, ...after.labels]).not.toContain('Delft');
       expect(after.encoding).toBe('br');
     } finally {
       await own.close();
-      await client.indices.delete({ index: next }, { ignore: [404] });
-      await client.indices.deleteAlias({ index: '_all', name: `${prefix}*` }, { ignore: [404] });
+      await deployment.remove();
     }
   });
 });
