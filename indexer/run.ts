@@ -27,7 +27,7 @@ import { loadAreaLevel } from './levelLoaders/areas.js';
 import { loadBuildings } from './levelLoaders/buildings.js';
 import { loadPlaces } from './levelLoaders/places.js';
 import { AREA_LEVELS } from './records/levels.js';
-import { markGenerationComplete, verifyGeneration } from './execution/completion.js';
+import { markGenerationComplete, updateBasisOf, verifyGeneration } from './execution/completion.js';
 import { type Logger, silentLogger } from './execution/logger.js';
 import { loadManifest } from './manifest/manifest.js';
 import { assertSourcesFit } from './manifest/preflight.js';
@@ -192,7 +192,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       );
     }
     if (signal.aborted) throw signal.reason;
-    await markGenerationComplete(run, manifestPath, { folded_cities: run.foldedCities, update_serial: 0 });
+    await markGenerationComplete(run, manifestPath, updateBasisOf(run.cityRemap, 0));
     await saveRowCache(rowCache, { prefix, generation, log }, rows);
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
     await lock.assertHeld();

@@ -107,6 +107,8 @@ const noMemo: Memoize = (_kind, _input, derive) => derive();
 
 export class DerivedCities {
   private readonly groups = new Map<string, Group>();
+  /** The groups by id, made once the stream has ended (ownParents). */
+  private byId: Map<string, Group> | undefined;
   /** City name as written -> parent id -> its group: the per-address look-up builds no string. */
   private readonly byNameAndParent = new Map<string, Map<string, Group | null>>();
 
@@ -169,6 +171,13 @@ export class DerivedCities {
       this.groups.set(key, group);
     }
     return group;
+  }
+
+  /** What the addresses of a group carry where it is not folded: its own parents and id (undefined: no such group). */
+  ownParents(id: string): ParentIds | undefined {
+    this.byId ??= new Map([...this.groups.values()].map((g) => [g.id, g]));
+    const group = this.byId.get(id);
+    return group && { ...group.parents, city_id: group.id };
   }
 
   /** Groups seen so far (before they are folded into cities). */

@@ -3,7 +3,7 @@
  * them against what was loaded, and mark the generation complete (a rollback target). One place, so both make the
  * same checks.
  */
-import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
+import { INDEX_KINDS, type ParentIds } from '../../core/elasticsearch/documents.js';
 import { countDocuments } from '../generations/countDocuments.js';
 import { markComplete } from '../generations/generationIndexes.js';
 import { AREA_LEVELS, LEVELS } from '../records/levels.js';
@@ -38,8 +38,23 @@ export interface UpdateBasis {
    * parents, not their own group's, so an update rewrites them (its folds may differ).
    */
   folded_cities: string[];
+  /**
+   * Per folded group, the parents its addresses carry (the city it was folded into): an update keeps the addresses of
+   * a group it folds alike as they are. Absent in generations made before it was kept: every such address is moved.
+   */
+  folded_into?: Record<string, ParentIds>;
   /** How many updates led to this generation since its full run: the versions an update sends are offset by it. */
   update_serial: number;
+}
+
+/** What an update of a generation starts from: its folds (`remap`, derivedCities.ts) and how many updates led to it. */
+export function updateBasisOf(remap: ReadonlyMap<string, ParentIds>, updateSerial: number): UpdateBasis {
+  const folded = [...remap.keys()].sort();
+  return {
+    folded_cities: folded,
+    folded_into: Object.fromEntries(folded.map((group) => [group, remap.get(group) as ParentIds])),
+    update_serial: updateSerial,
+  };
 }
 
 export async function markGenerationComplete(run: RunContext, manifest: string, basis: UpdateBasis): Promise<void> {

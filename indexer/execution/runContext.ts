@@ -4,7 +4,7 @@
  */
 import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { IndexKind, StreetDoc } from '../../core/elasticsearch/documents.js';
+import type { IndexKind, ParentIds, StreetDoc } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import {
   type BulkLoadOptions,
@@ -18,6 +18,7 @@ import { Hierarchy } from '../records/hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
 import type { Logger } from './logger.js';
 import { LookupTables } from '../records/lookupTables.js';
+import type { LiveFolds } from '../derived/liveFolds.js';
 import { PlaceAccumulator } from '../derived/placeAccumulator.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import type { FileSource } from '../manifest/manifestSources.js';
@@ -56,6 +57,8 @@ export interface WritePolicy {
   select(kind: IndexKind): BulkLoadOptions<object>['select'];
   /** The load's result as a full run would have counted it (merges are decided before sending). */
   settle(kind: IndexKind, result: LoadResult): LoadResult;
+  /** The live generation's derived-city folds: its addresses of a folded group are noted, to move those refolded. */
+  readonly liveFolds?: LiveFolds;
 }
 
 /** A record that passed its source's filters, with what it is counted and traced under. */
@@ -82,8 +85,8 @@ export class RunContext {
   addressMs = 0;
   /** Where the address stage's time went (the address rows, derived cities, streets), for `update`'s summary. */
   readonly stageMs: Record<string, number> = {};
-  /** The derived-city groups folded into another city (their addresses moved to it), once the addresses are loaded. */
-  foldedCities: string[] = [];
+  /** The derived-city groups folded into another city, with its parents (their addresses moved to it), once loaded. */
+  cityRemap: ReadonlyMap<string, ParentIds> = new Map();
 
   constructor(readonly setup: RunSetup) {}
 

@@ -4,6 +4,7 @@
  * read would, its document left as it is); every other row, parsed by the plan, is derived the full way.
  */
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
+import type { LiveFolds } from '../derived/liveFolds.js';
 import type { LoadItem } from '../execution/bulkLoader.js';
 import { displayPath, type ReadRecord, type RunContext } from '../execution/runContext.js';
 import type { AddressSource } from '../manifest/manifestSources.js';
@@ -31,6 +32,8 @@ export interface ReplayParts {
   replayedRows: ReplayedRows;
   /** Rows replayed so far (the loader counts them as documents indexed). */
   replayed: { count: number };
+  /** The live generation's derived-city folds (update): a replayed address of a folded group is noted. */
+  folds: LiveFolds | undefined;
 }
 
 export async function* replaySource(
@@ -38,7 +41,7 @@ export async function* replaySource(
   source: AddressSource,
   parts: ReplayParts,
 ): AsyncGenerator<LoadItem<AddressDoc>> {
-  const { rows, plan, derive, accumulate, replayedRows: replayed, replayed: tally } = parts;
+  const { rows, plan, derive, accumulate, replayedRows: replayed, replayed: tally, folds } = parts;
   const cache = rows.plan?.cache;
   if (!cache) return;
   const { scan } = plan;
@@ -53,6 +56,7 @@ export async function* replaySource(
       ctx.countRead('addresses', summary);
       if (joined[r]) summary.streetNamesJoined = (summary.streetNamesJoined ?? 0) + 1;
       const version = accumulate(doc as AccumulatedAddress, parents);
+      if (folds?.has(parents.city_id)) folds.note(cache.docId(r), parents.city_id, version);
       rows.replayed?.(rows.liveIndex?.[r] as number, version);
       rows.builder.replayRecord(sourceRows, r, version);
       tally.count++;

@@ -39,6 +39,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   const replayed = { count: 0 };
   let replayedRows = rows?.plan && new ReplayedRows(rows.plan.cache);
   let sequence = 0;
+  const folds = ctx.setup.writes?.liveFolds;
 
   /** What every address row adds to the cities, streets and places, whether derived now or replayed. */
   const accumulate = (doc: AccumulatedAddress, parents: Parents): number => {
@@ -93,13 +94,14 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         const parents = parentsOf(item.props, doc.location.lon, doc.location.lat);
         const found = sourceRows && { ...parents };
         const version = accumulate(doc, parents);
+        if (folds?.has(parents.city_id)) folds.note(doc.id, parents.city_id, version);
         const data = found && rowDataOf(doc, found, parents.city_id);
         const row = sourceRows && data && rows?.builder.addRecord(sourceRows, hi, lo, data, joined);
         return { id: doc.id, doc, origin, position: item.position, version, ...(row !== undefined && { row }) };
       };
       const plan = rows?.plan?.sources[index];
       if (rows && plan && replayedRows) {
-        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayedRows, replayed });
+        yield* replaySource(ctx, source, { rows, plan, derive, accumulate, replayedRows, replayed, folds });
         continue;
       }
       const raw = raws?.[index];
@@ -133,7 +135,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.stageMs.addressRows = ctx.addressMs;
   const citiesStart = Date.now();
   const remap = derived ? await loadDerivedCities(ctx, derived) : undefined;
-  ctx.foldedCities = [...(remap?.keys() ?? [])].sort();
+  ctx.cityRemap = remap ?? new Map();
   ctx.placeAccumulator.applyRemap(remap);
   ctx.stageMs.derivedCities = Date.now() - citiesStart;
   const streetsStart = Date.now();
@@ -208,9 +210,11 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
     false,
   );
   c.indexed += r.sent - r.failed;
+  // An update's addresses of groups the live generation folded otherwise (their live copies kept as they were).
+  const refolded = ctx.setup.writes?.liveFolds?.moves(remap, (group) => derived.ownParents(group)) ?? new Map();
   const moved = ctx.writes
-    ? await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, () => ctx.checkAbort())
+    ? await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, refolded, () => ctx.checkAbort())
     : 0;
-  ctx.logLoaded('cities', { derived: true, foldedGroups: remap.size, movedAddresses: moved });
+  ctx.logLoaded('cities', { derived: true, foldedGroups: remap.size, refolded: refolded.size, movedAddresses: moved });
   return remap;
 }

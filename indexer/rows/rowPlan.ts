@@ -2,20 +2,20 @@
  * Which rows of a new snapshot `update` replays from the live generation's row cache (rowCache.ts) and which it reads
  * the full way, decided before anything is written. A row is replayed when its raw bytes are a row of the live
  * generation (by digest) and its document is untouched: no row that produces the same document id changed, was
- * added or went (merged duplicates are decided among all their rows again), and its city is not a derived city the
- * live generation folded into another (its document is rewritten, as the full way does). Every other row is parsed
+ * added or went (merged duplicates are decided among all their rows again). A row of a derived city the live
+ * generation folded into another is replayed too: indexer/derived/liveFolds.ts moves it where this run folds otherwise. Every other row is parsed
  * here, with the same CSV settings as a full read, and derived by the loader. Anything a row-by-row read could get
  * wrong (another format or encoding, a changed header, a quote never closed, a row that does not parse as one
  * record) makes the plan say why not, and the update reads the whole snapshot the full way.
  */
 import type { AddressSource } from '../manifest/manifestSources.js';
 import { classifyItem } from '../records/sourceItems.js';
-import { parseCsvRecord } from '../sources/csv.js';
+import { parseCsvRecords } from '../sources/csv.js';
 import { isUtf8Name } from '../sources/decode.js';
 import type { SourceItem } from '../sources/index.js';
 import { addressFromRecord } from '../transform/address.js';
 import { digestBytes, type RawCsvScan, type RawRecordSink, scanRawCsv } from './rawCsvRecords.js';
-import { ROW_STRINGS, type RowCache, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
+import type { RowCache, SourceRows } from './rowCache.js';
 
 /** A row read the full way: parsed, with its raw digest for the new row cache. */
 export interface ParsedRow {
@@ -40,21 +40,54 @@ export interface RowPlan {
 
 class NotPlannable extends Error {}
 
-/** The row parsed, and whether it is a record to load (not skipped by a filter); a row rejected is not plannable. */
-function parse(
+/** A row to parse once its file's scan is done: its bytes (copied), where it starts, the lines it covers, its digest. */
+interface PendingRow {
+  at: number;
+  bytes: Buffer;
+  line: number;
+  lines: number;
+  hi: number;
+  lo: number;
+}
+
+/** Rows parsed per call: one parser set up per batch, the batch's text bounded. */
+const PARSE_BATCH = 10_000;
+
+/** The rows parsed in batches (parseCsvRecords), each with whether it is a record to load (not skipped by a filter). */
+function parseRows(
   header: Buffer,
-  bytes: Buffer,
+  pending: readonly PendingRow[],
+  source: AddressSource,
+): { row: PendingRow; item: SourceItem; record: boolean }[] {
+  const delimiter = source.format === 'csv' ? source.delimiter : undefined;
+  const parsed: (Record<string, string> | undefined)[] = [];
+  for (let k = 0; k < pending.length; k += PARSE_BATCH) {
+    const batch = pending.slice(k, k + PARSE_BATCH).map((p) => p.bytes);
+    for (const props of parseCsvRecords(header, batch, delimiter)) parsed.push(props);
+  }
+  return pending.map((row, k) => {
+    const props = parsed[k];
+    if (!props) throw new NotPlannable(`${source.file}: line ${row.line} does not read as one record`);
+    const item: SourceItem = { position: row.line, props };
+    if (row.lines > 1) item.lines = row.lines;
+    const kind = classifyItem(item, source).kind;
+    if (kind === 'rejected') throw new NotPlannable(`${source.file}: line ${row.line} is rejected`);
+    return { row, item, record: kind === 'record' };
+  });
+}
+
+/** A pending row with its bytes copied out of the scan's buffer (valid during the sink's call only). */
+function pendingRow(
+  at: number,
+  buf: Buffer,
+  start: number,
+  end: number,
   line: number,
   lines: number,
-  source: AddressSource,
-): { item: SourceItem; record: boolean } {
-  const props = parseCsvRecord(header, bytes, source.format === 'csv' ? source.delimiter : undefined);
-  if (!props) throw new NotPlannable(`${source.file}: line ${line} does not read as one record`);
-  const item: SourceItem = { position: line, props };
-  if (lines > 1) item.lines = lines;
-  const kind = classifyItem(item, source).kind;
-  if (kind === 'rejected') throw new NotPlannable(`${source.file}: line ${line} is rejected`);
-  return { item, record: kind === 'record' };
+  hi: number,
+  lo: number,
+): PendingRow {
+  return { at, bytes: Buffer.from(buf.subarray(start, end)), line, lines, hi, lo };
 }
 
 /** A file the raw pass cannot read (a truncated .gz) is read the full way, which names what is wrong with it. */
@@ -67,26 +100,18 @@ async function scanOrExplain(path: string, sink: RawRecordSink): Promise<RawCsvS
   }
 }
 
-export async function planRows(
-  sources: readonly AddressSource[],
-  cache: RowCache,
-  folded: ReadonlySet<string>,
-): Promise<RowPlan | { why: string }> {
+export async function planRows(sources: readonly AddressSource[], cache: RowCache): Promise<RowPlan | { why: string }> {
   try {
-    return await plan(sources, cache, folded);
+    return await plan(sources, cache);
   } catch (error) {
     if (error instanceof NotPlannable) return { why: error.message };
     throw error;
   }
 }
 
-async function plan(sources: readonly AddressSource[], cache: RowCache, folded: ReadonlySet<string>): Promise<RowPlan> {
+async function plan(sources: readonly AddressSource[], cache: RowCache): Promise<RowPlan> {
   if (cache.sources.length !== sources.length)
     throw new NotPlannable('the address sources differ from the cached ones');
-  const c = cache.columns;
-  const foldedString = new Uint8Array(cache.strings.length);
-  cache.strings.forEach((s, k) => folded.has(s) && (foldedString[k] = 1));
-  const cityAt = ROW_STRINGS.indexOf('city');
   const plans: SourcePlan[] = [];
   const dirty = new Set<string>();
   for (const [index, source] of sources.entries()) {
@@ -96,26 +121,29 @@ async function plan(sources: readonly AddressSource[], cache: RowCache, folded: 
     }
     let replay = new Int32Array(Math.max(16, cached.count));
     const parsed = new Map<number, ParsedRow>();
+    const pending: PendingRow[] = [];
     let i = 0;
-    const scan = await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo, header) => {
+    const scan = await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo) => {
       if (i === replay.length) {
         const grown = new Int32Array(replay.length * 2);
         grown.set(replay);
         replay = grown;
       }
       const r = cache.take(hi, lo);
-      if (r >= 0 && !foldedString[c.strings[STRINGS_PER_ROW * r + cityAt] as number]) {
+      if (r >= 0) {
         replay[i++] = r;
         return;
       }
       replay[i] = -1;
-      const { item, record } = parse(header, buf.subarray(start, end), line, lines, source);
-      parsed.set(i++, { item, hi, lo });
+      pending.push(pendingRow(i++, buf, start, end, line, lines, hi, lo));
+    });
+    for (const { row, item, record } of parseRows(scan.header, pending, source)) {
+      parsed.set(row.at, { item, hi: row.hi, lo: row.lo });
       if (record) {
         const address = addressFromRecord(item.props, item.geometry, source.fields);
         if (address.ok) dirty.add(address.value.id);
       }
-    });
+    }
     const digest = { ...digestBytes(scan.header) };
     if (digest.hi !== cached.headerHi || digest.lo !== cached.headerLo) {
       throw new NotPlannable(`${source.file}: its header changed`);
@@ -153,14 +181,16 @@ async function settle(
     }
     if (again.size) {
       const source = sources[index] as AddressSource;
+      const pending: PendingRow[] = [];
       let i = 0;
-      await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo, header) => {
-        if (again.has(i)) {
-          plan.replay[i] = -1;
-          plan.parsed.set(i, { item: parse(header, buf.subarray(start, end), line, lines, source).item, hi, lo });
-        }
+      const scan = await scanOrExplain(source.file, (line, lines, buf, start, end, hi, lo) => {
+        if (again.has(i)) pending.push(pendingRow(i, buf, start, end, line, lines, hi, lo));
         i++;
       });
+      for (const { row, item } of parseRows(scan.header, pending, source)) {
+        plan.replay[row.at] = -1;
+        plan.parsed.set(row.at, { item, hi: row.hi, lo: row.lo });
+      }
     }
     parsed += plan.parsed.size;
   }

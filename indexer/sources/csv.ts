@@ -62,6 +62,29 @@ export function parseCsvRecord(header: Buffer, record: Buffer, delimiter?: strin
   }
 }
 
+/**
+ * Records (each one raw record, as the raw splitter cuts them) read under their header as parseCsvRecord reads each:
+ * in one parse, as a parser set up once per record costs ~0.1 ms. Where the batch does not read as exactly one
+ * record per input (one record is malformed), each record is read alone, so each gets its own answer.
+ */
+export function parseCsvRecords(
+  header: Buffer,
+  records: readonly Buffer[],
+  delimiter?: string,
+): (Record<string, string> | undefined)[] {
+  if (!records.length) return [];
+  const newline = Buffer.from('\n');
+  const joined: Buffer[] = [header];
+  for (const record of records) joined.push(newline, record);
+  try {
+    const rows = parseSync(Buffer.concat(joined), parserOptions(delimiter)) as unknown as Record<string, string>[];
+    if (rows.length === records.length) return rows;
+  } catch {
+    // one record does not read: each alone below
+  }
+  return records.map((record) => parseCsvRecord(header, record, delimiter));
+}
+
 export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<SourceItem> {
   const lineIndex = new LineIndex();
   const opened = await openText(path, { encoding: options.encoding, lines: lineIndex });

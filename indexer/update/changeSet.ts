@@ -9,6 +9,7 @@ import type { LoadItem, LoadResult } from '../execution/bulkLoader.js';
 import { stableSourceId } from './sourceIdChanges.js';
 import type { WritePolicy } from '../execution/runContext.js';
 import type { DigestTable } from './digestTable.js';
+import type { LiveFolds } from '../derived/liveFolds.js';
 import { type KindCounts, KindChanges } from './kindChanges.js';
 
 /** The kinds read from the snapshot itself; streets and places follow from them and are not limited. */
@@ -20,16 +21,13 @@ export interface ChangeSetOptions {
   maxChangeRatio: number;
   /** Added to every external version sent (update_serial × 2^36: above any version a live copy holds). */
   versionOffset: number;
-  /**
-   * The live generation's folded derived-city groups: an address of one is sent whatever its digest, since its
-   * live copy carries the city it was folded into, which this snapshot may fold otherwise (the run then moves it
-   * again, as a full run does).
-   */
-  foldedCities: ReadonlySet<string>;
+  /** The live generation's derived-city folds: its addresses of a folded group are moved only where refolded. */
+  liveFolds: LiveFolds;
 }
 
 export class ChangeSet implements WritePolicy {
   readonly dryRun: boolean;
+  readonly liveFolds: LiveFolds;
   private readonly kinds: Record<IndexKind, KindChanges>;
   private readonly settled = new Map<IndexKind, number>();
 
@@ -38,6 +36,7 @@ export class ChangeSet implements WritePolicy {
     private readonly options: ChangeSetOptions,
   ) {
     this.dryRun = options.dryRun;
+    this.liveFolds = options.liveFolds;
     this.kinds = Object.fromEntries(
       INDEX_KINDS.map((kind) => {
         const limit = SOURCE_KINDS.includes(kind) ? Math.floor(options.maxChangeRatio * live[kind].size) : Infinity;
@@ -50,10 +49,8 @@ export class ChangeSet implements WritePolicy {
     const changes = this.kinds[kind];
     const dryRun = this.dryRun;
     const added = kind === 'addresses' ? this.addedSourceIds : undefined;
-    const folded = kind === 'addresses' ? this.options.foldedCities : undefined;
     return (item, digest) => {
-      const force = folded?.has((item.doc as Partial<AddressDoc>).city_id ?? '') ?? false;
-      const chosen = changes.offer(item.id, digest, item.version, force);
+      const chosen = changes.offer(item.id, digest, item.version);
       if (added && changes.isAdded(item.id)) {
         const key = stableSourceId((item.doc as Partial<AddressDoc>).source_ids);
         if (key) added.set(item.id, key);

@@ -43,11 +43,8 @@ export class KindChanges {
     this.bestVersion = new Float64Array(live.size);
   }
 
-  /**
-   * The version to send the document with, or false when it is not to be sent. `force`: sent even when its digest
-   * equals the live one (counted unchanged then).
-   */
-  offer(id: string, digest: string, version: number | undefined, force = false): number | undefined | false {
+  /** The version to send the document with, or false when it is not to be sent. */
+  offer(id: string, digest: string, version: number | undefined): number | undefined | false {
     const shifted = version === undefined ? undefined : version + this.versionOffset;
     if (version !== undefined) this.versionedOffers++;
     const i = this.live.indexOf(id);
@@ -77,7 +74,7 @@ export class KindChanges {
     const differs = !this.live.digestEquals(i, digest);
     let next = (st | SEEN) & ~DIFFERS;
     if (differs) next |= DIFFERS;
-    if (differs || force || st & WRITTEN) {
+    if (differs || st & WRITTEN) {
       this.state[i] = next | WRITTEN;
       return shifted;
     }

@@ -5,6 +5,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
+import type { FoldTargets } from '../derived/liveFolds.js';
 import type { UpdateBasis } from '../execution/completion.js';
 import { liveGeneration } from '../generations/generations.js';
 import { cloneIndex } from './cloneIndex.js';
@@ -26,6 +27,11 @@ export async function liveBasis(client: Client, prefix: string): Promise<{ live:
     );
   }
   return { live, basis };
+}
+
+/** The live generation's folds (derivedCities.ts): per group folded, the parents its addresses carry where kept. */
+export function liveFoldTargets(basis: UpdateBasis): FoldTargets {
+  return new Map(basis.folded_cities.map((group) => [group, basis.folded_into?.[group]]));
 }
 
 /**

@@ -50,7 +50,6 @@ export async function planUpdate(
     { prefix: on.prefix, live: on.live, addressesIndex },
     on.manifest,
     on.rowCache,
-    on.basis.folded_cities,
   );
   if (!replay.plan) on.log.info({ why: replay.why }, 'reading the whole snapshot');
   const planMs = Date.now() - started;

@@ -44,7 +44,6 @@ export async function decideReplay(
   where: { prefix: string; live: string; addressesIndex: string },
   manifest: Manifest,
   cache: RunRowCache,
-  folded: readonly string[],
 ): Promise<ReplayDecision> {
   if (cache.unfit) return { why: cache.unfit };
   const read = await readRowCache(cache.dir, where.prefix, where.live);
@@ -57,7 +56,7 @@ export async function decideReplay(
   if (live !== table.size) {
     return { why: `the row cache holds ${table.size} addresses, the live generation ${live}` };
   }
-  const plan = await planRows(manifest.levels.addresses ?? [], read.cache, new Set(folded));
+  const plan = await planRows(manifest.levels.addresses ?? [], read.cache);
   if ('why' in plan) return { why: plan.why };
   read.cache.doneTaking();
   return { plan, addresses: table, liveIndex, memo: read.memo };

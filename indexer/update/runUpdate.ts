@@ -11,7 +11,8 @@ import { INDEX_PREFIX_PATTERN } from '../../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { IndexingError } from '../execution/errors.js';
-import { markGenerationComplete, verifyGeneration } from '../execution/completion.js';
+import { markGenerationComplete, updateBasisOf, verifyGeneration } from '../execution/completion.js';
+import { LiveFolds } from '../derived/liveFolds.js';
 import { type Logger, silentLogger } from '../execution/logger.js';
 import { createProgress } from '../execution/progress.js';
 import { RejectsWriter } from '../execution/rejects.js';
@@ -33,7 +34,7 @@ import type { RunOptions } from '../run.js';
 import { ChangeSet } from './changeSet.js';
 import { deleteDocuments } from './deleteDocuments.js';
 import { ChangeLimitError, type KindCounts } from './kindChanges.js';
-import { liveBasis, type LiveSide, startLiveSide } from './liveGeneration.js';
+import { liveBasis, liveFoldTargets, type LiveSide, startLiveSide } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 import { planUpdate, type RowCounts } from './planUpdate.js';
@@ -201,7 +202,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
           dryRun,
           maxChangeRatio,
           versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
-          foldedCities: new Set(basis.folded_cities),
+          liveFolds: new LiveFolds(liveFoldTargets(basis)),
         }),
     );
     ({ rowCounts, rows } = planned);
@@ -252,10 +253,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       );
     }
     if (signal.aborted) throw signal.reason;
-    await markGenerationComplete(ctx, manifestPath, {
-      folded_cities: ctx.foldedCities,
-      update_serial: basis.update_serial + 1,
-    });
+    await markGenerationComplete(ctx, manifestPath, updateBasisOf(ctx.cityRemap, basis.update_serial + 1));
     await saveRowCache(rowCache, { prefix, generation, log }, rows);
     await lock?.assertHeld();
     abort.releaseSignals();

@@ -102,3 +102,39 @@ export function writeSnapshots(dir: string): Snapshots {
   writeFileSync(bPath, JSON.stringify(manifest, null, 2));
   return { a, b: bPath, rowsOnly, renamed };
 }
+
+/**
+ * Two snapshots whose derived cities fold differently (indexer/derived/derivedCities.ts), from the sample: in A the
+ * city of the first 40 Elsene rows of the Brussels file is set to "Brussel". Those rows lie in the municipality of
+ * Elsene, beside the 161 "Brussel" rows of the city of Brussels: a group folded into Brussels' "Brussel". In B the
+ * Brussels rows also say "Bruxelles" (the city's French name, as a source in French writes it): no "Brussel" is left
+ * in Brussels, and the 40 stand alone, a city of their own.
+ */
+export function writeFoldSnapshots(dir: string): { a: string; b: string; changedRows: number } {
+  const base = dirname(resolve(SAMPLE));
+  const manifest = absolutePaths(JSON.parse(readFileSync(SAMPLE, 'utf8')), base) as {
+    levels: { addresses: { file: string }[] };
+  };
+  const brussels = manifest.levels.addresses[1] as { file: string };
+  const rows = lines(brussels.file).filter((l) => l !== '');
+  const header = rows[0] as string;
+  const cityOf = (city: string) =>
+    rows.flatMap((l, i) => (i > 0 && !l.includes('"') && l.split(',')[6] === city ? [i] : []));
+  const [elsene, brussel] = [cityOf('Elsene').slice(0, 40), cityOf('Brussel')];
+  const write = (name: string, renames: [number[], string][]): string => {
+    const edited = [...rows];
+    for (const [at, city] of renames) for (const i of at) edited[i] = setColumn(header, edited[i]!, 'city', () => city);
+    const file = join(dir, `brussels_${name}.csv`);
+    writeFileSync(file, `${edited.join('\n')}\n`);
+    const addresses = [manifest.levels.addresses[0], { ...brussels, file }];
+    const path = join(dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify({ ...manifest, levels: { ...manifest.levels, addresses } }, null, 2));
+    return path;
+  };
+  const a = write('folds-a', [[elsene, 'Brussel']]);
+  const b = write('folds-b', [
+    [elsene, 'Brussel'],
+    [brussel, 'Bruxelles'],
+  ]);
+  return { a, b, changedRows: brussel.length };
+}

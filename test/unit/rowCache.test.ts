@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsvRecord } from '../../indexer/sources/csv.js';
+import { parseCsvRecord, parseCsvRecords } from '../../indexer/sources/csv.js';
 import { digestBytes, RawCsvSplitter, splitRawCsv } from '../../indexer/rows/rawCsvRecords.js';
 import { RowCacheBuilder } from '../../indexer/rows/rowCacheBuilder.js';
 import { pruneRowCaches, readRowCache, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
@@ -46,6 +46,26 @@ describe('raw CSV records', () => {
     const { records, scan } = split('\uFEFFid, street\n2,"Lange, Haven"\n');
     expect(parseCsvRecord(scan.header, text(records[0]!.text))).toEqual({ id: '2', street: 'Lange, Haven' });
     expect(parseCsvRecord(scan.header, text('1,2,3'))).toBeUndefined();
+  });
+
+  it('records parsed in one batch read as each record alone, a malformed one among them included', () => {
+    const header = text('\uFEFFid; street;number');
+    const records = ['1;Markt;1', '2;"Lange; Haven";3', '3;"Oude\r\nDelft";"4"', '5;"Rue ""Y""";6'].map(text);
+    const alone = records.map((r) => parseCsvRecord(header, r, ';'));
+    expect(alone.every((r) => r !== undefined)).toBe(true);
+    expect(parseCsvRecords(header, records, ';')).toEqual(alone);
+    expect(alone[2]).toEqual({ id: '3', street: 'Oude\r\nDelft', number: '4' });
+    // A column too many, a quote inside an unquoted field, too few: undefined each, the rows around them as before.
+    const mixed = [records[0]!, text('9;x;y;z'), records[1]!, text('4;Rue ""X"";5'), text('8;x'), records[3]!];
+    expect(parseCsvRecords(header, mixed, ';')).toEqual([
+      alone[0],
+      undefined,
+      alone[1],
+      undefined,
+      undefined,
+      alone[3],
+    ]);
+    expect(parseCsvRecords(header, [], ';')).toEqual([]);
   });
 
   it('says when a quote is never closed', () => {

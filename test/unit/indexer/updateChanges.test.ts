@@ -67,12 +67,6 @@ describe('KindChanges', () => {
     expect(fresh.counts().unchanged).toBe(1);
   });
 
-  it('sends a forced document (an address of a folded derived city) even when equal, counted unchanged', () => {
-    const changes = new KindChanges('addresses', live([[id(1), d('live')]]));
-    expect(changes.offer(id(1), d('live'), 3, true)).toBe(3);
-    expect(changes.counts()).toEqual({ added: 0, changed: 0, removed: 0, unchanged: 1 });
-  });
-
   it('stops at once when more documents are new than the change limit allows', () => {
     const changes = new KindChanges('addresses', live([[id(1), d('x')]]), 2);
     changes.offer(id(2), d('a'), undefined);
