@@ -41,10 +41,10 @@ export class LiveFolds {
    * the live generation did (`remap`: this run's folds; `own`: an unfolded group's own parents).
    */
   moves(remap: ReadonlyMap<string, ParentIds>, own: (group: string) => ParentIds | undefined): Map<string, ParentIds> {
-    const now = new Map<string, ParentIds | undefined>();
-    for (const [group, before] of this.live) {
-      const after = remap.get(group) ?? own(group);
-      if (after && !(before && sameParents(before, after))) now.set(group, after);
+    const now = new Map<string, ParentIds>();
+    for (const [group, after] of this.changed(remap)) {
+      const target = after ?? own(group);
+      if (target && this.live.has(group)) now.set(group, target);
     }
     const out = new Map<string, ParentIds>();
     if (!now.size) return out;
@@ -52,6 +52,20 @@ export class LiveFolds {
       const target = now.get(group);
       if (target) out.set(id, target);
     }
+    return out;
+  }
+
+  /**
+   * The groups this run folds otherwise than the live generation (folded now and not then, then and not now, or into
+   * another city), each with the parents this run folds it into (undefined: not folded now).
+   */
+  changed(remap: ReadonlyMap<string, ParentIds>): Map<string, ParentIds | undefined> {
+    const out = new Map<string, ParentIds | undefined>();
+    for (const [group, before] of this.live) {
+      const after = remap.get(group);
+      if (!(before && after && sameParents(before, after))) out.set(group, after);
+    }
+    for (const [group, after] of remap) if (!this.live.has(group)) out.set(group, after);
     return out;
   }
 }

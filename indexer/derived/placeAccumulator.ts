@@ -31,6 +31,12 @@ export interface PostcodeRecord {
 const DUTCH_POSTCODE_KEY_RE = /^(\d{4})[a-z]{2}$/;
 const AREA_POSTCODE_KEY_RE = /^\d{4}$/;
 
+/** The postcode places a postcode key counts into: 2628cd -> 2628CD and 2628; 1050 -> 1050; others none. */
+export function postcodeForms(key: string): string[] {
+  const dutch = DUTCH_POSTCODE_KEY_RE.exec(key);
+  return dutch ? [key.toUpperCase(), dutch[1] as string] : AREA_POSTCODE_KEY_RE.test(key) ? [key] : [];
+}
+
 export class PlaceAccumulator {
   /** Area id -> addresses inside (every level of each address's chain). */
   private readonly areaCounts = new Map<string, number>();
@@ -123,8 +129,7 @@ export class PlaceAccumulator {
   private postcodeFormsOf(key: string): readonly string[] {
     let forms = this.postcodeForms.get(key);
     if (!forms) {
-      const dutch = DUTCH_POSTCODE_KEY_RE.exec(key);
-      forms = dutch ? [key.toUpperCase(), dutch[1] as string] : AREA_POSTCODE_KEY_RE.test(key) ? [key] : [];
+      forms = postcodeForms(key);
       this.postcodeForms.set(key, forms);
     }
     return forms;

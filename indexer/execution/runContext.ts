@@ -20,6 +20,7 @@ import type { Logger } from './logger.js';
 import { LookupTables } from '../records/lookupTables.js';
 import type { LiveFolds } from '../derived/liveFolds.js';
 import { PlaceAccumulator } from '../derived/placeAccumulator.js';
+import { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import type { FileSource } from '../manifest/manifestSources.js';
 import type { ProgressReporter } from './progress.js';
@@ -59,6 +60,13 @@ export interface WritePolicy {
   settle(kind: IndexKind, result: LoadResult): LoadResult;
   /** The live generation's derived-city folds: its addresses of a folded group are noted, to move those refolded. */
   readonly liveFolds?: LiveFolds;
+  /** The live generation's derived cities' names (areaNamesKey), by id. */
+  readonly liveCityNames?: ReadonlyMap<string, string>;
+  /**
+   * A document known to be as the live one without its digest (untouchedDocuments.ts): counted unchanged, not sent.
+   * False when it cannot be kept so: then it is offered as any other.
+   */
+  keep(kind: IndexKind, id: string): boolean;
 }
 
 /** A record that passed its source's filters, with what it is counted and traced under. */
@@ -85,10 +93,16 @@ export class RunContext {
   addressMs = 0;
   /** Where the address stage's time went (the address rows, derived cities, streets), for `update`'s summary. */
   readonly stageMs: Record<string, number> = {};
+  /** An update's streets and places no address change reached (untouchedDocuments.ts); none in a full run. */
+  readonly untouched: UntouchedDocuments | undefined;
+  /** Per kind, the documents an update kept as the live generation holds them, neither digested nor sent. */
+  readonly keptUntouched: Partial<Record<IndexKind, number>> = {};
   /** The derived-city groups folded into another city, with its parents (their addresses moved to it), once loaded. */
   cityRemap: ReadonlyMap<string, ParentIds> = new Map();
 
-  constructor(readonly setup: RunSetup) {}
+  constructor(readonly setup: RunSetup) {
+    this.untouched = setup.writes ? new UntouchedDocuments() : undefined;
+  }
 
   get manifest(): Manifest {
     return this.setup.manifest;

@@ -13,7 +13,8 @@ import type { AddressRows } from '../rows/addressRows.js';
 import type { ReplayedAddress, ReplayedRows } from '../rows/addressRowData.js';
 import { digestBytes } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
-import type { ParsedRow, SourcePlan } from '../rows/rowPlan.js';
+import type { ParsedRow, RowPlan, SourcePlan } from '../rows/rowPlan.js';
+import type { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 
 /** What the street, place and derived-city accumulators take of an address, its parents set. */
 export type AccumulatedAddress = ReplayedAddress & Pick<AddressDoc, keyof Parents>;
@@ -69,4 +70,14 @@ export async function* replaySource(
   }
   summary.encoding = 'utf-8';
   summary.lines = scan.physicalLines;
+}
+
+/** Each live row the plan did not replay (its row changed or went) touches the streets and postcodes it was in. */
+export function touchRowsNotReplayed(plan: RowPlan, replayedRows: ReplayedRows, untouched: UntouchedDocuments): void {
+  const cache = plan.cache;
+  const replayed = new Uint8Array(cache.size);
+  for (const source of plan.sources) for (const r of source.replay) if (r >= 0) replayed[r] = 1;
+  for (let r = 0; r < cache.size; r++) {
+    if (!replayed[r] && cache.replayable(r)) untouched.touch(replayedRows.address(r).doc);
+  }
 }

@@ -15,7 +15,8 @@ import type { AddressRows } from '../rows/addressRows.js';
 import { ReplayedRows, rowDataOf } from '../rows/addressRowData.js';
 import { digestBytes, type RawDigests, rawDigests } from '../rows/rawCsvRecords.js';
 import type { SourceRows } from '../rows/rowCache.js';
-import { type AccumulatedAddress, replaySource } from './addressReplay.js';
+import { type AccumulatedAddress, replaySource, touchRowsNotReplayed } from './addressReplay.js';
+import { areaNamesKey } from '../derived/untouchedDocuments.js';
 import { addressFromRecord } from '../transform/address.js';
 import { countRepairs } from '../execution/summary.js';
 import { toAreaDoc } from '../transform/area.js';
@@ -95,6 +96,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         const found = sourceRows && { ...parents };
         const version = accumulate(doc, parents);
         if (folds?.has(parents.city_id)) folds.note(doc.id, parents.city_id, version);
+        ctx.untouched?.touch(doc);
         const data = found && rowDataOf(doc, found, parents.city_id);
         const row = sourceRows && data && rows?.builder.addRecord(sourceRows, hi, lo, data, joined);
         return { id: doc.id, doc, origin, position: item.position, version, ...(row !== undefined && { row }) };
@@ -119,6 +121,8 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   }
   const addressStart = Date.now();
   const result = await ctx.load('addresses', 'addresses', items(), false, rows && recordDocument(rows));
+  // The live rows not replayed (changed or gone) touched their streets and postcodes as the rows read now did.
+  if (rows?.plan && replayedRows && ctx.untouched) touchRowsNotReplayed(rows.plan, replayedRows, ctx.untouched);
   // The live generation's row cache is replayed: let it go (~80 bytes a row) before the cities, streets and places.
   replayedRows = undefined;
   if (rows) {
@@ -211,7 +215,13 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
   );
   c.indexed += r.sent - r.failed;
   // An update's addresses of groups the live generation folded otherwise (their live copies kept as they were).
-  const refolded = ctx.setup.writes?.liveFolds?.moves(remap, (group) => derived.ownParents(group)) ?? new Map();
+  const liveFolds = ctx.setup.writes?.liveFolds;
+  const refolded = liveFolds?.moves(remap, (group) => derived.ownParents(group)) ?? new Map();
+  if (liveFolds) ctx.untouched?.refold(liveFolds.changed(remap));
+  const liveNames = ctx.setup.writes?.liveCityNames;
+  if (liveNames) {
+    ctx.untouched?.rename(cities.filter((city) => liveNames.get(city.id) !== areaNamesKey(city)).map((c) => c.id));
+  }
   const moved = ctx.writes
     ? await remapAddressCities(ctx.setup.client, ctx.index('addresses'), remap, refolded, () => ctx.checkAbort())
     : 0;

@@ -7,17 +7,29 @@ import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { bulkLoad, type LoadItem } from '../execution/bulkLoader.js';
 import type { RunContext } from '../execution/runContext.js';
 
-/** Returns the documents written without error. */
+/**
+ * Returns the documents written without error, and those an update kept as the live generation holds them
+ * (`untouched`: known to be as the live one, so neither digested nor sent: indexer/derived/untouchedDocuments.ts).
+ */
 export async function loadDerivedDocuments<D extends object>(
   ctx: RunContext,
   kind: IndexKind,
   items: AsyncIterable<LoadItem<D>>,
+  untouched?: (doc: D) => boolean,
 ): Promise<number> {
   const refused: string[] = [];
+  const writes = ctx.setup.writes;
+  let kept = 0;
+  async function* offered(): AsyncGenerator<LoadItem<D>> {
+    for await (const item of items) {
+      if (writes && untouched?.(item.doc) && writes.keep(kind, item.id)) kept++;
+      else yield item;
+    }
+  }
   const loaded = await bulkLoad<D>({
     client: ctx.setup.client,
     index: ctx.index(kind),
-    items,
+    items: offered(),
     tuning: ctx.setup.tuning,
     onDrop: (drop) => {
       if (refused.length < 5) refused.push(`${drop.id}: HTTP ${drop.status} ${JSON.stringify(drop.error)}`);
@@ -29,6 +41,7 @@ export async function loadDerivedDocuments<D extends object>(
   });
   ctx.checkAbort();
   const result = ctx.setup.writes ? ctx.setup.writes.settle(kind, loaded) : loaded;
+  if (kept) ctx.keptUntouched[kind] = (ctx.keptUntouched[kind] ?? 0) + kept;
   if (refused.length) ctx.log.error({ refused, kind }, `Elasticsearch refused ${kind} documents`);
-  return result.sent - result.failed;
+  return result.sent - result.failed + kept;
 }

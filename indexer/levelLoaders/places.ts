@@ -24,6 +24,7 @@ export async function loadPlaces(ctx: RunContext): Promise<void> {
       yield { id: doc.id, doc, origin: 0, position: p.built };
     }
   }
-  p.indexed = await loadDerivedDocuments(ctx, 'places', items());
+  const untouched = ctx.untouched;
+  p.indexed = await loadDerivedDocuments(ctx, 'places', items(), untouched && ((doc) => untouched.place(doc)));
   ctx.log.info({ dataset_level: 'places', built: p.built, indexed: p.indexed, by_type: p.byType }, 'places loaded');
 }

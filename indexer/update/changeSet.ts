@@ -23,11 +23,14 @@ export interface ChangeSetOptions {
   versionOffset: number;
   /** The live generation's derived-city folds: its addresses of a folded group are moved only where refolded. */
   liveFolds: LiveFolds;
+  /** The live generation's derived cities' names (areaNamesKey), by id: a street or place under one renamed is rebuilt. */
+  liveCityNames: ReadonlyMap<string, string>;
 }
 
 export class ChangeSet implements WritePolicy {
   readonly dryRun: boolean;
   readonly liveFolds: LiveFolds;
+  readonly liveCityNames: ReadonlyMap<string, string>;
   private readonly kinds: Record<IndexKind, KindChanges>;
   private readonly settled = new Map<IndexKind, number>();
 
@@ -37,6 +40,7 @@ export class ChangeSet implements WritePolicy {
   ) {
     this.dryRun = options.dryRun;
     this.liveFolds = options.liveFolds;
+    this.liveCityNames = options.liveCityNames;
     this.kinds = Object.fromEntries(
       INDEX_KINDS.map((kind) => {
         const limit = SOURCE_KINDS.includes(kind) ? Math.floor(options.maxChangeRatio * live[kind].size) : Infinity;
@@ -57,6 +61,10 @@ export class ChangeSet implements WritePolicy {
       }
       return dryRun ? false : chosen;
     };
+  }
+
+  keep(kind: IndexKind, id: string): boolean {
+    return !this.dryRun && this.kinds[kind].kept(id);
   }
 
   /** A live address `update` replayed from the row cache (indexer/rows/): seen, unchanged, not sent. */

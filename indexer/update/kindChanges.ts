@@ -95,6 +95,17 @@ export class KindChanges {
     this.state[i] = st | SEEN;
   }
 
+  /**
+   * A document the run knows to be as the live one without its digest (an untouched street or place): seen,
+   * unchanged, not sent. False when the live generation lacks it or it was offered already: then it is offered.
+   */
+  kept(id: string): boolean {
+    const i = this.live.indexOf(id);
+    if (i < 0 || (this.state[i] as number) & SEEN) return false;
+    this.state[i] = SEEN;
+    return true;
+  }
+
   /** Whether the live generation lacks this id (so far an addition). */
   isAdded(id: string): boolean {
     return this.added.has(id);

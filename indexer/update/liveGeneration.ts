@@ -6,6 +6,9 @@ import type { Client } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import type { FoldTargets } from '../derived/liveFolds.js';
+import { areaNamesKey } from '../derived/untouchedDocuments.js';
+import { scanIndex } from '../execution/scanIndex.js';
+import { AREA_LEVEL_VALUE } from '../records/levels.js';
 import type { UpdateBasis } from '../execution/completion.js';
 import { liveGeneration } from '../generations/generations.js';
 import { cloneIndex } from './cloneIndex.js';
@@ -32,6 +35,21 @@ export async function liveBasis(client: Client, prefix: string): Promise<{ live:
 /** The live generation's folds (derivedCities.ts): per group folded, the parents its addresses carry where kept. */
 export function liveFoldTargets(basis: UpdateBasis): FoldTargets {
   return new Map(basis.folded_cities.map((group) => [group, basis.folded_into?.[group]]));
+}
+
+/** The live generation's cities' names (areaNamesKey), by id: what its streets' and places' documents show of them. */
+export async function liveCityNames(client: Client, prefix: string, live: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const pages = scanIndex<{ name: string; names?: Record<string, string> }>(
+    client,
+    generationIndexName(prefix, 'areas', live),
+    { query: { term: { level: AREA_LEVEL_VALUE.cities } }, _source: ['name', 'names'] },
+    { pageSize: 5000, checkAbort: () => {} },
+  );
+  for await (const hits of pages) {
+    for (const hit of hits) if (hit._source) out.set(hit._id as string, areaNamesKey(hit._source));
+  }
+  return out;
 }
 
 /**

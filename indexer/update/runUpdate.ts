@@ -34,7 +34,7 @@ import type { RunOptions } from '../run.js';
 import { ChangeSet } from './changeSet.js';
 import { deleteDocuments } from './deleteDocuments.js';
 import { ChangeLimitError, type KindCounts } from './kindChanges.js';
-import { liveBasis, liveFoldTargets, type LiveSide, startLiveSide } from './liveGeneration.js';
+import { liveBasis, liveCityNames, liveFoldTargets, type LiveSide, startLiveSide } from './liveGeneration.js';
 import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
 import { UpdateRefusedError } from './updateErrors.js';
 import { planUpdate, type RowCounts } from './planUpdate.js';
@@ -61,6 +61,11 @@ export interface UpdateSummary extends RunSummary {
   addressesBySourceId: KindCounts | null;
   /** Why the change set was not applied (empty when it was, or would be under --dry-run). */
   refused: string[];
+  /**
+   * Streets and places no address change reached (indexer/derived/untouchedDocuments.ts): kept as the live generation
+   * holds them, neither built into a digest nor sent. Counted unchanged in `changes` too.
+   */
+  untouched: Partial<Record<IndexKind, number>>;
   /** Where the time went: planning the rows, reading the live digests, cloning, computing and writing, finishing. */
   timingsMs: Record<string, number>;
   /**
@@ -180,6 +185,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     durationMs: Date.now() - started,
     addressesPerSecond: ctx.addressMs ? Math.round(ctx.levels.addresses.read / (ctx.addressMs / 1000)) : 0,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    untouched: { ...ctx.keptUntouched },
     timingsMs: { ...timings, ...ctx.stageMs },
     rows:
       'replayed' in rowCounts
@@ -195,6 +201,8 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     };
     // Elasticsearch reads the live digests and clones while the rows are planned here.
     liveSide = startLiveSide(client, { prefix, live, generation }, created, { dryRun, checkAbort });
+    const cityNames = liveCityNames(client, prefix, live);
+    const liveNames = await cityNames;
     const planned = await planUpdate(
       { client, prefix, live, manifest, rowCache, basis, liveSide, log },
       (digests) =>
@@ -203,6 +211,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
           maxChangeRatio,
           versionOffset: (basis.update_serial + 1) * VERSION_SPAN,
           liveFolds: new LiveFolds(liveFoldTargets(basis)),
+          liveCityNames: liveNames,
         }),
     );
     ({ rowCounts, rows } = planned);
