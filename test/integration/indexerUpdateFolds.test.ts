@@ -13,7 +13,7 @@ import { runIndexing } from '../../indexer/run.js';
 import { liveBasis } from '../../indexer/update/liveGeneration.js';
 import { runUpdate } from '../../indexer/update/runUpdate.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
-import { documentsOf } from '../support/generations.js';
+import { allDocumentsOf } from '../support/generations.js';
 import { indexerTestSpace } from '../support/indexerTests.js';
 import { writeFoldSnapshots } from '../support/snapshots.js';
 
@@ -33,13 +33,8 @@ const options = (manifestPath: string, indexPrefix: string) => ({
   rowCacheDir,
 });
 
-async function documents(p: string): Promise<Record<string, Map<string, string>>> {
-  const out: Record<string, Map<string, string>> = {};
-  for (const kind of INDEX_KINDS) {
-    const docs = await documentsOf(space.client, p, kind);
-    out[kind] = new Map([...docs].map(([id, doc]) => [id, JSON.stringify(doc)]));
-  }
-  return out;
+function documents(p: string): Promise<Record<string, Map<string, string>>> {
+  return allDocumentsOf(space.client, p);
 }
 
 afterAll(async () => {

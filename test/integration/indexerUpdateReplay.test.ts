@@ -12,7 +12,7 @@ import type { RunSummary } from '../../indexer/execution/summary.js';
 import { runIndexing } from '../../indexer/run.js';
 import { runUpdate, type UpdateSummary } from '../../indexer/update/runUpdate.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
-import { documentsOf } from '../support/generations.js';
+import { allDocumentsOf } from '../support/generations.js';
 import { indexerTestSpace } from '../support/indexerTests.js';
 import { type Snapshots, writeSnapshots } from '../support/snapshots.js';
 
@@ -48,13 +48,8 @@ function update(manifestPath: string): Promise<UpdateSummary> {
 }
 
 /** Every document of every kind behind the prefix's aliases, by id, as JSON. */
-async function documents(p: string): Promise<Record<string, Map<string, string>>> {
-  const out: Record<string, Map<string, string>> = {};
-  for (const kind of INDEX_KINDS) {
-    const docs = await documentsOf(space.client, p, kind);
-    out[kind] = new Map([...docs].map(([id, doc]) => [id, JSON.stringify(doc)]));
-  }
-  return out;
+function documents(p: string): Promise<Record<string, Map<string, string>>> {
+  return allDocumentsOf(space.client, p);
 }
 
 function differences(mine: Record<string, Map<string, string>>, theirs: Record<string, Map<string, string>>) {

@@ -86,3 +86,13 @@ export async function documentsOf(client: Client, prefix: string, kind: IndexKin
   for await (const hits of pages) for (const h of hits) out.set(h._id as string, h._source);
   return out;
 }
+
+/** Every document of every kind behind the prefix's aliases, by kind and id, as JSON (generations compared whole). */
+export async function allDocumentsOf(client: Client, prefix: string): Promise<Record<IndexKind, Map<string, string>>> {
+  const out = {} as Record<IndexKind, Map<string, string>>;
+  for (const kind of INDEX_KINDS) {
+    const docs = await documentsOf(client, prefix, kind);
+    out[kind] = new Map([...docs].map(([id, doc]) => [id, JSON.stringify(doc)]));
+  }
+  return out;
+}
