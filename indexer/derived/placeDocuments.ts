@@ -34,6 +34,11 @@ export interface PlaceSources {
   accumulator: PlaceAccumulator;
   /** The hierarchy: parent names and country codes. */
   area(id: string): PlaceArea | undefined;
+  /**
+   * A street's or postcode's place kept as it is (an update's untouched places: untouchedDocuments.ts), told what
+   * decides it before the place is built: true leaves it out. Areas' places are always built.
+   */
+  kept?: (place: Pick<PlaceDoc, 'id' | 'type' | 'postcode' | 'ancestor_ids'>) => boolean;
 }
 
 function namesOf(name: string, names: LocalisedNames | undefined): string[] {
@@ -119,6 +124,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
   }
 
   for (const s of src.streets) {
+    if (src.kept?.({ id: s.id, type: 'street', postcode: '', ancestor_ids: ancestorIds(s) })) continue;
     const extra = src.accumulator.streetExtra(s.street_key, s.city_key);
     const postcodeKey = extra ? mostCommon(extra.postcodes) : '';
     const postcode = postcodeKey.toUpperCase();
@@ -160,6 +166,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
     postcodes.set(id, other ? mergePostcodes(other, p) : p);
   }
   for (const [id, p] of postcodes) {
+    if (src.kept?.({ id, type: 'postcode', postcode: p.postcode, ancestor_ids: ancestorIds(p.parents) })) continue;
     const city = mostCommon(p.cities);
     const country = countryOf(p.parents);
     yield {

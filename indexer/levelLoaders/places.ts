@@ -11,20 +11,36 @@ import { loadDerivedDocuments } from './derivedDocuments.js';
 export async function loadPlaces(ctx: RunContext): Promise<void> {
   ctx.checkAbort();
   const p = ctx.places;
+  const count = (type: PlaceDoc['type']) => {
+    p.built++;
+    p.byType[type] = (p.byType[type] ?? 0) + 1;
+  };
+  // An update's places no address change reached: kept as the live generation holds them, not even built.
+  const { untouched, setup } = ctx;
+  const writes = setup.writes;
+  let kept = 0;
   const docs = buildPlaces({
     areas: ctx.hierarchy.areas(),
     streets: ctx.builtStreets,
     accumulator: ctx.placeAccumulator,
     area: (id) => (id ? ctx.hierarchy.area(id) : undefined),
+    ...(untouched &&
+      writes && {
+        kept: (place) => {
+          if (!untouched.place(place) || !writes.keep('places', place.id)) return false;
+          count(place.type);
+          kept++;
+          return true;
+        },
+      }),
   });
   async function* items(): AsyncGenerator<LoadItem<PlaceDoc>> {
     for (const doc of docs) {
-      p.built++;
-      p.byType[doc.type] = (p.byType[doc.type] ?? 0) + 1;
+      count(doc.type);
       yield { id: doc.id, doc, origin: 0, position: p.built };
     }
   }
-  const untouched = ctx.untouched;
-  p.indexed = await loadDerivedDocuments(ctx, 'places', items(), untouched && ((doc) => untouched.place(doc)));
+  p.indexed = (await loadDerivedDocuments(ctx, 'places', items())) + kept;
+  if (kept) ctx.keptUntouched.places = kept;
   ctx.log.info({ dataset_level: 'places', built: p.built, indexed: p.indexed, by_type: p.byType }, 'places loaded');
 }

@@ -38,7 +38,7 @@ const address = (street: string, postcode: string, lat: number, lon: number) => 
   suburb_id: 'wippolder',
 });
 
-function build(): PlaceDoc[] {
+function build(kept?: Parameters<typeof buildPlaces>[0]['kept']): PlaceDoc[] {
   const acc = new PlaceAccumulator();
   acc.add(address('Mekelweg', '2628CD', 52.0, 4.37));
   acc.add(address('Mekelweg', '2628CD', 52.002, 4.374));
@@ -53,7 +53,7 @@ function build(): PlaceDoc[] {
   }
   const street: PlaceStreet = streets.finish()[0] as PlaceStreet;
   const byId = new Map(areas.map((a) => [a.id, a]));
-  return [...buildPlaces({ areas, streets: [street], accumulator: acc, area: (id) => byId.get(id) })];
+  return [...buildPlaces({ areas, streets: [street], accumulator: acc, area: (id) => byId.get(id), kept })];
 }
 
 describe('buildPlaces', () => {
@@ -82,6 +82,24 @@ describe('buildPlaces', () => {
       name_keys: ['brussel', 'bruxelles'],
       primary_name_keys: ['brussel'],
     });
+  });
+
+  it("leaves out the street and postcode places an update keeps, told each one's id, postcode and ancestors first", () => {
+    const asked: string[] = [];
+    const kept = build((place) => {
+      asked.push(`${place.type} ${place.id} ${place.postcode} ${place.ancestor_ids.length}`);
+      return place.type === 'street' || place.postcode === '2628CD';
+    });
+    expect(kept.map((d) => d.id)).toEqual(
+      docs.filter((d) => d.type !== 'street' && d.id !== 'postcode:NL:2628CD').map((d) => d.id),
+    );
+    expect(kept.filter((d) => d.type !== 'street' && d.type !== 'postcode')).toEqual(
+      docs.filter((d) => d.type !== 'street' && d.type !== 'postcode'),
+    );
+    expect(asked).toContain(
+      `street ${streetId('mekelweg', 'delft')}  ${docs.find((d) => d.type === 'street')!.ancestor_ids.length}`,
+    );
+    expect(asked).toContain('postcode postcode:NL:2628CD 2628CD 4');
   });
 
   it("names a street in every language of the streets index's document (Rue Neuve = Nieuwstraat)", () => {
