@@ -160,6 +160,16 @@ function printRun(row: Row, samples: OpenLoopSample[], loopP99: number, loopMax:
       `max ${loopMax.toFixed(1)} ms; load average ${row.load}`,
   );
   console.log(`  slowest 1 % by 100 ms window of due time (second:count): ${list.join(' ')}`);
+  // A request that waited for a new connection (none kept free): after a hiccup, TCP's 1 s SYN retry shows here.
+  const connected = samples.filter((s) => s.latencyMs >= threshold && s.connectMs > 0).map((s) => s.connectMs);
+  const all = samples.filter((s) => s.connectMs > 0).length;
+  console.log(
+    `  new connections: ${all} of all requests, ${connected.length} of the slowest 1 % (their connect: median ` +
+      `${quantile(
+        connected.sort((a, b) => a - b),
+        0.5,
+      ).toFixed(1)} ms, max ${quantile(connected, 1).toFixed(1)} ms)`,
+  );
 }
 
 const f = (n: number, digits = 0) => n.toFixed(digits);
