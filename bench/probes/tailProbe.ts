@@ -1,6 +1,6 @@
 /**
  * `npm run bench:tail [-- --scenario place|keystrokes|forward] [--rate R] [--seconds S] [--node-opt=--flag ...]
- * [--api name=DIR ...] [--rounds N] [--trace]`: where a fixed-rate p99 comes from. Drives the API (a production process on
+ * [--api name=DIR ...] [--rounds N] [--trace] [--connections N ...]`: where a fixed-rate p99 comes from. Drives the API (a production process on
  * the `bench-bulk-` indexes of ELASTICSEARCH_URL; it only reads) at an open-loop rate, records every request's
  * latency with the moment it was due, and prints the quantiles, which 100 ms windows hold the slowest 1 %
  * (clustered: stalls; spread: queueing), the generator's own event-loop delay, and the API's garbage collections
@@ -15,6 +15,11 @@
  * `--api main=/tmp/base --api now=.` compares checkouts (another commit's tree with this one's node_modules linked
  * in): `--rounds` runs of each, alternating, then one row per run. Node.js options for the API
  * (`--node-opt=--min-semi-space-size=64`) compare GC settings.
+ *
+ * `--connections N`: the open loop's connections, opened before each run and kept, as a search box keeps its one
+ * (default 256); `0`: a new connection for each request due while the others are busy, as the probe did before issue
+ * 39's fifth pass (after a hiccup, hundreds at once: see bench/support/openLoop.ts). Given twice (`--connections 0
+ * --connections 256`), every API is measured both ways, alternating: how much of a tail was the generator's.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -54,14 +59,18 @@ const { values: args } = parseArgs({
     api: { type: 'string', multiple: true, default: ['now=.'] },
     rounds: { type: 'string', default: '1' },
     trace: { type: 'boolean', default: false },
+    connections: { type: 'string', multiple: true, default: ['256'] },
   },
 });
 const esUrl = elasticsearchUrlFromEnv();
 const rate = Number(args.rate);
 const gcWatch = join(REPO_ROOT, 'bench/support/gcWatch.mjs');
 
-/** The open loop over `requests` at `rate`, keeping every answer's due time, with this process's event-loop delay. */
-async function run(url: string, requests: OpenLoopRequest[], seconds: number) {
+/**
+ * The open loop over `requests` at `rate` (over `connections` kept ones, 0: new ones as needed), keeping every
+ * answer's due time, with this process's event-loop delay.
+ */
+async function run(url: string, requests: OpenLoopRequest[], seconds: number, connections: number) {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const result = await openLoop({
@@ -72,6 +81,7 @@ async function run(url: string, requests: OpenLoopRequest[], seconds: number) {
     seconds,
     keepSamples: true,
     ...(args.trace ? { keepHeader: SEARCH_TRACE_HEADER } : {}),
+    ...(connections > 0 ? { connections } : {}),
   });
   loop.disable();
   return { result, loopP99: loop.percentile(99) / 1e6, loopMax: loop.max / 1e6 };
@@ -150,6 +160,16 @@ function printRun(row: Row, samples: OpenLoopSample[], loopP99: number, loopMax:
       `max ${loopMax.toFixed(1)} ms; load average ${row.load}`,
   );
   console.log(`  slowest 1 % by 100 ms window of due time (second:count): ${list.join(' ')}`);
+  // A request that waited for a new connection (none kept free): after a hiccup, TCP's 1 s SYN retry shows here.
+  const connected = samples.filter((s) => s.latencyMs >= threshold && s.connectMs > 0).map((s) => s.connectMs);
+  const all = samples.filter((s) => s.connectMs > 0).length;
+  console.log(
+    `  new connections: ${all} of all requests, ${connected.length} of the slowest 1 % (their connect: median ` +
+      `${quantile(
+        connected.sort((a, b) => a - b),
+        0.5,
+      ).toFixed(1)} ms, max ${quantile(connected, 1).toFixed(1)} ms)`,
+  );
 }
 
 const f = (n: number, digits = 0) => n.toFixed(digits);
@@ -245,7 +265,7 @@ function requestsFor(scenario: string, addresses: Awaited<ReturnType<typeof samp
   throw new Error(`--scenario place|keystrokes|forward, not ${scenario}`);
 }
 
-async function measure(name: string, root: string, requests: OpenLoopRequest[]): Promise<Row> {
+async function measure(name: string, root: string, requests: OpenLoopRequest[], connections: number): Promise<Row> {
   const gcOut = join(tmpdir(), `gc-watch-${process.pid}-${name}.txt`);
   rmSync(gcOut, { force: true });
   const api = await startApiProcess({
@@ -257,9 +277,9 @@ async function measure(name: string, root: string, requests: OpenLoopRequest[]):
     env: { GC_WATCH_OUT: gcOut, ...(args.trace ? { SEARCH_TRACE: 'true' } : {}) },
   });
   try {
-    await run(api.url, requests, Number(args.warmup));
+    await run(api.url, requests, Number(args.warmup), connections);
     const from = Date.now();
-    const { result, loopP99, loopMax } = await run(api.url, requests, Number(args.seconds));
+    const { result, loopP99, loopMax } = await run(api.url, requests, Number(args.seconds), connections);
     const to = Date.now();
     // The watcher appends twice a second, stamping each collection with the end of its half-second.
     await new Promise((r) => setTimeout(r, 700));
@@ -289,10 +309,18 @@ async function main() {
   const addresses = await sampleAddresses(client, args.prefix, 2000, BENCH_SEED);
   await client.close();
   const requests = requestsFor(args.scenario, addresses);
-  const apis = args.api.map(parseApiSpec);
+  const ways = args.connections.map(Number);
+  const runs = args.api.map(parseApiSpec).flatMap((api) =>
+    ways.map((connections) => ({
+      ...api,
+      connections,
+      label:
+        ways.length > 1 ? `${api.label}, ${connections > 0 ? `${connections} kept` : 'new'} connections` : api.label,
+    })),
+  );
   const rows: Row[] = [];
-  await interleave(apis, { rounds: Number(args.rounds), order: 'alternate' }, async (api) => {
-    rows.push(await measure(api.label, api.dir, requests));
+  await interleave(runs, { rounds: Number(args.rounds), order: 'alternate' }, async (target) => {
+    rows.push(await measure(target.label, target.dir, requests, target.connections));
   });
   printTable(rows);
 }

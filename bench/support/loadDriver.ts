@@ -17,6 +17,12 @@ export interface Scenario {
   rate?: number;
   /** Fewer connections than the run's (a batch of 1,000 addresses is itself a load). */
   connections?: number;
+  /**
+   * At a fixed rate: this many connections, opened before the run (and before its warm-up) and kept, as its clients
+   * keep theirs (a search box its one connection); unset: a new connection for every request due while the others
+   * are busy (see openLoop's `connections`).
+   */
+  keptConnections?: number;
   /** Report the mean response size on the wire (map scenarios: compressed bytes matter as much as req/s). */
   wireBytes?: boolean;
 }
@@ -78,11 +84,12 @@ export function atRate(scenario: Scenario, rate: number, seconds: number, connec
   });
 }
 
-/** At a fixed rate, the latency a client sees (see atRate). */
+/** At a fixed rate, the latency a client sees (see atRate), over the scenario's kept connections if it has them. */
 async function driveAtRate(settings: LoadSettings, scenario: Scenario, rate: number, begin?: () => void) {
-  if (settings.warmup > 0) await atRate(scenario, rate, settings.warmup);
+  const kept = scenario.keptConnections;
+  if (settings.warmup > 0) await atRate(scenario, rate, settings.warmup, kept);
   begin?.();
-  return rateRow(scenario.name, scenario.target, await atRate(scenario, rate, settings.duration), rate);
+  return rateRow(scenario.name, scenario.target, await atRate(scenario, rate, settings.duration, kept), rate);
 }
 
 /** A fixed-rate run as a row of the table. */
