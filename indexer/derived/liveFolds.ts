@@ -38,11 +38,14 @@ export class LiveFolds {
 
   /**
    * Per address id: the parents it must carry now, for every noted address whose group this run folds otherwise than
-   * the live generation did (`remap`: this run's folds; `own`: an unfolded group's own parents).
+   * the live generation did (`changed`: what changed() gave; `own`: an unfolded group's own parents).
    */
-  moves(remap: ReadonlyMap<string, ParentIds>, own: (group: string) => ParentIds | undefined): Map<string, ParentIds> {
+  moves(
+    changed: ReadonlyMap<string, ParentIds | undefined>,
+    own: (group: string) => ParentIds | undefined,
+  ): Map<string, ParentIds> {
     const now = new Map<string, ParentIds>();
-    for (const [group, after] of this.changed(remap)) {
+    for (const [group, after] of changed) {
       const target = after ?? own(group);
       if (target && this.live.has(group)) now.set(group, target);
     }

@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { IndexKind, ParentIds, StreetDoc } from '../../core/elasticsearch/documents.js';
+import type { WritePolicy } from './writePolicy.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import {
   type BulkLoadOptions,
@@ -18,7 +19,6 @@ import { Hierarchy } from '../records/hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
 import type { Logger } from './logger.js';
 import { LookupTables } from '../records/lookupTables.js';
-import type { LiveFolds } from '../derived/liveFolds.js';
 import { PlaceAccumulator } from '../derived/placeAccumulator.js';
 import { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
@@ -46,27 +46,6 @@ export interface RunSetup {
   writes?: WritePolicy;
   /** The address rows' cache being written, and `update`'s plan of rows to replay (indexer/rows/). */
   rows?: AddressRows | undefined;
-}
-
-/**
- * How a run writes its documents. A full run sends every one; `update` (indexer/update/changeSet.ts) computes the
- * same documents with the same code and sends only those the live generation lacks or holds otherwise.
- */
-export interface WritePolicy {
-  /** Nothing is written at all (--dry-run): no index of the new generation exists. */
-  readonly dryRun: boolean;
-  select(kind: IndexKind): BulkLoadOptions<object>['select'];
-  /** The load's result as a full run would have counted it (merges are decided before sending). */
-  settle(kind: IndexKind, result: LoadResult): LoadResult;
-  /** The live generation's derived-city folds: its addresses of a folded group are noted, to move those refolded. */
-  readonly liveFolds?: LiveFolds;
-  /** The live generation's derived cities' names (areaNamesKey), by id. */
-  readonly liveCityNames?: ReadonlyMap<string, string>;
-  /**
-   * A document known to be as the live one without its digest (untouchedDocuments.ts): counted unchanged, not sent.
-   * False when it cannot be kept so: then it is offered as any other.
-   */
-  keep(kind: IndexKind, id: string): boolean;
 }
 
 /** A record that passed its source's filters, with what it is counted and traced under. */
@@ -102,6 +81,13 @@ export class RunContext {
 
   constructor(readonly setup: RunSetup) {
     this.untouched = setup.writes ? new UntouchedDocuments() : undefined;
+  }
+
+  /** An update's document kept as the live generation holds them (WritePolicy.keep), counted in keptUntouched. */
+  keepUntouched(kind: IndexKind, id: string): boolean {
+    if (!this.setup.writes?.keep(kind, id)) return false;
+    this.keptUntouched[kind] = (this.keptUntouched[kind] ?? 0) + 1;
+    return true;
   }
 
   get manifest(): Manifest {

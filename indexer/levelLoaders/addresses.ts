@@ -216,8 +216,9 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
   c.indexed += r.sent - r.failed;
   // An update's addresses of groups the live generation folded otherwise (their live copies kept as they were).
   const liveFolds = ctx.setup.writes?.liveFolds;
-  const refolded = liveFolds?.moves(remap, (group) => derived.ownParents(group)) ?? new Map();
-  if (liveFolds) ctx.untouched?.refold(liveFolds.changed(remap));
+  const changedFolds = liveFolds?.changed(remap) ?? new Map();
+  const refolded = liveFolds?.moves(changedFolds, (group) => derived.ownParents(group)) ?? new Map();
+  ctx.untouched?.refold(changedFolds);
   const liveNames = ctx.setup.writes?.liveCityNames;
   if (liveNames) {
     ctx.untouched?.rename(cities.filter((city) => liveNames.get(city.id) !== areaNamesKey(city)).map((c) => c.id));

@@ -5,8 +5,7 @@
  * not used: it lives in Elasticsearch's reindex module, which not every distribution (the local launcher's among
  * them) ships. The addresses are found over a point in time and updated with partial-document bulk updates.
  */
-import type { Client } from '@elastic/elasticsearch';
-import type { estypes } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import type { ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derived/derivedCities.js';
 import { CONTENT_HASH_FIELD } from '../execution/contentDigest.js';

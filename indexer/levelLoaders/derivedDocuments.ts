@@ -9,7 +9,7 @@ import type { RunContext } from '../execution/runContext.js';
 
 /**
  * Returns the documents written without error, and those an update kept as the live generation holds them
- * (`untouched`: known to be as the live one, so neither digested nor sent: indexer/derived/untouchedDocuments.ts).
+ * (`untouched`, or kept by the items themselves: as the live one, neither digested nor sent: ctx.keepUntouched).
  */
 export async function loadDerivedDocuments<D extends object>(
   ctx: RunContext,
@@ -18,13 +18,8 @@ export async function loadDerivedDocuments<D extends object>(
   untouched?: (doc: D) => boolean,
 ): Promise<number> {
   const refused: string[] = [];
-  const writes = ctx.setup.writes;
-  let kept = 0;
   async function* offered(): AsyncGenerator<LoadItem<D>> {
-    for await (const item of items) {
-      if (writes && untouched?.(item.doc) && writes.keep(kind, item.id)) kept++;
-      else yield item;
-    }
+    for await (const item of items) if (!(untouched?.(item.doc) && ctx.keepUntouched(kind, item.id))) yield item;
   }
   const loaded = await bulkLoad<D>({
     client: ctx.setup.client,
@@ -41,7 +36,7 @@ export async function loadDerivedDocuments<D extends object>(
   });
   ctx.checkAbort();
   const result = ctx.setup.writes ? ctx.setup.writes.settle(kind, loaded) : loaded;
-  if (kept) ctx.keptUntouched[kind] = (ctx.keptUntouched[kind] ?? 0) + kept;
   if (refused.length) ctx.log.error({ refused, kind }, `Elasticsearch refused ${kind} documents`);
-  return result.sent - result.failed + kept;
+  // The documents kept untouched are the live ones: indexed as a full run would have them (this load's, or its items').
+  return result.sent - result.failed + (ctx.keptUntouched[kind] ?? 0);
 }

@@ -16,23 +16,19 @@ export async function loadPlaces(ctx: RunContext): Promise<void> {
     p.byType[type] = (p.byType[type] ?? 0) + 1;
   };
   // An update's places no address change reached: kept as the live generation holds them, not even built.
-  const { untouched, setup } = ctx;
-  const writes = setup.writes;
-  let kept = 0;
+  const untouched = ctx.untouched;
   const docs = buildPlaces({
     areas: ctx.hierarchy.areas(),
     streets: ctx.builtStreets,
     accumulator: ctx.placeAccumulator,
     area: (id) => (id ? ctx.hierarchy.area(id) : undefined),
-    ...(untouched &&
-      writes && {
-        kept: (place) => {
-          if (!untouched.place(place) || !writes.keep('places', place.id)) return false;
-          count(place.type);
-          kept++;
-          return true;
-        },
-      }),
+    ...(untouched && {
+      kept: (place) => {
+        if (!untouched.place(place) || !ctx.keepUntouched('places', place.id)) return false;
+        count(place.type);
+        return true;
+      },
+    }),
   });
   async function* items(): AsyncGenerator<LoadItem<PlaceDoc>> {
     for (const doc of docs) {
@@ -40,7 +36,6 @@ export async function loadPlaces(ctx: RunContext): Promise<void> {
       yield { id: doc.id, doc, origin: 0, position: p.built };
     }
   }
-  p.indexed = (await loadDerivedDocuments(ctx, 'places', items())) + kept;
-  if (kept) ctx.keptUntouched.places = kept;
+  p.indexed = await loadDerivedDocuments(ctx, 'places', items());
   ctx.log.info({ dataset_level: 'places', built: p.built, indexed: p.indexed, by_type: p.byType }, 'places loaded');
 }

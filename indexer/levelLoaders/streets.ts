@@ -7,7 +7,6 @@ import type { CityRemap } from '../derived/derivedCities.js';
 import { arrayItems, type RunContext } from '../execution/runContext.js';
 import { loadDerivedDocuments } from './derivedDocuments.js';
 import type { StreetAccumulator } from '../derived/streetDocuments.js';
-import type { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 
 /** Returns the documents written (the places are built from them). */
 export async function loadStreets(
@@ -16,6 +15,7 @@ export async function loadStreets(
   remap?: CityRemap,
 ): Promise<StreetDoc[]> {
   ctx.checkAbort();
+  const untouched = ctx.untouched;
   const docs = streets.finish(remap);
   const s = ctx.streets;
   s.built = docs.length;
@@ -24,7 +24,7 @@ export async function loadStreets(
     ctx,
     'streets',
     arrayItems(docs.map((doc, i) => ({ id: doc.id, doc, origin: 0, position: i + 1 }))),
-    ctx.untouched && ((doc) => (ctx.untouched as UntouchedDocuments).street(doc)),
+    untouched && ((doc) => untouched.street(doc)),
   );
   ctx.log.info(
     { dataset_level: 'streets', built: s.built, indexed: s.indexed, addresses: s.addresses },

@@ -7,7 +7,7 @@ import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { LoadItem, LoadResult } from '../execution/bulkLoader.js';
 import { stableSourceId } from './sourceIdChanges.js';
-import type { WritePolicy } from '../execution/runContext.js';
+import type { WritePolicy } from '../execution/writePolicy.js';
 import type { DigestTable } from './digestTable.js';
 import type { LiveFolds } from '../derived/liveFolds.js';
 import { type KindCounts, KindChanges } from './kindChanges.js';

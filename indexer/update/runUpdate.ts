@@ -201,8 +201,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
     };
     // Elasticsearch reads the live digests and clones while the rows are planned here.
     liveSide = startLiveSide(client, { prefix, live, generation }, created, { dryRun, checkAbort });
-    const cityNames = liveCityNames(client, prefix, live);
-    const liveNames = await cityNames;
+    const liveNames = await liveCityNames(client, prefix, live);
     const planned = await planUpdate(
       { client, prefix, live, manifest, rowCache, basis, liveSide, log },
       (digests) =>
