@@ -11,6 +11,7 @@ import type { AddressServices } from '../features/address/endpoints.js';
 import type { AutocompleteServices } from '../features/autocomplete/endpoint.js';
 import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import { ShortPrefixCache } from '../features/autocomplete/shortPrefixCache.js';
+import { CompleteStreetCache } from '../features/autocomplete/completeStreetCache.js';
 import type { AutocompleteRecords } from '../features/autocomplete/autocompleteAnswer.js';
 import { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { NominatimServices } from '../features/dialects/nominatim/endpoints.js';
@@ -76,7 +77,7 @@ export function buildSearchServices(options: SearchStackOptions) {
     cityNames,
     places,
     searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
-    autocomplete: new AutocompleteRepository(searcher, indexPrefix),
+    autocomplete: new AutocompleteRepository(searcher, indexPrefix, new CompleteStreetCache(generations)),
     areaKeys: new AreaKeyRepository(client, generations),
     shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),

@@ -138,11 +138,13 @@ describe('GET /autocomplete', () => {
     expect(typing.out[0]).toMatchObject({ type: 'street', streetname: 'Plein Delftzicht' });
     expect(typing.out.length).toBeLessThan(10);
     expect({ trips: typing.trips, searches: typing.searches }).toEqual({ trips: 1, searches: 1 });
-    // "Plein Delft": Delft exactly, in a place called "plein", which it is not in: no search of the places either.
+    // "Plein Delft": Delft exactly, in a place called "plein", which it is not in: no search of the places either,
+    // nor of the streets: "Plein Delf" found fewer than ten, all there are, and the streets of "Plein Delft" are
+    // among them (completeStreets.ts).
     const typed = await tripsOf('Plein Delft');
     expect(typed.out[0]).toMatchObject({ type: 'street', streetname: 'Plein Delftzicht' });
     expect(typed.out.every((s) => s.type === 'street')).toBe(true);
-    expect({ trips: typed.trips, searches: typed.searches }).toEqual({ trips: 1, searches: 1 });
+    expect({ trips: typed.trips, searches: typed.searches }).toEqual({ trips: 0, searches: 0 });
     // A qualifier an area does lie in keeps its search: "Delft Zuid-Holland" names the city.
     const qualified = await tripsOf('Delft Zuid-Holland');
     expect(qualified.out[0]).toMatchObject({ type: 'city', city: 'Delft' });

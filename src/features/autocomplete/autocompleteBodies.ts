@@ -26,13 +26,20 @@ export const AUTOCOMPLETE_SOURCE = ADDRESS_SOURCE satisfies readonly (keyof Addr
 
 export type AutocompleteHit = Pick<AddressDoc, (typeof AUTOCOMPLETE_SOURCE)[number]>;
 
-/** What a street suggestion shows and is ranked by, no more. */
+/**
+ * What a street suggestion shows and is ranked by, and what the exact round matched it on (keys and word tails: a
+ * longer keystroke is answered from a complete shorter one by the same rules, completeStreets.ts).
+ */
 export const STREET_SOURCE = [
   'streetname',
   'city',
   'location',
   'address_count',
   'street_names',
+  'street_key',
+  'street_words',
+  'other_street_keys',
+  'other_street_words',
 ] as const satisfies readonly (keyof StreetDoc)[];
 
 /** A street hit; `points` only when there is a focus (the suggestion is placed at the nearest of them). */
@@ -128,10 +135,21 @@ const distanceSort = (focus: Focus): estypes.SortCombinations => ({
   _geo_distance: { location: focus, order: 'asc', unit: 'm' },
 });
 
-function focusFilter(q: { focus: Focus | undefined; key: string }): Query[] {
-  if (!q.focus || q.key.length > SHORT_PREFIX_LENGTH) return [];
-  return [{ geo_distance: { distance: SHORT_PREFIX_RADIUS, points: q.focus } }];
+/** Whether the street rounds keep only the streets near the focus (one or two letters typed on a map). */
+export function nearFocusOnly(q: { focus: Focus | undefined; key: string }): boolean {
+  return q.focus !== undefined && q.key.length <= SHORT_PREFIX_LENGTH;
 }
+
+function focusFilter(q: { focus: Focus | undefined; key: string }): Query[] {
+  return nearFocusOnly(q) ? [{ geo_distance: { distance: SHORT_PREFIX_RADIUS, points: q.focus! } }] : [];
+}
+
+/** What the exact street round matches as a prefix of a street's word tails: the words typed, joined by spaces. */
+export const streetText = (q: Pick<StreetPrefixQuery, 'words'>): string => q.words.join(' ');
+
+/** Whether the exact street round also matches a prefix of the glued name (one word of GLUED_MIN_LENGTH+ letters). */
+export const matchesGlued = (q: Pick<StreetPrefixQuery, 'words' | 'key'>): boolean =>
+  q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH;
 
 /** Nearest first (the nearest sampled point of each street), then the bigger street, then a stable order. */
 function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinations[] {
@@ -176,8 +194,8 @@ function streetSource(q: StreetPrefixQuery): string[] {
  */
 export function streetPrefixRequest(q: StreetPrefixQuery): estypes.SearchRequest {
   // The other languages' names too: `rue n` finds Nieuwstraat / Rue Neuve.
-  const match: Query[] = WORDS_FIELDS.map((field) => ({ prefix: { [field]: q.words.join(' ') } }));
-  if (q.words.length === 1 && q.key.length >= GLUED_MIN_LENGTH) match.push({ prefix: { 'street_key.starts': q.key } });
+  const match: Query[] = WORDS_FIELDS.map((field) => ({ prefix: { [field]: streetText(q) } }));
+  if (matchesGlued(q)) match.push({ prefix: { 'street_key.starts': q.key } });
   return streetRequest(
     q,
     {

@@ -3,7 +3,6 @@
  * come from autocompleteBodies.ts; every search goes through the batcher, so the keystrokes of all
  * users in flight share `_msearch` round trips.
  */
-import type { estypes } from '@elastic/elasticsearch';
 import type { GeoPoint } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { Searcher } from '../../elasticsearch/searchBatcher.js';
@@ -27,6 +26,8 @@ import {
 } from './autocompleteBodies.js';
 import { mayBeTypo } from './typoRegexp.js';
 import { sources } from '../../indexes/paging.js';
+import type { CompleteStreetCache } from './completeStreetCache.js';
+import type { RefinedStreet } from './completeStreets.js';
 
 export interface Suggestion {
   type: 'street' | 'address' | 'postcode' | 'city' | 'suburb' | 'municipality' | 'province' | 'country';
@@ -91,9 +92,14 @@ export class AutocompleteRepository {
   private readonly addresses: string;
   private readonly streetIndex: string;
 
+  /**
+   * `complete`: the complete street answers of recent keystrokes, from which a longer keystroke is answered without
+   * the exact round's search (completeStreets.ts); without it, every street keystroke searches.
+   */
   constructor(
     private readonly searcher: Searcher,
     indexPrefix: string,
+    private readonly complete?: CompleteStreetCache,
   ) {
     this.addresses = aliasName(indexPrefix, 'addresses');
     this.streetIndex = aliasName(indexPrefix, 'streets');
@@ -149,8 +155,7 @@ export class AutocompleteRepository {
    * (`post` -> Ten Post), which now comes from memory (`alongside`).
    */
   private async streets(q: StreetPrefixQuery, alongside: readonly Suggestion[]): Promise<Suggestion[]> {
-    const streets = await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q));
-    const ranked = rankStreets(q, streets.hits.hits, (hit) => qualityOfScore(Number(hit.sort?.[0] ?? 0)));
+    const ranked = rankStreets(q, await this.exactStreets(q));
     // The typo round only when no street starts with what was typed (as for addresses): a mistyped word rarely
     // begins a real street, while a correct one that matches fewer streets than `size` (most keystrokes past the
     // fifth letter) would pay a second round trip, a regular expression over every street word, for neighbours
@@ -158,7 +163,8 @@ export class AutocompleteRepository {
     if (ranked.length === 0 && mayBeTypo(q.words)) {
       const fuzzy = await this.searcher.search<StreetHit>(this.streetIndex, fuzzyStreetRequest(q), 'fuzzy');
       const seen = new Set(ranked.map((r) => r.suggestion.label));
-      for (const r of rankStreets(q, fuzzy.hits.hits, () => 'fuzzy')) {
+      const found = sources(fuzzy.hits.hits).map((doc) => ({ doc, quality: 'fuzzy' as const }));
+      for (const r of rankStreets(q, found)) {
         if (!seen.has(r.suggestion.label)) ranked.push(r);
       }
     }
@@ -171,18 +177,27 @@ export class AutocompleteRepository {
       .slice(0, q.size)
       .map((r) => r.suggestion);
   }
+
+  /**
+   * The exact round: from a complete answer to a shorter text where one is remembered, else searched (and the
+   * answer remembered when it is complete).
+   */
+  private async exactStreets(q: StreetPrefixQuery): Promise<RefinedStreet[]> {
+    const generation = await this.complete?.generation();
+    const known = generation === undefined ? undefined : this.complete?.find(generation, q);
+    if (known) return known;
+    const hits = (await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q))).hits.hits;
+    if (generation !== undefined) this.complete?.remember(generation, q, hits);
+    return hits.flatMap((hit) =>
+      hit._source ? [{ doc: hit._source, quality: qualityOfScore(Number(hit.sort?.[0] ?? 0)) }] : [],
+    );
+  }
 }
 
-/** Street hits as ranked suggestions; with a focus, placed at the street's sampled point nearest to it. */
-function rankStreets(
-  q: StreetPrefixQuery,
-  hits: readonly estypes.SearchHit<StreetHit>[],
-  qualityOf: (hit: estypes.SearchHit<StreetHit>) => Quality,
-): Ranked[] {
+/** Streets as ranked suggestions; with a focus, placed at the street's sampled point nearest to it. */
+function rankStreets(q: StreetPrefixQuery, found: readonly RefinedStreet[]): Ranked[] {
   const out: Ranked[] = [];
-  for (const hit of hits) {
-    const doc = hit._source;
-    if (!doc) continue;
+  for (const { doc, quality } of found) {
     let location = doc.location;
     let distance = 0;
     if (q.focus) {
@@ -205,7 +220,7 @@ function rankStreets(
         location,
         street_names: doc.street_names,
       },
-      quality: RANK_ORDER.indexOf(qualityOf(hit)),
+      quality: RANK_ORDER.indexOf(quality),
       distance,
       size: doc.address_count,
     });

@@ -1,0 +1,56 @@
+/**
+ * The complete street answers of recent keystrokes (completeStreets.ts), shared by every user, so the next keystroke
+ * of a rare street's name needs no search. Kept per streets index generation: a reindex is a new key, and the old
+ * answers age out of the LRU. An answer is remembered under the generation its hits came from (their `_index`), so
+ * it never serves another generation's keystrokes, even in the second after an alias swap in which the generation
+ * looked up is still the old one.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { LRUCache } from 'lru-cache';
+import type { IndexGenerations } from '../../indexes/generations.js';
+import type { StreetHit } from './autocompleteBodies.js';
+import type { StreetPrefixQuery } from './autocompleteInput.js';
+import { completeStreets, type CompleteStreets, refine, type RefinedStreet, shorterTexts } from './completeStreets.js';
+
+/**
+ * Complete answers remembered at most: fewer than `size` streets each (about 1 KB a street with its points), so a
+ * few tens of MB at worst. A box's next keystroke comes within a second; a few thousand answers cover that many
+ * boxes typing at once.
+ */
+const MAX_ANSWERS = 5000;
+
+export class CompleteStreetCache {
+  private readonly answers = new LRUCache<string, CompleteStreets>({ max: MAX_ANSWERS });
+
+  constructor(private readonly generations: Pick<IndexGenerations, 'of'>) {}
+
+  /** The live streets generation (cached a second by IndexGenerations); undefined when it cannot be looked up. */
+  async generation(): Promise<string | undefined> {
+    return (await this.generations.of(['streets']).catch(() => undefined))?.[0];
+  }
+
+  /** `q`'s answer from a complete answer to a shorter text in `generation`, if one is remembered and holds it. */
+  find(generation: string, q: StreetPrefixQuery): RefinedStreet[] | undefined {
+    const kinds = q.focus ? [true] : [false, true];
+    for (const text of shorterTexts(q)) {
+      for (const points of kinds) {
+        const complete = this.answers.get(keyOf(generation, points, text));
+        const refined = complete && refine(complete, q);
+        if (refined) return refined;
+      }
+    }
+    return undefined;
+  }
+
+  /** The exact round's hits for `q`, remembered when they are every street it matches. */
+  remember(generation: string, q: StreetPrefixQuery, hits: readonly estypes.SearchHit<StreetHit>[]): void {
+    const streets = hits.flatMap((h) => (h._source ? [h._source] : []));
+    const complete = completeStreets(q, streets);
+    if (!complete) return;
+    // The generation the hits came from; with none (nothing matched), the one looked up before the search.
+    const from = hits[0]?._index ?? generation;
+    this.answers.set(keyOf(from, complete.points, complete.text), complete);
+  }
+}
+
+const keyOf = (generation: string, points: boolean, text: string) => `${generation}\n${points ? 'p' : ''}\n${text}`;
