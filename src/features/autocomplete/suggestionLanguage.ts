@@ -50,9 +50,10 @@ export function suggestionInLanguage(
   choice: Omit<LanguageChoice, 'matched'>,
   cities: CityNames = new Map(),
 ): LocalisedSuggestion {
-  const { street_names: streetNames, ...rest } = suggestion;
-  const cityNames = rest.city ? cityNamesOf(cities, rest.city) : undefined;
-  if (!streetNames && !cityNames) return rest;
+  const streetNames = suggestion.street_names;
+  // Most suggestions (all of the Netherlands) have one name and a city of one: nothing to choose, nothing copied.
+  const cityNames = suggestion.city && cities.size > 0 ? cityNamesOf(cities, suggestion.city) : undefined;
+  if (!streetNames && !cityNames) return suggestion;
   const matched = streetNames && (languageTyped(typed, streetNames) ?? languageTypedWithTypo(typed, streetNames));
   const { street_names: _, ...shown } = inLanguage(suggestion, answerLanguage({ ...choice, matched }), cityNames);
   return shown;
