@@ -96,10 +96,16 @@ describe('shorterTexts', () => {
 describe('CompleteStreetCache', () => {
   const generations = (live: string) => ({ of: async () => [live] });
   const hit = (doc: StreetHit, index: string) => ({ _index: index, _id: doc.street_key, _source: doc });
+  const answer = (hits: ReturnType<typeof hit>[], failed = 0) => ({
+    took: 1,
+    timed_out: false,
+    _shards: { total: 1, successful: 1 - failed, failed },
+    hits: { hits },
+  });
 
   it('answers a longer keystroke from a complete shorter one of the same generation only', async () => {
     const cache = new CompleteStreetCache(generations('streets-1'));
-    cache.remember('streets-1', typed('mekel'), [hit(mekelweg, 'streets-1'), hit(mekelwegpad, 'streets-1')]);
+    cache.remember('streets-1', typed('mekel'), answer([hit(mekelweg, 'streets-1'), hit(mekelwegpad, 'streets-1')]));
     expect(cache.find('streets-1', typed('mekelwegp'))).toEqual([{ doc: mekelwegpad, quality: 'starts' }]);
     // A reindex: the old generation's answers serve no keystroke of the new one.
     expect(cache.find('streets-2', typed('mekelwegp'))).toBeUndefined();
@@ -111,15 +117,17 @@ describe('CompleteStreetCache', () => {
   it('files an answer under the generation its hits came from, not the one looked up before the search', async () => {
     const cache = new CompleteStreetCache(generations('streets-1'));
     // The alias moved between the look-up (still cached as streets-1) and the search.
-    cache.remember('streets-1', typed('mekel'), [hit(mekelweg, 'streets-2')]);
+    cache.remember('streets-1', typed('mekel'), answer([hit(mekelweg, 'streets-2')]));
     expect(cache.find('streets-1', typed('mekelw'))).toBeUndefined();
     expect(cache.find('streets-2', typed('mekelw'))).toHaveLength(1);
     expect(await cache.generation()).toBe('streets-1');
   });
 
-  it('remembers no full page', () => {
+  it('remembers no full page, and no answer a shard failed to give', () => {
     const cache = new CompleteStreetCache(generations('streets-1'));
-    cache.remember('streets-1', typed('mekel', 2), [hit(mekelweg, 'streets-1'), hit(mekelwegpad, 'streets-1')]);
+    cache.remember('streets-1', typed('mekel', 2), answer([hit(mekelweg, 'streets-1'), hit(mekelwegpad, 'streets-1')]));
     expect(cache.find('streets-1', typed('mekelw', 2))).toBeUndefined();
+    cache.remember('streets-1', typed('mekel'), answer([hit(mekelweg, 'streets-1')], 1));
+    expect(cache.find('streets-1', typed('mekelw'))).toBeUndefined();
   });
 });

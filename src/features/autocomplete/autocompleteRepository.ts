@@ -186,9 +186,9 @@ export class AutocompleteRepository {
     const generation = await this.complete?.generation();
     const known = generation === undefined ? undefined : this.complete?.find(generation, q);
     if (known) return known;
-    const hits = (await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q))).hits.hits;
-    if (generation !== undefined) this.complete?.remember(generation, q, hits);
-    return hits.flatMap((hit) =>
+    const res = await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q));
+    if (generation !== undefined) this.complete?.remember(generation, q, res);
+    return res.hits.hits.flatMap((hit) =>
       hit._source ? [{ doc: hit._source, quality: qualityOfScore(Number(hit.sort?.[0] ?? 0)) }] : [],
     );
   }

@@ -42,8 +42,13 @@ export class CompleteStreetCache {
     return undefined;
   }
 
-  /** The exact round's hits for `q`, remembered when they are every street it matches. */
-  remember(generation: string, q: StreetPrefixQuery, hits: readonly estypes.SearchHit<StreetHit>[]): void {
+  /**
+   * The exact round's answer to `q`, remembered when its hits are every street it matches (not when a shard failed or
+   * the search timed out: fewer hits then say nothing).
+   */
+  remember(generation: string, q: StreetPrefixQuery, res: estypes.SearchResponse<StreetHit>): void {
+    if (res.timed_out || (res._shards?.failed ?? 0) > 0) return;
+    const hits = res.hits.hits;
     const streets = hits.flatMap((h) => (h._source ? [h._source] : []));
     const complete = completeStreets(q, streets);
     if (!complete) return;
