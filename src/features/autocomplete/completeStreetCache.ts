@@ -8,6 +8,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { LRUCache } from 'lru-cache';
 import type { IndexGenerations } from '../../indexes/generations.js';
+import { sources } from '../../indexes/paging.js';
 import type { StreetHit } from './autocompleteBodies.js';
 import type { StreetPrefixQuery } from './autocompleteInput.js';
 import { completeStreets, type CompleteStreets, refine, type RefinedStreet, shorterTexts } from './completeStreets.js';
@@ -48,12 +49,10 @@ export class CompleteStreetCache {
    */
   remember(generation: string, q: StreetPrefixQuery, res: estypes.SearchResponse<StreetHit>): void {
     if (res.timed_out || (res._shards?.failed ?? 0) > 0) return;
-    const hits = res.hits.hits;
-    const streets = hits.flatMap((h) => (h._source ? [h._source] : []));
-    const complete = completeStreets(q, streets);
+    const complete = completeStreets(q, sources(res.hits.hits));
     if (!complete) return;
     // The generation the hits came from; with none (nothing matched), the one looked up before the search.
-    const from = hits[0]?._index ?? generation;
+    const from = res.hits.hits[0]?._index ?? generation;
     this.answers.set(keyOf(from, complete.points, complete.text), complete);
   }
 }

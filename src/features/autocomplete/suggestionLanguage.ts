@@ -40,6 +40,9 @@ function typoExpression(typed: string): RegExp | undefined {
 
 export type LocalisedSuggestion = Omit<Suggestion, 'street_names'> & { names?: AddressNames };
 
+/** No city named in several languages (a one-language answer reads none): one table, not a new one per suggestion. */
+const NO_CITIES: CityNames = new Map();
+
 /**
  * The suggestion with `streetname`, `city` and its label in the chosen language, and `names` where there are
  * several. `cities`: the known cities named in several languages.
@@ -48,7 +51,7 @@ export function suggestionInLanguage(
   suggestion: Suggestion,
   typed: string,
   choice: Omit<LanguageChoice, 'matched'>,
-  cities: CityNames = new Map(),
+  cities: CityNames = NO_CITIES,
 ): LocalisedSuggestion {
   const streetNames = suggestion.street_names;
   // Most suggestions (all of the Netherlands) have one name and a city of one: nothing to choose, nothing copied.
