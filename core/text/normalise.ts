@@ -10,6 +10,8 @@ interface AbbreviationData {
   pairVD: string;
   ordinals: Record<string, string>;
   streetTypes: Record<string, string>;
+  /** Street types abbreviated in front of the name (French): expanded as the first token only. Optional. */
+  leadingStreetTypes?: Record<string, string>;
   minStem: number;
   /** Other expansions of an expansion that is a guess ("van der" for "vd" may be "van de"). Optional. */
   alternativeReadings?: Record<string, string[]>;
@@ -47,6 +49,7 @@ const FEMALE_ROYAL_NAMES = [...DATA.femaleRoyalNames];
 const PARTICLES = mapOf(DATA.particles);
 const ORDINALS = mapOf(DATA.ordinals);
 const STREET_TYPES = mapOf(DATA.streetTypes);
+const LEADING_STREET_TYPES = mapOf(DATA.leadingStreetTypes ?? {});
 // Longest first so "marktpln" is read as -pln (plein), not -ln (laan).
 const STREET_TYPE_SUFFIXES: readonly [string, string][] = [...STREET_TYPES.entries()].sort(
   (a, b) => b[0].length - a[0].length,
@@ -143,6 +146,10 @@ function expandToken(tokens: readonly string[], i: number): string | undefined {
   }
 
   if (next !== undefined) {
+    if (prev === undefined) {
+      const leading = LEADING_STREET_TYPES.get(token);
+      if (leading !== undefined) return leading;
+    }
     const title = TITLES.get(token);
     if (title !== undefined) {
       if (prev !== undefined && TITLE_BLOCKED_AFTER.get(token)?.has(prev)) return undefined;
@@ -174,7 +181,8 @@ const WHOLE_TOKEN_ABBREVIATIONS = [
 // Cheap pre-filter: almost no name contains an abbreviation, and one regex scan is far cheaper
 // than splitting and inspecting every token.
 const MAY_EXPAND_RE = new RegExp(
-  `(?:^| )(?:${WHOLE_TOKEN_ABBREVIATIONS.map(escapeRe).join('|')}) |(?:${[...STREET_TYPES.keys()].map(escapeRe).join('|')})(?: |$)`,
+  `(?:^| )(?:${WHOLE_TOKEN_ABBREVIATIONS.map(escapeRe).join('|')}) |(?:${[...STREET_TYPES.keys()].map(escapeRe).join('|')})(?: |$)` +
+    (LEADING_STREET_TYPES.size ? `|^(?:${[...LEADING_STREET_TYPES.keys()].map(escapeRe).join('|')}) ` : ''),
 );
 
 const SPACE_RE = / /g;

@@ -274,3 +274,53 @@ describe('readingsForNextTier', () => {
     expect(readingsForNextTier([[]])).toEqual([0]);
   });
 });
+
+describe('readFreeText: every form people write (issue 49)', () => {
+  const known = new KnownCities(
+    ['ukkel', 'brussel', 'almere', 'delft', 'uithuizen', 'elsene'],
+    new Map([
+      ['ukkel', { nl: 'Ukkel', fr: 'Uccle' }],
+      ['brussel', { nl: 'Brussel', fr: 'Bruxelles' }],
+      ['elsene', { nl: 'Elsene', fr: 'Ixelles' }],
+    ]),
+  );
+  const first = (text: string) => readFreeText(text, { cities: known })[0];
+  it.each([
+    // The number first, as French and Belgian envelopes write it, with and without commas.
+    ['40 Avenue De Fré, 1180 Uccle', { streetname: 'Avenue De Fré', number: '40', postcode: '1180', city: 'ukkel' }],
+    ['40 Avenue De Fré 1180 Uccle', { streetname: 'Avenue De Fré', number: '40', postcode: '1180', city: 'ukkel' }],
+    ['40 avenue de fré uccle', { streetname: 'avenue de fré', number: '40', city: 'ukkel' }],
+    ['99 Rue des Harengs, 1000 Bruxelles', { streetname: 'Rue des Harengs', number: '99', postcode: '1000' }],
+    ['12 - 14 Rue Haute, 1000 Bruxelles', { streetname: 'Rue Haute', number: '12 - 14', postcode: '1000' }],
+    // The country in any language, at the end.
+    ['Rue Neuve 16, 1000 Bruxelles, Belgique', { streetname: 'Rue Neuve', number: '16', city: 'brussel' }],
+    ['Rue Neuve 16 1000 Bruxelles België', { streetname: 'Rue Neuve', number: '16', city: 'brussel' }],
+    ['Contrabasweg 132, 1312 WR Almere, The Netherlands', { streetname: 'Contrabasweg', number: '132' }],
+    ['Contrabasweg 132, 1312 WR Almere, NL', { streetname: 'Contrabasweg', number: '132', city: 'almere' }],
+    // A locality in brackets: a known area is the city, anything else is dropped.
+    ['Rue de la Liberté(RUM) 12, 1000 Bruxelles', { streetname: 'Rue de la Liberté', number: '12', city: 'brussel' }],
+    ['Mekelweg 8 (Delft)', { streetname: 'Mekelweg', number: '8', city: 'delft' }],
+    // City first, postcode and number.
+    ['Uithuizen, Departementsstraat 73', { streetname: 'Departementsstraat', number: '73', city: 'uithuizen' }],
+    ['9411 xj 3', { number: '3', postcode: '9411 xj' }],
+    ['4353AL 4', { number: '4', postcode: '4353AL' }],
+  ])('%s', (text, expected) => {
+    expect(first(text)?.query).toMatchObject(expected);
+  });
+
+  it('reads a no-number mark as a street, not an address', () => {
+    for (const text of ['Haringstraat zn, 1000 Brussel', 'Rue des Harengs s/n, Bruxelles', 'Kerkstraat - Delft']) {
+      expect(readFreeText(text, { cities: known })).toEqual([]);
+    }
+  });
+
+  it('never drops the words after a leading number for the postcode and number alone', () => {
+    const readings = readFreeText('40 Avenue De Fré, 1180 Uccle', { cities: known });
+    expect(readings.every((r) => r.query.streetname)).toBe(true);
+  });
+
+  it('says when words beside the city were ignored', () => {
+    expect(first('Vismarkt 12 bovenverdieping achter Delft')?.city).toBe('partial');
+    expect(first('Mekelweg 8, 2628 CD Delft')?.city).toBe('exact');
+  });
+});

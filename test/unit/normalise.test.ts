@@ -275,3 +275,48 @@ describe('nameTokens', () => {
     expect(matches(filter, name)).toBe(expected);
   });
 });
+
+describe('the abbreviations registries and people write (issue 49): one table, each entry', () => {
+  // Each abbreviated form reads as the register's full name: the same street key.
+  it.each([
+    ['Av. Maréchal Joffre', 'Avenue Maréchal Joffre'],
+    ['Av Franz Guillaume', 'Avenue Franz Guillaume'],
+    ['Ave Louise', 'Avenue Louise'],
+    ['Bd du Régent', 'Boulevard du Régent'],
+    ['Bld. Anspach', 'Boulevard Anspach'],
+    ['Bvd Lambermont', 'Boulevard Lambermont'],
+    ['Boul. Général Jacques', 'Boulevard Général Jacques'],
+    ['Chée de Wavre', 'Chaussée de Wavre'],
+    ['Ch. de Wavre', 'Chaussée de Wavre'],
+    ['Pl. Sainte-Croix', 'Place Sainte-Croix'],
+    ['Sq. Ambiorix', 'Square Ambiorix'],
+    ['Imp. du Pré', 'Impasse du Pré'],
+    ['Gal. du Roi', 'Galerie du Roi'],
+    ['Rte de Lennik', 'Route de Lennik'],
+    ['Leuvensestwg', 'Leuvensesteenweg'],
+    ['Brusselse Stwg.', 'Brusselse Steenweg'],
+    ['Kerkstr.', 'Kerkstraat'],
+    ['Julianaln', 'Julianalaan'],
+    ['Burg. Jamessingel', 'Burgemeester Jamessingel'],
+    ['Rue Ste-Marie', 'Rue Sainte-Marie'],
+  ])('%j reads as %j', (abbreviated, full) => {
+    expect(streetKey(abbreviated)).toBe(streetKey(full));
+  });
+
+  // Where an abbreviation has two readings, the other is tried too (the exact tier asks for both in one request).
+  it.each([
+    ['Ch. du Vieux Moulin', 'Chemin du Vieux Moulin'],
+    ['Rue St-Lazare', 'Rue Saint-Lazare'],
+    ['St-Gillisvoorplein', 'Sint-Gillisvoorplein'],
+  ])('%j may be %j', (abbreviated, full) => {
+    const { key, alternatives } = streetKeyReadings(abbreviated);
+    expect([key, ...alternatives]).toContain(streetKey(full));
+  });
+
+  it('touches a type word only in front of the name, and never alone', () => {
+    expect(streetKey('Place')).toBe('place');
+    expect(normaliseStreet('Av')).toBe('av');
+    expect(normaliseStreet('Rue du Pl')).toBe('rue du pl');
+    expect(normaliseStreet('Jan Av Straat')).toBe('jan av straat');
+  });
+});

@@ -5,20 +5,43 @@
 import { describe, expect, it } from 'vitest';
 import { mergeSearchResults, placeSearchAfter } from '../../src/features/search/searchBox.js';
 import type { SearchResult } from '../../src/schemas/responses.js';
+import type { MatchCodes } from '../../src/features/address/matchQuality.js';
 
 describe('placeSearchAfter', () => {
+  const graded = (
+    confidence: number,
+    number: MatchCodes['number'] = 'exact',
+    street: MatchCodes['street'] = 'exact',
+  ) => ({
+    confidence,
+    match: { street, number, postcode: 'none' as const },
+  });
+
   it('asks for the street of a confident address only, never the typo round (an address text names no place)', () => {
-    const confident = { confidence: 0.9 };
-    expect(placeSearchAfter([{ confidence: 1 }])).toEqual({ ask: 'street of address', address: { confidence: 1 } });
-    expect(placeSearchAfter([{ confidence: 0.5 }, confident])).toEqual({
+    const confident = graded(0.9);
+    expect(placeSearchAfter([graded(1)])).toEqual({
+      ask: 'street of address',
+      address: graded(1),
+      numberMissing: false,
+    });
+    expect(placeSearchAfter([graded(0.5, 'nearest', 'fuzzy'), confident])).toEqual({
       ask: 'street of address',
       address: confident,
+      numberMissing: false,
     });
   });
 
-  it('asks for place names when no address, or only weak ones (another number on the street), was found', () => {
+  it('asks for place names when no address, or only weak ones (a look-alike street), was found', () => {
     expect(placeSearchAfter([])).toEqual({ ask: 'names' });
-    expect(placeSearchAfter([{ confidence: 0.5 }, { confidence: 0.79 }])).toEqual({ ask: 'names' });
+    expect(placeSearchAfter([graded(0.6, 'exact', 'fuzzy'), graded(0.79, 'exact', 'fuzzy')])).toEqual({ ask: 'names' });
+    expect(placeSearchAfter([graded(0.377, 'nearest', 'fuzzy')])).toEqual({ ask: 'names' });
+  });
+
+  it('asks for the street itself when the right street lacks the number typed (issue 49: the street answers first)', () => {
+    const nearest = graded(0.5, 'nearest');
+    expect(placeSearchAfter([nearest])).toEqual({ ask: 'street of address', address: nearest, numberMissing: true });
+    const normalized = graded(0.485, 'nearest', 'normalized');
+    expect(placeSearchAfter([normalized])).toMatchObject({ ask: 'street of address', numberMissing: true });
   });
 });
 

@@ -36,9 +36,10 @@ export interface MatchGrade {
 
 /**
  * Free text: how the city words were read. A city read through a typo is a little less certain; words that
- * name no known city were ignored (not used as a filter), as an ignored postcode is.
+ * name no known city were ignored (not used as a filter), as an ignored postcode is; a city named beside words
+ * nothing placed (`partial`: "bovenverdieping achter Groningen") lost those words.
  */
-export const FREE_TEXT_CITY_FACTOR = { exact: 1, none: 1, fuzzy: 0.95, ignored: 0.9 } as const;
+export const FREE_TEXT_CITY_FACTOR = { exact: 1, none: 1, fuzzy: 0.95, ignored: 0.9, partial: 0.9 } as const;
 
 /** A grade with the free-text reading's own uncertainty folded in. */
 export function gradeReading(grade: MatchGrade, city: keyof typeof FREE_TEXT_CITY_FACTOR): MatchGrade {

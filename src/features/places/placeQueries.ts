@@ -43,7 +43,8 @@ const MAX_READINGS = 6;
 export function readPlaceQuery(text: string): PlaceReading[] {
   const readings: PlaceReading[] = [];
   const seen = new Set<string>();
-  const add = (name: string, qualifier = '') => {
+  const add = (name: string, typedQualifier = '') => {
+    const qualifier = withoutPostcode(typedQualifier);
     const keys = placeNameKeys(name);
     const qualifierKeys = qualifier ? placeNameKeys(qualifier) : [];
     if (!keys.length || (qualifier && !qualifierKeys.length)) return;
@@ -67,6 +68,18 @@ export function readPlaceQuery(text: string): PlaceReading[] {
   }
   if (words.length > 1) add(words.slice(1).join(' '), words[0] as string);
   return readings;
+}
+
+/** A postcode (Dutch or Belgian shape) among the words of a normalised qualifier. */
+const QUALIFIER_POSTCODE_RE = /(?:^| )[1-9]\d{3}(?: ?[a-z]{2}(?= |$))?(?= |$)/g;
+
+/**
+ * A qualifier of a postcode and a city ("1000 brussel", "1312 wr almere") qualifies by the city: a place is
+ * qualified by one ancestor's name or its postcode, not both at once. A postcode alone stays.
+ */
+function withoutPostcode(qualifier: string): string {
+  const rest = qualifier.replace(QUALIFIER_POSTCODE_RE, '').trim();
+  return /[a-z]/.test(rest) ? rest : qualifier;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface PlaceResult {
   address_count: number;
   match: PlaceMatch;
   confidence: number;
+  /** Parts of the text typed that the place does not match: a street answering a house number it lacks. */
+  unmatched?: 'number'[] | undefined;
 }
 
 /** An exact name is what was asked for; a prefix or a typo is a guess, graded as forward geocoding grades them. */
@@ -87,6 +89,7 @@ export function searchRecord(p: PlaceResult): SearchResult {
         city: p.city,
         postcode: p.postcode,
         ...namesIfSeveral(p.names),
+        ...(p.unmatched ? { unmatched: p.unmatched } : {}),
       };
     case 'postcode':
       return { type: p.type, ...common, postcode: p.postcode || p.name, city: p.city };

@@ -11,16 +11,21 @@
  */
 import { parseHouseNumber } from '../../../core/text/houseNumber.js';
 import { type CountryCode, POSTCODE_PATTERNS } from '../../../core/text/postcodePatterns.js';
+import { countryNamed } from '../../../core/text/countries.js';
 import { readNumberTail } from '../../../core/text/numberTail.js';
 import type { KnownCities } from '../cities/knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
 import { outranksFuzzyTier } from '../address/matchQuality.js';
 import { cityAhead } from './cityAhead.js';
+import { readTypedText } from './typedText.js';
 
 export interface FreeTextReading {
   query: StreetQueryInput;
-  /** How the city was read: named exactly, with a typo, not given, or given but unknown (then ignored). */
-  city: 'exact' | 'fuzzy' | 'none' | 'ignored';
+  /**
+   * How the city was read: named exactly, with a typo, not given, given but unknown (then ignored), or named with
+   * other words beside it that the reading could not place (`partial`: they were ignored).
+   */
+  city: 'exact' | 'fuzzy' | 'none' | 'ignored' | 'partial';
 }
 
 export interface FreeTextOptions {
@@ -36,8 +41,8 @@ interface Token {
   segment: number;
 }
 
-/** Country names people add at the end ("…, Delft, Nederland"): noise for an address in the index. */
-const COUNTRY_WORDS = new Set(['nederland', 'netherlands', 'nl', 'belgie', 'belgië', 'belgique', 'belgium', 'be']);
+/** A country's name or code among the city words ("…, Delft NL"): noise for an address in the index. */
+const isCountryWord = (t: Token) => countryNamed(t.lower) !== undefined;
 /** Readings tried at most: each costs a search. */
 const MAX_READINGS = 4;
 
@@ -64,7 +69,16 @@ const followsWord = (tokens: readonly Token[], i: number) => {
  */
 function isNumberSlot(tokens: readonly Token[], i: number): boolean {
   const previous = tokens[i - 1];
-  return previous !== undefined && previous.segment === tokens[i]!.segment && !/\d/.test(previous.lower);
+  if (previous === undefined || previous.segment !== tokens[i]!.segment || /\d/.test(previous.lower)) return false;
+  // A part that begins with the number has its street after it: "40 Avenue De Fré 1180 Uccle" ends with the postcode.
+  const first = tokens.find((t) => t.segment === previous.segment)!;
+  return !(first !== previous && isNumber(first));
+}
+
+/** The token at `i` begins a part after the first and a word of letters follows it in that part. */
+function opensLaterPart(tokens: readonly Token[], i: number): boolean {
+  const [t, previous, next] = [tokens[i]!, tokens[i - 1], tokens[i + 1]];
+  return t.segment > 0 && previous?.segment !== t.segment && next?.segment === t.segment && /^\p{L}/u.test(next.text);
 }
 
 /** The postcode's tokens (one, or two for "2628 CD"), preferring unambiguous shapes. */
@@ -77,8 +91,13 @@ function findPostcode(
   for (const ambiguous of [false, true]) {
     for (const { pattern, lookslikeNumber } of patterns) {
       if (lookslikeNumber !== ambiguous) continue;
-      // A bare "1000" is a postcode only beside another number ("Wetstraat 16 1000 Brussel").
-      if (lookslikeNumber && digitsLed < 2) continue;
+      // A bare "1000" is a postcode only beside another number ("Wetstraat 16 1000 Brussel"), or where a part after a
+      // comma begins with it and words follow ("Haringstraat, 1000 Brussel").
+      if (lookslikeNumber && digitsLed < 2) {
+        const at = tokens.findIndex((t, i) => pattern.test(t.lower) && opensLaterPart(tokens, i));
+        if (at >= 0) return { start: at, length: 1, text: tokens[at]!.text };
+        continue;
+      }
       for (let i = 0; i < tokens.length; i++) {
         const one = tokens[i] as Token;
         const next = tokens[i + 1];
@@ -105,7 +124,13 @@ const isNumber = (t: Token) => /^\d/.test(t.lower) && parseHouseNumber(t.text) !
  * a dash form) when that parses.
  */
 function findNumber(tokens: Token[], cities: KnownCities): NumberTokens | undefined {
-  const afterWord = tokens.findIndex((t, i) => isNumber(t) && followsWord(tokens, i));
+  let afterWord = tokens.findIndex((t, i) => isNumber(t) && followsWord(tokens, i));
+  // "12 - 14 Rue X": a range that begins its part is the number, not a street "12 -".
+  const partStart = afterWord >= 0 ? tokens.findIndex((t) => t.segment === tokens[afterWord]!.segment) : -1;
+  if (partStart >= 0 && isNumber(tokens[partStart]!)) {
+    const between = tokens.slice(partStart + 1, afterWord);
+    if (between.every((t) => !/\p{L}/u.test(t.text))) afterWord = partStart;
+  }
   const start = afterWord >= 0 ? afterWord : tokens.findIndex(isNumber);
   return start < 0 ? undefined : numberAt(tokens, start, cities);
 }
@@ -127,6 +152,11 @@ function numberAt(tokens: Token[], start: number, cities: KnownCities): NumberTo
   for (let i = start + 1; i < tokens.length && tokens[i]!.segment === first.segment; i++) after.push(tokens[i]!.text);
   const rest = texts(tokens.slice(start + 1));
   const tail = readNumberTail(first.text, after, cityAhead(rest, after.length, cities));
+  // A number that begins its part has the street after it ("99 Rue des Harengs"): a tail of letters alone is the
+  // street's first word there; a range or a box with a digit ("12 - 14 Rue X") is still the number's.
+  const leading = tokens[start - 1]?.segment !== first.segment;
+  const tailWords = tokens.slice(start + 1, start + 1 + tail.length);
+  if (leading && !tailWords.some((t) => /\d/.test(t.lower))) return { start, length: 1, text: first.text };
   if (tail.length > 0 && parseHouseNumber(tail.text)) return { start, length: 1 + tail.length, text: tail.text };
   return { start, length: 1, text: first.text };
 }
@@ -138,14 +168,18 @@ function numberAt(tokens: Token[], start: number, cities: KnownCities): NumberTo
  * ("Populierenlaan 1 - 148, Groningen" in Burgh-Haamstede).
  */
 function cityReading(words: Token[], cities: KnownCities): { city?: string; how: FreeTextReading['city'] } {
-  const meaningful = words.filter((w) => !COUNTRY_WORDS.has(w.lower));
+  const meaningful = words.filter((w) => !isCountryWord(w));
   if (meaningful.length === 0) return { how: 'none' };
   const lastSegment = meaningful.filter((t) => t.segment === meaningful[meaningful.length - 1]!.segment);
   const tries = [meaningful, lastSegment];
   for (let k = Math.min(cities.maxWords, meaningful.length - 1); k >= 1; k--) tries.push(meaningful.slice(-k));
   for (const candidate of tries) {
     const match = cities.match(texts(candidate));
-    if (match) return { city: match.key, how: match.distance === 0 ? 'exact' : 'fuzzy' };
+    if (!match) continue;
+    // Words beside the city that nothing placed ("bovenverdieping achter Groningen") were ignored: said, not lost.
+    const dropped = meaningful.filter((w) => !candidate.includes(w) && /\p{L}/u.test(w.text));
+    const how = dropped.length > 0 ? 'partial' : match.distance === 0 ? 'exact' : 'fuzzy';
+    return { city: match.key, how };
   }
   return { how: 'ignored' };
 }
@@ -186,11 +220,18 @@ function letterThenPostcode(
   return postcode ? { number: `${first.text} ${letter.text}`, postcode: code.text } : undefined;
 }
 
-/** Readings of `text`, best guess first; [] when it holds no house number or no street and no postcode. */
+/**
+ * Readings of `text`, best guess first; [] when it holds no house number, or a mark that it has none (`zn`, `s/n`:
+ * typedText.ts), or no street and no postcode. A locality in brackets and a country at the end are read first
+ * (readTypedText); the country named keeps the postcode shapes to its own.
+ */
 export function readFreeText(text: string, options: FreeTextOptions): FreeTextReading[] {
   const { cities } = options;
-  const all = tokenise(text);
-  const postcode = findPostcode(all, options.countries);
+  const typed = readTypedText(text, (words) => cities.namedExactly(words));
+  if (typed.noNumber) return [];
+  const countries = options.countries ?? (typed.country ? [typed.country] : undefined);
+  const all = tokenise(typed.text);
+  const postcode = findPostcode(all, countries);
   const tokens = postcode ? all.filter((_, i) => i < postcode.start || i >= postcode.start + postcode.length) : all;
   const number = findNumber(tokens, cities);
   if (!number) return [];
@@ -199,12 +240,14 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
   const after = tokens.slice(number.start + number.length);
   // The street: the words before the number in its own segment; the rest is the city (and country noise).
   const street = before.filter((t) => t.segment === numberSegment);
+  const following = after.filter((t) => t.segment === numberSegment);
   const elsewhere = [...before.filter((t) => t.segment !== numberSegment), ...after];
+  if (street.length === 0) return leadingNumberReadings(number.text, postcode?.text, following, elsewhere, cities);
   const readings: FreeTextReading[] = [];
   if (street.length > 0 || postcode) {
     readings.push(reading(street, number.text, postcode?.text, elsewhere, cities));
   }
-  const letterAndPostcode = postcode ? undefined : letterThenPostcode(tokens, number, options.countries);
+  const letterAndPostcode = postcode ? undefined : letterThenPostcode(tokens, number, countries);
   if (letterAndPostcode && street.length > 0) {
     readings.push(reading(street, letterAndPostcode.number, letterAndPostcode.postcode, elsewhere, cities));
   }
@@ -219,21 +262,73 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
     ];
     readings.push(reading([...street, tokens[number.start]!], inStreet.text, postcode?.text, rest, cities));
   }
-  // "Delft Mekelweg 8" without a comma: the leading words may be the city. "8 Mekelweg Delft": the street after.
+  // "Delft Mekelweg 8" without a comma: the leading words may be the city.
   for (let k = 1; k <= Math.min(cities.maxWords, street.length - 1); k++) {
     const lead = street.slice(0, k);
     if (cities.match(texts(lead))) readings.push(reading(street.slice(k), number.text, postcode?.text, lead, cities));
   }
-  if (street.length === 0 && elsewhere.length > 1) {
+  return readings.slice(0, MAX_READINGS);
+}
+
+/**
+ * The number first, the words after it in its part: the street, or the street then the city when no comma parts
+ * them ("8 Mekelweg Delft"); the city also from the other parts ("40 Avenue De Fré, 1180 Uccle"). Only when those
+ * words are all a city's name and a postcode was typed ("2628 CD 8 Delft") is there no street. Words after the
+ * number are never dropped for the postcode alone: "40 Avenue De Fré, 1180 Uccle" is not any number 40 in 1180.
+ */
+function numberFirstReadings(
+  following: Token[],
+  rest: Token[],
+  number: string,
+  postcode: string | undefined,
+  cities: KnownCities,
+): FreeTextReading[] {
+  const split: FreeTextReading[] = [];
+  for (let k = Math.min(cities.maxWords, following.length - 1); k >= 1; k--) {
+    const tail = following.slice(-k);
+    if (cities.match(texts(tail))) {
+      split.push(reading(following.slice(0, -k), number, postcode, [...tail, ...rest], cities));
+    }
+  }
+  const whole = reading(following, number, postcode, rest, cities);
+  const readings = rest.length > 0 ? [whole, ...split] : [...split, whole];
+  if (postcode && cities.match(texts(following))) readings.push(reading([], number, postcode, following, cities));
+  return readings;
+}
+
+/**
+ * No street word before the number in its part: the number first (numberFirstReadings), or the number alone in its
+ * part with the postcode ("2628CD 8a", "9411 xj 3") or with the street and city in other parts ("Mekelweg, 8, Delft":
+ * the city the last words that name one, the street the words before them).
+ */
+function leadingNumberReadings(
+  number: string,
+  postcode: string | undefined,
+  following: Token[],
+  elsewhere: Token[],
+  cities: KnownCities,
+): FreeTextReading[] {
+  const readings: FreeTextReading[] = [];
+  if (following.length > 0) {
+    const rest = elsewhere.filter((t) => !following.includes(t));
+    readings.push(...numberFirstReadings(following, rest, number, postcode, cities));
+  } else if (postcode) readings.push(reading([], number, postcode, elsewhere, cities));
+  if (elsewhere.length > 1) {
     for (let k = 1; k < elsewhere.length; k++) {
       const tail = elsewhere.slice(elsewhere.length - k);
       if (cities.match(texts(tail))) {
-        readings.push(reading(elsewhere.slice(0, elsewhere.length - k), number.text, postcode?.text, tail, cities));
+        readings.push(reading(elsewhere.slice(0, elsewhere.length - k), number, postcode, tail, cities));
       }
     }
-    if (!postcode) readings.push(reading(elsewhere, number.text, undefined, [], cities));
+    if (!postcode) readings.push(reading(elsewhere, number, undefined, [], cities));
   }
-  return readings.slice(0, MAX_READINGS);
+  const seen = new Set<string>();
+  return readings
+    .filter((r) => {
+      const key = JSON.stringify(r.query);
+      return !seen.has(key) && Boolean(seen.add(key));
+    })
+    .slice(0, MAX_READINGS);
 }
 
 /**

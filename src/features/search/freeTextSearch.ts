@@ -7,6 +7,7 @@
 import type { Focus } from '../../geometry/focus.js';
 import type { CountryCode } from '../../../core/text/postcodePatterns.js';
 import { mergeReadings, readFreeText, readingsForNextTier } from './freeText.js';
+import { readTypedText, type TypedText } from './typedText.js';
 import { gradeReading } from '../address/matchQuality.js';
 import { parseStreetQuery } from '../address/streetRequest.js';
 import { addressLocaliser } from '../address/addressLanguage.js';
@@ -30,6 +31,12 @@ export class FreeTextSearch {
     private readonly areas: AreaRepository,
     private readonly cityNames: CityNameRepository,
   ) {}
+
+  /** The text as every reader reads it (typedText.ts): a bracketed locality, a country, a no-number mark taken out. */
+  async typed(q: string): Promise<TypedText> {
+    const cities = await this.cityNames.known();
+    return readTypedText(q, (words) => cities.namedExactly(words));
+  }
 
   async search(request: FreeTextRequest): Promise<ForwardAnswer[]> {
     const [cities, countryId] = await Promise.all([

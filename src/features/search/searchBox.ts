@@ -10,6 +10,7 @@ import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { SearchLayer } from '../../schemas/requests.js';
 import type { SearchResult } from '../../schemas/responses.js';
 import type { ForwardAnswer } from '../address/addressRepository.js';
+import type { MatchCodes } from '../address/matchQuality.js';
 import { forwardRecord } from '../address/addressRecords.js';
 import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
@@ -51,11 +52,34 @@ const isConfident = (address: { confidence: number }) => address.confidence >= C
  * A text without a house number is no address to the free-text reader, which answers at once without a search, so
  * a place query waits for nothing.
  */
-export type PlaceSearch<A> = { ask: 'street of address'; address: A } | { ask: 'names' };
+export type PlaceSearch<A> = { ask: 'street of address'; address: A; numberMissing: boolean } | { ask: 'names' };
 
-export function placeSearchAfter<A extends { confidence: number }>(addresses: readonly A[]): PlaceSearch<A> {
+/** The right street without the number typed: the register has no such number on it (the nearest answered). */
+export const numberMissing = (a: { match: MatchCodes }) =>
+  a.match.number === 'nearest' && (a.match.street === 'exact' || a.match.street === 'normalized');
+
+export function placeSearchAfter<A extends { confidence: number; match: MatchCodes }>(
+  addresses: readonly A[],
+): PlaceSearch<A> {
   const confident = addresses.find(isConfident);
-  return confident ? { ask: 'street of address', address: confident } : { ask: 'names' };
+  if (confident) return { ask: 'street of address', address: confident, numberMissing: false };
+  // A number the street does not have ("Rue des Harengs 99"): the street itself answers, first, as every geocoder's
+  // street fallback does; the nearest number follows it.
+  const onStreet = addresses[0] && numberMissing(addresses[0]) ? addresses[0] : undefined;
+  return onStreet ? { ask: 'street of address', address: onStreet, numberMissing: true } : { ask: 'names' };
+}
+
+/**
+ * A street answering a number it does not have: what was typed matched but for the number, so it is graded as an
+ * ignored part is (NUMBER_MISSING_FACTOR) and says so (`unmatched`).
+ */
+const NUMBER_MISSING_FACTOR = 0.8;
+function asNumberFallback(place: PlaceResult): PlaceResult {
+  return {
+    ...place,
+    confidence: Math.round(place.confidence * NUMBER_MISSING_FACTOR * 1000) / 1000,
+    unmatched: ['number'],
+  };
 }
 
 /** "Mekelweg 8A, 2628CD Delft" */
@@ -112,7 +136,8 @@ export class SearchBox {
     );
     const places = wantPlaces
       ? await this.placesAfter(kept, {
-          text: r.q,
+          // The place reader reads what the address reader read: no bracketed locality, country or no-number mark.
+          text: (await this.freeText.typed(r.q)).text || r.q,
           size: r.size,
           focus: r.focus,
           layers: placeLayers,
@@ -130,6 +155,11 @@ export class SearchBox {
     if (next.ask === 'names') return this.places.search(q);
     if (q.layers && !q.layers.includes('street')) return [];
     const { streetname, city } = next.address.doc;
-    return this.places.round({ ...q, size: 1, layers: ['street'] }, streetOfAddressReading(streetname, city), false);
+    const streets = await this.places.round(
+      { ...q, size: 1, layers: ['street'] },
+      streetOfAddressReading(streetname, city),
+      false,
+    );
+    return next.numberMissing ? streets.map(asNumberFallback) : streets;
   }
 }

@@ -24,6 +24,13 @@ export const StreetSearchResult = z.object({
   city: z.string(),
   postcode: z.string().describe('The most common postcode of its addresses, "" when unknown'),
   names: Names,
+  unmatched: z
+    .array(z.enum(['number']))
+    .optional()
+    .describe(
+      'Parts of the text the street does not match: `number` when the house number typed is not in the register on ' +
+        'this street (the street answers it, before the nearest existing number)',
+    ),
 });
 export const PostcodeSearchResult = z.object({
   type: z.literal('postcode'),

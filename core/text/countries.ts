@@ -1,0 +1,65 @@
+/**
+ * The countries the service holds addresses of, with every name people write for them: the one table the readers
+ * of typed text (an envelope's last line, `Belgique`), the dialects' country parameters (Nominatim's `country=`,
+ * `countrycodes=`, Pelias' `boundary.country`) and the postcode shapes share. Data, not code: a country is one row.
+ */
+import { normaliseText } from './normalise.js';
+
+export interface CountryEntry {
+  /** ISO 3166-1 alpha-2. */
+  code: 'NL' | 'BE';
+  /** ISO 3166-1 alpha-3. */
+  code3: string;
+  /** Its names in the languages people address letters in (normalised on use): the country's own and its neighbours'. */
+  names: readonly string[];
+}
+
+export const COUNTRIES: readonly CountryEntry[] = [
+  {
+    code: 'NL',
+    code3: 'NLD',
+    names: [
+      'Nederland',
+      'The Netherlands',
+      'Netherlands',
+      'Pays-Bas',
+      'Niederlande',
+      'Koninkrijk der Nederlanden',
+      'Paesi Bassi',
+      'Países Bajos',
+    ],
+  },
+  {
+    code: 'BE',
+    code3: 'BEL',
+    names: [
+      'België',
+      'Belgique',
+      'Belgien',
+      'Belgium',
+      'Koninkrijk België',
+      'Royaume de Belgique',
+      'Belgio',
+      'Bélgica',
+    ],
+  },
+];
+
+export type CountryCode = CountryEntry['code'];
+
+/** Every name and code of a country, normalised ("belgie", "pays bas", "nl", "nld"), to its code. */
+const BY_NAME: ReadonlyMap<string, CountryCode> = new Map(
+  COUNTRIES.flatMap((c) => [
+    ...c.names.map((n) => [normaliseText(n), c.code] as const),
+    [c.code.toLowerCase(), c.code] as const,
+    [c.code3.toLowerCase(), c.code] as const,
+  ]),
+);
+
+/** Most words in one country name ("koninkrijk der nederlanden"). */
+export const COUNTRY_NAME_MAX_WORDS = Math.max(...[...BY_NAME.keys()].map((k) => k.split(' ').length));
+
+/** The country a name or code written in any of the listed languages names (`Belgique`, `nl`, `NLD`); else undefined. */
+export function countryNamed(text: string): CountryCode | undefined {
+  return BY_NAME.get(normaliseText(text));
+}
