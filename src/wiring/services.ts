@@ -69,6 +69,7 @@ export function buildSearchServices(options: SearchStackOptions) {
   const areas = new AreaRepository(client, searcher, indexPrefix, generations);
   const cityNames = new CityNameRepository(client, generations, indexPrefix);
   const places = new PlaceRepository(searcher, indexPrefix);
+  const freeText = new FreeTextSearch(addresses, areas, cityNames);
   return {
     generations,
     addresses,
@@ -76,7 +77,8 @@ export function buildSearchServices(options: SearchStackOptions) {
     areas,
     cityNames,
     places,
-    searchBox: new SearchBox(new FreeTextSearch(addresses, areas, cityNames), places),
+    freeText,
+    searchBox: new SearchBox(freeText, places),
     autocomplete: new AutocompleteRepository(searcher, indexPrefix, new CompleteStreetCache(generations)),
     areaKeys: new AreaKeyRepository(client, generations),
     shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),

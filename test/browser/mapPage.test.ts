@@ -377,6 +377,26 @@ describe('the map page', { timeout: 120_000 }, () => {
     await screenshot('4-search');
   });
 
+  it('suggests a Brussels address typed as people write it, while it is typed (issue 49)', async () => {
+    const input = page.getByRole('combobox', { name: 'Search an address' });
+    const suggestion = page
+      .getByRole('listbox', { name: 'Suggestions' })
+      .getByRole('option', { name: /Rue Neuve 16, 1000 Bruxelles/ })
+      .first();
+    // Key by key, as a visitor types: the address is offered once the city is begun, and still when it is whole.
+    await input.fill('');
+    await input.pressSequentially('Rue Neuve 16, Bru');
+    await suggestion.waitFor();
+    await input.pressSequentially('xelles');
+    await suggestion.waitFor();
+    // The postcode instead of the city, and the number first as envelopes write it.
+    for (const text of ['Rue Neuve 16, 1000', '16 Rue Neuve, 1000 Bruxelles']) {
+      await input.fill(text);
+      await suggestion.waitFor();
+    }
+    await input.fill('');
+  });
+
   it('shows the nearest address and the containing areas of a clicked point, and outlines them', async () => {
     const marker = (await page.locator('#map .pin').boundingBox())!;
     // The marker's tip is the pinned address; click the map a few metres beside it (not on the marker).

@@ -25,6 +25,8 @@ import { suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
 import { cellCentre, isShortPrefix, type ShortPrefixCache } from './shortPrefixCache.js';
+import type { FreeTextSearch } from '../search/freeTextSearch.js';
+import { addressSuggestion } from './autocompleteRepository.js';
 
 export type AutocompleteRecords = ReturnType<typeof autocompleteRecord>[];
 
@@ -36,6 +38,8 @@ export interface AutocompleteAnswerServices {
   areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone (shortPrefixCache.ts). */
   shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
+  /** The one reading of a typed address (the search box's), for the forms the prefix reading does not find. */
+  freeText: FreeTextSearch;
 }
 
 /** What GET /autocomplete reads from its query (its schema's output, without `format`). */
@@ -68,6 +72,9 @@ export async function answerAutocomplete(
 
 type AnswerServices = Omit<AutocompleteAnswerServices, 'shortPrefixes'>;
 
+/** A word that starts with a digit: the text may hold a house number. */
+const HOLDS_NUMBER_RE = /(?:^|[\s,;(])\d/;
+
 async function answerNow(
   services: AnswerServices,
   query: AutocompleteRequest,
@@ -90,7 +97,7 @@ async function answerNow(
     return list.map((s) => (isArea(s) ? s : suggestionInLanguage(s, typed, choice, cities)));
   };
   const suggested = async () => {
-    if (input.kind !== 'street') return inLanguage(await autocomplete.suggest(input));
+    if (input.kind !== 'street') return withTypedAddress(await inLanguage(await autocomplete.suggest(input)));
     const readings = readPlaceQuery(query.q);
     const keys = await services.areaKeys.known().catch(() => undefined);
     // Should the keys fail to load, the text may name an area exactly: the search is sent, as before the keys.
@@ -105,9 +112,26 @@ async function answerNow(
     }
     // Only the start of an area's name: such an area shows only where the streets leave room (most such
     // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
-    const suggestions = await inLanguage(await autocomplete.suggest(input, later));
+    const suggestions = await withTypedAddress(await inLanguage(await autocomplete.suggest(input, later)));
     const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
     return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
+  };
+  /**
+   * A text with a house number whose prefix reading found no address (`40 Avenue De Fré`, `9411 xj 3`,
+   * `Uithuizen, Departementsstraat 73`, `Rue Neuve 16, 1000 Bruxelles`): the search box's one reading of it
+   * (exact tier: the address as typed, any form), those addresses first.
+   */
+  const withTypedAddress = async (suggestions: Suggestion[]): Promise<Suggestion[]> => {
+    if (!HOLDS_NUMBER_RE.test(query.q) || suggestions.some((s) => s.type === 'address')) return suggestions;
+    const answers = await services.freeText.search({
+      q: query.q,
+      size: query.size,
+      focus: focusOf(query),
+      tiers: ['exact'],
+    });
+    if (answers.length === 0) return suggestions;
+    const typedAddresses = await inLanguage(answers.map((a) => addressSuggestion(a.doc)));
+    return [...typedAddresses, ...suggestions].slice(0, query.size);
   };
   return (await suggested()).map(autocompleteRecord);
 }

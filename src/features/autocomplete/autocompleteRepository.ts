@@ -72,7 +72,8 @@ const byRank = (a: Ranked, b: Ranked) =>
 
 const blank = { number: '', suffix: '', postcode: '' };
 
-function addressSuggestion(doc: AutocompleteHit): Suggestion {
+/** An address as a suggestion (the type-ahead's own hits and the search box reading's alike). */
+export function addressSuggestion(doc: AutocompleteHit): Suggestion {
   const suffixed = `${doc.number}${doc.suffix}`;
   return {
     type: 'address',

@@ -9,6 +9,7 @@ import type { AutocompleteRepository } from './autocompleteRepository.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
+import type { FreeTextSearch } from '../search/freeTextSearch.js';
 
 /** The services GET /autocomplete uses (src/wiring/services.ts builds them). */
 export interface AutocompleteServices {
@@ -20,6 +21,8 @@ export interface AutocompleteServices {
   areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone. */
   shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
+  /** The search box's reading of an address typed in any form, for a text with a number the prefixes do not find. */
+  freeText: FreeTextSearch;
 }
 
 export const autocompleteEndpoint = endpointsOf<AutocompleteServices>()({

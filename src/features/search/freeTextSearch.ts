@@ -12,7 +12,12 @@ import { gradeReading } from '../address/matchQuality.js';
 import { parseStreetQuery } from '../address/streetRequest.js';
 import { addressLocaliser } from '../address/addressLanguage.js';
 import type { LanguageChoice } from '../../language/answerLanguage.js';
-import { type AddressRepository, FORWARD_TIERS, type ForwardAnswer } from '../address/addressRepository.js';
+import {
+  type AddressRepository,
+  FORWARD_TIERS,
+  type ForwardAnswer,
+  type ForwardTier,
+} from '../address/addressRepository.js';
 import type { AreaRepository } from '../hierarchy/areaRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 
@@ -23,6 +28,8 @@ export interface FreeTextRequest {
   country?: CountryCode | undefined;
   /** The answer's language: `lang`, and the request's Accept-Language. */
   language?: Omit<LanguageChoice, 'matched'>;
+  /** The forward tiers to run (all by default); the type-ahead runs the exact one only (a typo is its own round). */
+  tiers?: readonly ForwardTier[];
 }
 
 export class FreeTextSearch {
@@ -52,7 +59,7 @@ export class FreeTextSearch {
     const queries = readings.map((reading) => ({ ...parseStreetQuery(reading.query, request.focus), countryId }));
     const answers: ForwardAnswer[][] = readings.map(() => []);
     // Tier by tier across the readings: each tier's searches of all its readings start in one turn (one `_msearch`).
-    for (const tier of FORWARD_TIERS) {
+    for (const tier of request.tiers ?? FORWARD_TIERS) {
       await Promise.all(
         readingsForNextTier(answers).map(async (i) => {
           const [reading, q] = [readings[i]!, queries[i]!];
