@@ -119,6 +119,12 @@ function expandGluedStreetType(token: string): string | undefined {
   return undefined;
 }
 
+const DUTCH_TYPE_WORDS: readonly string[] = [...new Set(STREET_TYPES.values())];
+function endsWithDutchType(tokens: readonly string[]): boolean {
+  const last = tokens[tokens.length - 1] as string;
+  return DUTCH_TYPE_WORDS.some((word) => last.endsWith(word));
+}
+
 function isFemaleRoyalName(token: string): boolean {
   for (const name of FEMALE_ROYAL_NAMES) if (token.startsWith(name)) return true;
   return false;
@@ -147,8 +153,9 @@ function expandToken(tokens: readonly string[], i: number): string | undefined {
 
   if (next !== undefined) {
     if (prev === undefined) {
+      // A Dutch name ending in its own type ("Ch de Bourbonweg") has no French type in front.
       const leading = LEADING_STREET_TYPES.get(token);
-      if (leading !== undefined) return leading;
+      if (leading !== undefined && !endsWithDutchType(tokens)) return leading;
     }
     const title = TITLES.get(token);
     if (title !== undefined) {

@@ -320,3 +320,9 @@ describe('the abbreviations registries and people write (issue 49): one table, e
     expect(normaliseStreet('Jan Av Straat')).toBe('jan av straat');
   });
 });
+
+describe('leading street types (issue 49)', () => {
+  it('leaves a Dutch name that ends in its own type alone', () => {
+    expect(normaliseStreet('Ch de Bourbonweg')).toBe('ch de bourbonweg');
+  });
+});
