@@ -3,6 +3,7 @@
  *
  *   npm run eval:entry [-- --manifest datasets/sample.json|datasets/bulk.json] [--sample N] [--seed S]
  *                         [--concurrency 8] [--prefix P] [--only reverse,autocomplete,search,places]
+ *   (the names: bench/quality/eval/entry/registry.ts; issue 49's typed forms: forms,forms-autocomplete,unknown-number)
  *
  * Elasticsearch: ELASTICSEARCH_URL, else one is started (dev/elasticsearch/provider.ts). The manifest is indexed
  * with the real indexer under the alias prefix (`eval-sample-` / `bulk-` / `eval-<name>-`) when its aliases are

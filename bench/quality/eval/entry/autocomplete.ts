@@ -74,7 +74,7 @@ async function seededAddresses(ctx: EntryEvalContext, index: string, count: numb
 }
 
 /** A point within `radius` metres of `p`, uniform over the disc, from the seeded generator. */
-function nearby(p: { lat: number; lon: number }, rng: Rng, radius: number) {
+export function nearby(p: { lat: number; lon: number }, rng: Rng, radius: number) {
   const r = radius * Math.sqrt(rng.next());
   const angle = 2 * Math.PI * rng.next();
   const dLat = (r * Math.cos(angle)) / 111_320;
