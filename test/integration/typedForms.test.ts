@@ -67,6 +67,31 @@ describe('every form, every door (issue 49)', () => {
     expect(String(pelias.properties.label)).toMatch(new RegExp(label.source.replace(/^\^|\$$/g, '').split(',')[0]!));
   });
 
+  it.each(FORMS)('%s: Photon answers the address first', async (_, text) => {
+    const photon = (await api.call('GET', `/photon/api?${new URLSearchParams({ q: text, limit: '3' })}`)).body;
+    expect(photon.features[0]?.properties.type).toBe('house');
+  });
+
+  it.each([
+    ['/pelias/v1/search/structured', { address: '16 Rue Neuve', postalcode: '1000', locality: 'Bruxelles' }],
+    ['/pelias/v1/search/structured', { address: 'Mekelweg 8', locality: 'Delft', country: 'Nederland' }],
+    ['/photon/structured', { street: 'Rue Neuve', housenumber: '16', postcode: '1000', city: 'Bruxelles' }],
+    ['/photon/structured', { street: '8 Mekelweg', city: 'Delft', countrycode: 'NL' }],
+  ])('%s %j: the structured form is read as the free text is', async (path, params) => {
+    const body = (await api.call('GET', `${path}?${new URLSearchParams(params)}`)).body;
+    const [first] = body.features;
+    expect(first.properties.layer ?? first.properties.type).toMatch(/^(address|house)$/);
+    expect(String(first.properties.label ?? first.properties.street)).toMatch(/Rue Neuve|Mekelweg/);
+  });
+
+  it('answers nothing for a structured country the service holds no addresses of', async () => {
+    const pelias = await api.call('GET', '/pelias/v1/search/structured?address=Mekelweg%208&country=DEU');
+    expect(pelias.body.features).toEqual([]);
+    const photon = await api.call('GET', '/photon/structured?street=Mekelweg&housenumber=8&countrycode=DE');
+    expect(photon.body.features).toEqual([]);
+    expect((await api.call('GET', '/photon/structured?limit=2')).status).toBe(400);
+  });
+
   it('reads the Nominatim structured form with the number first in `street`', async () => {
     const [first] = await get('/nominatim/search', {
       street: '16 Rue Neuve',

@@ -271,39 +271,39 @@ describe('describeMatch', () => {
   const match = { doc, street: 'exact', number: 'exact', reading: 'primary', ambiguous: false } as const;
 
   it.each([
-    [{ streetname: 'Mekelweg', number: '8' }, match, 1, { street: 'exact', number: 'exact', postcode: 'none' }],
-    [{ streetname: 'mekelweg', number: '8' }, match, 0.97, { street: 'normalized', number: 'exact', postcode: 'none' }],
+    [{ streetname: 'Mekelweg', number: '8' }, match, 1, { street: 'exact', number: 'exact', postcode: 'none', city: 'none' }],
+    [{ streetname: 'mekelweg', number: '8' }, match, 0.97, { street: 'normalized', number: 'exact', postcode: 'none', city: 'none' }],
     [
       { streetname: 'Mekelweg', number: '8b', postcode: '2628 CD' },
       match,
       0.9,
-      { street: 'exact', number: 'other_suffix', postcode: 'exact' },
+      { street: 'exact', number: 'other_suffix', postcode: 'exact', city: 'none' },
     ],
     [
       { streetname: 'Mekelweg', number: '8', postcode: '2611AA' },
       match,
       0.9,
-      { street: 'exact', number: 'exact', postcode: 'ignored' },
+      { street: 'exact', number: 'exact', postcode: 'ignored', city: 'none' },
     ],
     [
       { streetname: 'Mekelweg', number: '9' },
       { ...match, number: 'nearest' },
       0.5,
-      { street: 'exact', number: 'nearest', postcode: 'none' },
+      { street: 'exact', number: 'nearest', postcode: 'none', city: 'none' },
     ],
     [
       { streetname: 'Mekelwef', number: '8' },
       { ...match, street: 'fuzzy' },
       0.838,
-      { street: 'fuzzy', number: 'exact', postcode: 'none' },
+      { street: 'fuzzy', number: 'exact', postcode: 'none', city: 'none' },
     ],
     [
       { streetname: 'Mekelweg', number: '8' },
       { ...match, ambiguous: true },
       0.7,
-      { street: 'exact', number: 'exact', postcode: 'none' },
+      { street: 'exact', number: 'exact', postcode: 'none', city: 'none' },
     ],
-    [{ postcode: '2628CD', number: '8' }, match, 1, { street: 'none', number: 'exact', postcode: 'exact' }],
+    [{ postcode: '2628CD', number: '8' }, match, 1, { street: 'none', number: 'exact', postcode: 'exact', city: 'none' }],
   ] as const)('%j -> %s', (body, m, confidence, codes) => {
     expect(describeMatch(parse(body), m)).toEqual({ confidence, match: codes });
   });

@@ -14,7 +14,7 @@ describe('placeSearchAfter', () => {
     street: MatchCodes['street'] = 'exact',
   ) => ({
     confidence,
-    match: { street, number, postcode: 'none' as const },
+    match: { street, number, postcode: 'none' as const, city: 'none' as const },
   });
 
   it('asks for the street of a confident address only, never the typo round (an address text names no place)', () => {

@@ -27,7 +27,15 @@ export interface MatchCodes {
   street: 'exact' | 'normalized' | 'fuzzy' | 'none';
   number: 'exact' | 'other_suffix' | 'nearest';
   postcode: 'exact' | 'ignored' | 'none';
+  /**
+   * The city: named and matched (`exact`; a structured `city` is a filter, so always this when given), read through a
+   * typo (`fuzzy`), named beside words nothing placed (`partial`), named but unknown and ignored (`ignored`), or not
+   * given (`none`). Free text only reads the last four.
+   */
+  city: FreeTextCity;
 }
+
+export type FreeTextCity = 'exact' | 'fuzzy' | 'partial' | 'ignored' | 'none';
 
 export interface MatchGrade {
   confidence: number;
@@ -39,12 +47,19 @@ export interface MatchGrade {
  * name no known city were ignored (not used as a filter), as an ignored postcode is; a city named beside words
  * nothing placed (`partial`: "bovenverdieping achter Groningen") lost those words.
  */
-export const FREE_TEXT_CITY_FACTOR = { exact: 1, none: 1, fuzzy: 0.95, ignored: 0.9, partial: 0.9 } as const;
+export const FREE_TEXT_CITY_FACTOR: Record<FreeTextCity, number> = {
+  exact: 1,
+  none: 1,
+  fuzzy: 0.95,
+  ignored: 0.9,
+  partial: 0.9,
+};
 
 /** A grade with the free-text reading's own uncertainty folded in. */
-export function gradeReading(grade: MatchGrade, city: keyof typeof FREE_TEXT_CITY_FACTOR): MatchGrade {
+export function gradeReading(grade: MatchGrade, city: FreeTextCity): MatchGrade {
   const factor = FREE_TEXT_CITY_FACTOR[city];
-  return factor === 1 ? grade : { ...grade, confidence: Math.round(grade.confidence * factor * 1000) / 1000 };
+  const match = { ...grade.match, city };
+  return { match, confidence: factor === 1 ? grade.confidence : Math.round(grade.confidence * factor * 1000) / 1000 };
 }
 
 const NORMALIZED_CONFIDENCE = 0.97;
@@ -134,5 +149,6 @@ export function describeMatch(q: StreetQuery, tier: TierMatch): MatchGrade {
     NUMBER_CONFIDENCE[number] *
     (postcode === 'ignored' ? POSTCODE_IGNORED_FACTOR : 1) *
     (tier.ambiguous ? AMBIGUOUS_FACTOR : 1);
-  return { confidence: Math.round(confidence * 1000) / 1000, match: { street, number, postcode } };
+  const city = q.cityKey ? 'exact' : 'none';
+  return { confidence: Math.round(confidence * 1000) / 1000, match: { street, number, postcode, city } };
 }

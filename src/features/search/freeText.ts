@@ -15,7 +15,7 @@ import { countryNamed } from '../../../core/text/countries.js';
 import { readNumberTail } from '../../../core/text/numberTail.js';
 import type { KnownCities } from '../cities/knownCities.js';
 import type { StreetQueryInput } from '../address/streetRequest.js';
-import { outranksFuzzyTier } from '../address/matchQuality.js';
+import { type FreeTextCity, outranksFuzzyTier } from '../address/matchQuality.js';
 import { cityAhead } from './cityAhead.js';
 import { readTypedText } from './typedText.js';
 
@@ -25,7 +25,7 @@ export interface FreeTextReading {
    * How the city was read: named exactly, with a typo, not given, given but unknown (then ignored), or named with
    * other words beside it that the reading could not place (`partial`: they were ignored).
    */
-  city: 'exact' | 'fuzzy' | 'none' | 'ignored' | 'partial';
+  city: FreeTextCity;
 }
 
 export interface FreeTextOptions {

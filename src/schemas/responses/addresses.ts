@@ -37,6 +37,12 @@ export const MatchQuality = z.object({
   street: z.enum(['exact', 'normalized', 'fuzzy', 'none']),
   number: z.enum(['exact', 'other_suffix', 'nearest']),
   postcode: z.enum(['exact', 'ignored', 'none']),
+  city: z
+    .enum(['exact', 'fuzzy', 'partial', 'ignored', 'none'])
+    .describe(
+      'How the city was matched: `exact`, through a typo (`fuzzy`, x0.95), beside words of the text nothing placed ' +
+        '(`partial`, x0.9), named but unknown and ignored (`ignored`, x0.9), or not given (`none`)',
+    ),
 });
 
 export const ForwardResult = Address.extend({

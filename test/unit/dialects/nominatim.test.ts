@@ -5,8 +5,8 @@ import {
   NominatimSearchQuery,
   nominatimSearchRequest,
   reverseLevelOfZoom,
-  structuredText,
 } from '../../../src/features/dialects/nominatim/nominatimQuery.js';
+import { structuredText } from '../../../src/features/dialects/structuredAddress.js';
 import {
   displayName,
   nominatimAddress,
@@ -34,7 +34,7 @@ const ADDRESS: SearchResult = {
   longitude: 4.3758823,
   latitude: 51.995343,
   confidence: 1,
-  match: { street: 'exact', number: 'exact', postcode: 'none' },
+  match: { street: 'exact', number: 'exact', postcode: 'none', city: 'none' },
 };
 const CITY: SearchResult = {
   type: 'city',
@@ -59,11 +59,14 @@ describe('Nominatim search parameters', () => {
   });
 
   it('joins the structured form into one text the search box reads, the country as a filter', () => {
-    expect(structuredText({ street: '8 Mekelweg', postalcode: '2628CD', city: 'Delft' })).toBe(
+    expect(structuredText({ street: '8 Mekelweg', postcode: '2628CD', city: 'Delft' })).toBe(
       '8 Mekelweg, 2628CD Delft',
     );
     expect(structuredText({ state: 'Zuid-Holland' })).toBe('Zuid-Holland');
     expect(request({ city: 'Brussel', country: 'Belgique' })).toMatchObject({ q: 'Brussel', country: 'BE' });
+    // The country in any language or as a code, from the one table of countries.
+    expect(request({ city: 'Delft', country: 'Pays-Bas' })).toMatchObject({ q: 'Delft', country: 'NL' });
+    expect(request({ city: 'Delft', country: 'NLD' })).toMatchObject({ q: 'Delft', country: 'NL' });
   });
 
   it('refuses q with the structured form, and neither', () => {

@@ -20,6 +20,8 @@ import {
   longitude,
   text,
 } from '../params.js';
+import { structuredCountry, structuredText } from '../structuredAddress.js';
+import { type CountryCode, countryNamed } from '../../../../core/text/countries.js';
 
 export const NOMINATIM_FORMATS = ['json', 'jsonv2', 'geojson', 'geocodejson'] as const;
 export type NominatimFormat = (typeof NOMINATIM_FORMATS)[number];
@@ -107,30 +109,6 @@ const FEATURE_TYPES: Record<string, SearchLayer[]> = {
 };
 
 /**
- * The structured form as one text the search box reads: "Mekelweg 8, 2628CD Delft". County and state only when
- * nothing else narrows (the free-text reader has no such part); the country goes to the country filter.
- */
-export function structuredText(q: Partial<Record<(typeof STRUCTURED)[number], string>>): string {
-  const place = [q.postalcode, q.city].filter(Boolean).join(' ');
-  const parts = [q.amenity, q.street, place].filter(Boolean);
-  if (parts.length === 0) parts.push(...[q.county, q.state, q.country].filter((p): p is string => Boolean(p)));
-  return parts.join(', ');
-}
-
-const COUNTRIES: Record<string, 'NL' | 'BE'> = {
-  nl: 'NL',
-  netherlands: 'NL',
-  nederland: 'NL',
-  'the netherlands': 'NL',
-  be: 'BE',
-  belgium: 'BE',
-  belgië: 'BE',
-  belgie: 'BE',
-  belgique: 'BE',
-  belgien: 'BE',
-};
-
-/**
  * The search box request, or `empty` when the filters exclude every indexed country (countrycodes=de): Nominatim
  * then answers an empty list.
  */
@@ -138,24 +116,35 @@ export function nominatimSearchRequest(
   query: NominatimSearchQuery,
   acceptLanguage: string | undefined,
 ): SearchBoxRequest | 'empty' {
-  const wanted = new Set<'NL' | 'BE'>();
+  const wanted = new Set<CountryCode>();
   let restricted = false;
   if (query.countrycodes) {
     restricted = true;
     for (const c of query.countrycodes.split(',')) {
-      const code = COUNTRIES[c.toLowerCase()];
+      const code = countryNamed(c);
       if (code) wanted.add(code);
     }
   }
-  const structuredCountry = !query.q && query.country ? COUNTRIES[query.country.toLowerCase()] : undefined;
-  if (structuredCountry) {
+  const named = query.q ? undefined : structuredCountry(query.country);
+  const country = named === 'other' ? undefined : named;
+  if (country) {
     restricted = true;
-    if (wanted.size && !wanted.has(structuredCountry)) return 'empty';
+    if (wanted.size && !wanted.has(country)) return 'empty';
     wanted.clear();
-    wanted.add(structuredCountry);
+    wanted.add(country);
   }
   if (restricted && wanted.size === 0) return 'empty';
-  const q = query.q ?? structuredText({ ...query, country: structuredCountry ? undefined : query.country });
+  const q =
+    query.q ??
+    structuredText({
+      name: query.amenity,
+      street: query.street,
+      postcode: query.postalcode,
+      city: query.city,
+      county: query.county,
+      state: query.state,
+      country: country ? undefined : query.country,
+    });
   if (!/[\p{L}\p{N}]/u.test(q)) return 'empty';
   const featureType = (query.featureType ?? query.featuretype)?.toLowerCase();
   const layers = featureType ? FEATURE_TYPES[featureType] : undefined;

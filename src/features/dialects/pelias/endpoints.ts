@@ -13,6 +13,7 @@ import type { AutocompleteServices } from '../../autocomplete/endpoint.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
+import type { SearchBoxRequest } from '../../search/searchBox.js';
 import {
   type DialectPlace,
   reverseAddresses,
@@ -30,6 +31,8 @@ import {
   PeliasReverseQuery,
   PeliasSearchQuery,
   peliasSearchRequest,
+  PeliasStructuredQuery,
+  peliasStructuredRequest,
   reverseRadiusMetres,
 } from './peliasQuery.js';
 
@@ -53,6 +56,18 @@ const FILTERS =
   '(alpha-2 or alpha-3), `layers` (address, street, postalcode, neighbourhood, locality, localadmin, region, ' +
   'country, coarse), `lang`; `sources` and other parameters are ignored.';
 
+/** The search box's answer to a Pelias search request, in Pelias' GeoJSON, kept to the query's filters. */
+async function peliasSearch(
+  searchBox: SearchServices['searchBox'],
+  request: SearchBoxRequest | 'empty',
+  query: PeliasSearchQuery | PeliasStructuredQuery,
+) {
+  const results = request === 'empty' ? [] : await searchBox.search(request);
+  const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
+  const places = results.map((r) => inLanguage(searchPlace(r), language));
+  return peliasCollection(places.filter(keepsTo(query)), echo(query));
+}
+
 export const peliasSearchEndpoint = endpoint({
   ...common,
   method: 'get',
@@ -60,13 +75,22 @@ export const peliasSearchEndpoint = endpoint({
   summary: 'Pelias: search',
   description: `Pelias' /v1/search over the native search box: \`text\`, ${FILTERS}`,
   query: PeliasSearchQuery,
-  handle: async ({ query, acceptLanguage }, { searchBox }) => {
-    const request = peliasSearchRequest(query, acceptLanguage);
-    const results = request === 'empty' ? [] : await searchBox.search(request);
-    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
-    const places = results.map((r) => inLanguage(searchPlace(r), language));
-    return peliasCollection(places.filter(keepsTo(query)), echo(query));
-  },
+  handle: ({ query, acceptLanguage }, { searchBox }) =>
+    peliasSearch(searchBox, peliasSearchRequest(query, acceptLanguage), query),
+});
+
+export const peliasStructuredEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/pelias/v1/search/structured',
+  summary: 'Pelias: structured search',
+  description:
+    "Pelias' /v1/search/structured over the native search box: `address` (the street with its number, first or " +
+    'last), `postalcode`, `locality` (else `borough`, `neighbourhood`), `county`, `region`, `country` (a code or a ' +
+    `name), read as one address text by the same reader as /v1/search's \`text\`; ${FILTERS}`,
+  query: PeliasStructuredQuery,
+  handle: ({ query, acceptLanguage }, { searchBox }) =>
+    peliasSearch(searchBox, peliasStructuredRequest(query, acceptLanguage), query),
 });
 
 export const peliasAutocompleteEndpoint = endpoint({
@@ -138,6 +162,7 @@ export const peliasPlaceEndpoint = endpoint({
 
 export const PELIAS_ENDPOINTS = [
   peliasSearchEndpoint,
+  peliasStructuredEndpoint,
   peliasAutocompleteEndpoint,
   peliasReverseEndpoint,
   peliasPlaceEndpoint,

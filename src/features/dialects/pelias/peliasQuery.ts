@@ -10,6 +10,8 @@ import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { Box } from '../params.js';
 import { clampedCount, decimal, idList, languageOf, latitude, longitude, text } from '../params.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
+import { structuredCountry, structuredText } from '../structuredAddress.js';
+import { type CountryCode, countryNamed } from '../../../../core/text/countries.js';
 
 /** Pelias' layers and the kinds of ours each names (`coarse`: every area). */
 export const PELIAS_LAYER_OF: Record<PlaceKind, string> = {
@@ -44,11 +46,10 @@ const layers = z
   })
   .optional();
 
-const COUNTRIES: Record<string, 'NL' | 'BE'> = { NL: 'NL', NLD: 'NL', BE: 'BE', BEL: 'BE' };
 const countries = z
   .string()
   .regex(/^[A-Za-z]{2,3}(,[A-Za-z]{2,3})*$/, 'ISO 3166-1 alpha-2 or alpha-3 codes, comma-separated')
-  .transform((v) => v.split(',').map((c) => COUNTRIES[c.toUpperCase()] ?? 'other'))
+  .transform((v) => v.split(',').map((c) => countryNamed(c) ?? 'other'))
   .optional();
 
 const km = decimal.pipe(z.number().positive());
@@ -99,6 +100,51 @@ const withOptions = <T extends z.core.$ZodLooseShape>(shape: T) =>
 const textParameter = text(200).regex(/[\p{L}\p{N}]/u, 'text needs at least one letter or digit');
 export const PeliasSearchQuery = withOptions({ text: textParameter });
 export type PeliasSearchQuery = z.infer<typeof PeliasSearchQuery>;
+
+const STRUCTURED = [
+  'address',
+  'neighbourhood',
+  'borough',
+  'locality',
+  'county',
+  'region',
+  'postalcode',
+  'country',
+] as const;
+
+/** Pelias' /v1/search/structured: the address parts, at least one of them, and the search's options. */
+export const PeliasStructuredQuery = withOptions(
+  Object.fromEntries(STRUCTURED.map((k) => [k, text(200).optional()])) as Record<
+    (typeof STRUCTURED)[number],
+    z.ZodOptional<ReturnType<typeof text>>
+  >,
+).refine((q) => STRUCTURED.some((k) => q[k]), {
+  message: `give at least one of ${STRUCTURED.join(', ')}`,
+  path: ['address'],
+});
+export type PeliasStructuredQuery = z.infer<typeof PeliasStructuredQuery>;
+
+/**
+ * The structured parts as the one text the search box reads (structuredAddress.ts); `country` as boundary.country
+ * (a code or a name in any of our languages), `empty` for a country the service holds no addresses of.
+ */
+export function peliasStructuredRequest(
+  q: PeliasStructuredQuery,
+  acceptLanguage: string | undefined,
+): SearchBoxRequest | 'empty' {
+  const country = structuredCountry(q.country);
+  if (country === 'other') return 'empty';
+  const text = structuredText({
+    street: q.address,
+    postcode: q.postalcode,
+    city: q.locality ?? q.borough ?? q.neighbourhood,
+    county: q.county,
+    state: q.region,
+  });
+  if (!text) return 'empty';
+  const boundary = country ? [country] : q['boundary.country'];
+  return peliasSearchRequest({ ...q, text, 'boundary.country': boundary }, acceptLanguage);
+}
 
 export const PeliasReverseQuery = z.looseObject({
   'point.lat': latitude,
@@ -177,7 +223,7 @@ export function peliasSearchRequest(
     q: q.text,
     size: q.size,
     focus: lat !== undefined && lon !== undefined ? { lat, lon } : undefined,
-    country: wanted.size === 1 ? ([...wanted][0] as 'NL' | 'BE') : undefined,
+    country: wanted.size === 1 ? ([...wanted][0] as CountryCode) : undefined,
     layers: q.layers?.map((k): SearchLayer => k),
     bbox: boxOf(q),
     language: { lang: languageOf(q.lang), acceptLanguage },

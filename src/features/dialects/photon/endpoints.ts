@@ -7,6 +7,7 @@ import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
+import type { SearchBoxRequest } from '../../search/searchBox.js';
 import { inLanguage, reverseAddresses, reversePlace, searchPlace } from '../place.js';
 import { answerLanguage } from '../../../language/answerLanguage.js';
 import { languageOf } from '../params.js';
@@ -16,6 +17,8 @@ import {
   PhotonReverseQuery,
   PhotonSearchQuery,
   photonSearchRequest,
+  PhotonStructuredQuery,
+  photonStructuredRequest,
   reverseRadiusMetres,
 } from './photon.js';
 
@@ -30,6 +33,13 @@ const PhotonCollection = z.object({
   features: z.array(z.record(z.string(), z.unknown())),
 });
 
+/** The search box's answer to a Photon search request, as Photon's features. */
+async function photonSearch(searchBox: SearchServices['searchBox'], request: SearchBoxRequest | 'empty') {
+  if (request === 'empty') return photonCollection([]);
+  const language = answerLanguage(request.language ?? {});
+  return photonCollection((await searchBox.search(request)).map((r) => inLanguage(searchPlace(r), language)));
+}
+
 export const photonSearchEndpoint = endpoint({
   ...common,
   method: 'get',
@@ -43,11 +53,23 @@ export const photonSearchEndpoint = endpoint({
     '`type`, `extent` for areas). Other parameters are ignored.',
   query: PhotonSearchQuery,
   ok: { description: 'Photon features', schema: PhotonCollection },
-  handle: async ({ query, acceptLanguage }, { searchBox }) => {
-    const request = photonSearchRequest(query, acceptLanguage);
-    const language = answerLanguage(request.language ?? {});
-    return photonCollection((await searchBox.search(request)).map((r) => inLanguage(searchPlace(r), language)));
-  },
+  handle: ({ query, acceptLanguage }, { searchBox }) =>
+    photonSearch(searchBox, photonSearchRequest(query, acceptLanguage)),
+});
+
+export const photonStructuredEndpoint = endpoint({
+  ...common,
+  method: 'get',
+  path: '/photon/structured',
+  summary: 'Photon: structured search',
+  description:
+    "Photon's /structured over the native search box: `street` (with or without its number), `housenumber`, " +
+    '`postcode`, `city`, `district`, `county`, `state`, `countrycode` (a code or a name, in any of our languages), ' +
+    'read as one address text by the same reader as `q`; `limit`, `lang`, `lat`/`lon`, `bbox`, `layer` as /api.',
+  query: PhotonStructuredQuery,
+  ok: { description: 'Photon features', schema: PhotonCollection },
+  handle: ({ query, acceptLanguage }, { searchBox }) =>
+    photonSearch(searchBox, photonStructuredRequest(query, acceptLanguage)),
 });
 
 export const photonReverseEndpoint = endpoint({
@@ -71,4 +93,4 @@ export const photonReverseEndpoint = endpoint({
   },
 });
 
-export const PHOTON_ENDPOINTS = [photonSearchEndpoint, photonReverseEndpoint];
+export const PHOTON_ENDPOINTS = [photonSearchEndpoint, photonStructuredEndpoint, photonReverseEndpoint];

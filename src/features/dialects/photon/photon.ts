@@ -8,6 +8,7 @@ import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, MAX_SEARCH_SIZE } from '..
 import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
 import { clampedCount, corners, decimal, languageOf, latitude, longitude, text } from '../params.js';
+import { structuredCountry, structuredText } from '../structuredAddress.js';
 
 /** Photon's `layer` values and the result types of ours each names. */
 const LAYERS: Record<string, SearchLayer[]> = {
@@ -63,6 +64,49 @@ export const PhotonReverseQuery = z.looseObject({
   radius: decimal.pipe(z.number().positive()).optional(),
 });
 export type PhotonReverseQuery = z.infer<typeof PhotonReverseQuery>;
+
+const STRUCTURED = ['street', 'housenumber', 'postcode', 'city', 'district', 'county', 'state', 'countrycode'] as const;
+
+/**
+ * Photon's /structured (street, housenumber, postcode, city, district, county, state, countrycode): the same search
+ * box over the text those parts make (structuredAddress.ts).
+ */
+export const PhotonStructuredQuery = z
+  .looseObject({
+    ...Object.fromEntries(STRUCTURED.map((k) => [k, text(200).optional()])),
+    limit: clampedCount(MAX_SEARCH_SIZE, 10),
+    lang: z.string().max(50).optional(),
+    lat: latitude.optional(),
+    lon: longitude.optional(),
+    bbox: corners,
+    layer,
+  } as const)
+  .refine(focusTogether, { message: 'lat and lon go together', path: ['lat'] })
+  .refine((q) => STRUCTURED.some((k) => q[k]), {
+    message: `give at least one of ${STRUCTURED.join(', ')}`,
+    path: ['street'],
+  });
+export type PhotonStructuredQuery = z.infer<typeof PhotonStructuredQuery>;
+
+/** The search box request of a structured query, or `empty` for a country the service holds no addresses of. */
+export function photonStructuredRequest(
+  q: PhotonStructuredQuery,
+  acceptLanguage: string | undefined,
+): SearchBoxRequest | 'empty' {
+  const part = (k: (typeof STRUCTURED)[number]) => q[k] as string | undefined;
+  const country = structuredCountry(part('countrycode'));
+  if (country === 'other') return 'empty';
+  const text = structuredText({
+    street: part('street'),
+    houseNumber: part('housenumber'),
+    postcode: part('postcode'),
+    city: part('city') ?? part('district'),
+    county: part('county'),
+    state: part('state'),
+  });
+  if (!text) return 'empty';
+  return { ...photonSearchRequest({ ...q, q: text }, acceptLanguage), country };
+}
 
 export function photonSearchRequest(q: PhotonSearchQuery, acceptLanguage: string | undefined): SearchBoxRequest {
   return {
