@@ -308,6 +308,15 @@ describe('readFreeText: every form people write (issue 49)', () => {
     expect(first(text)?.query).toMatchObject(expected);
   });
 
+  it('reads a number first before a street named with a number both ways ("55 Botter 33", Lelystad)', () => {
+    const lelystad = new KnownCities(['lelystad']);
+    expect(readFreeText('55 Botter 33, Lelystad', { cities: lelystad }).map((r) => r.query)).toContainEqual({
+      streetname: 'Botter 33',
+      number: '55',
+      city: 'lelystad',
+    });
+  });
+
   it('reads a no-number mark as a street, not an address', () => {
     for (const text of ['Haringstraat zn, 1000 Brussel', 'Rue des Harengs s/n, Bruxelles', 'Kerkstraat - Delft']) {
       expect(readFreeText(text, { cities: known })).toEqual([]);

@@ -262,6 +262,13 @@ export function readFreeText(text: string, options: FreeTextOptions): FreeTextRe
     ];
     readings.push(reading([...street, tokens[number.start]!], inStreet.text, postcode?.text, rest, cities));
   }
+  // "55 Botter 33" (Lelystad's street Botter 33, number 55): a part that begins with a number may put it first
+  // before a street named with a number; both are read and the index holds one.
+  const lead = street[0]!;
+  if (street.length >= 2 && isNumber(lead)) {
+    const rest = [...street.slice(1), ...tokens.slice(number.start, number.start + number.length)];
+    readings.push(reading(rest, lead.text, postcode?.text, elsewhere, cities));
+  }
   // "Delft Mekelweg 8" without a comma: the leading words may be the city.
   for (let k = 1; k <= Math.min(cities.maxWords, street.length - 1); k++) {
     const lead = street.slice(0, k);
@@ -308,11 +315,12 @@ function leadingNumberReadings(
   elsewhere: Token[],
   cities: KnownCities,
 ): FreeTextReading[] {
-  const readings: FreeTextReading[] = [];
   if (following.length > 0) {
     const rest = elsewhere.filter((t) => !following.includes(t));
-    readings.push(...numberFirstReadings(following, rest, number, postcode, cities));
-  } else if (postcode) readings.push(reading([], number, postcode, elsewhere, cities));
+    return numberFirstReadings(following, rest, number, postcode, cities).slice(0, MAX_READINGS);
+  }
+  const readings: FreeTextReading[] = [];
+  if (postcode) readings.push(reading([], number, postcode, elsewhere, cities));
   if (elsewhere.length > 1) {
     for (let k = 1; k < elsewhere.length; k++) {
       const tail = elsewhere.slice(elsewhere.length - k);
