@@ -122,7 +122,9 @@ async function answerNow(
    * (exact tier: the address as typed, any form), those addresses first.
    */
   const withTypedAddress = async (suggestions: Suggestion[]): Promise<Suggestion[]> => {
-    if (!HOLDS_NUMBER_RE.test(query.q) || suggestions.some((s) => s.type === 'address')) return suggestions;
+    // A street found for the whole text ("1e Jan Stee" → 1e Jan Steenstraat) says it names a street, not an address.
+    const answered = suggestions.some((s) => s.type === 'address' || (input.kind === 'street' && s.type === 'street'));
+    if (!HOLDS_NUMBER_RE.test(query.q) || answered) return suggestions;
     const answers = await services.freeText.search({
       q: query.q,
       size: query.size,
