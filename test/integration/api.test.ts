@@ -182,7 +182,7 @@ describe('POST /geocode/forward', () => {
     expect(hit).toMatchObject({ streetname: 'Minervaweg', number: '10', suffix: 'A', city: 'Delft' });
     expect(hit.building_id).not.toBe('');
     expect(hit.suburb_id).not.toBe('');
-    expect(hit.match).toEqual({ street: 'normalized', number: 'exact', postcode: 'none' });
+    expect(hit.match).toEqual({ street: 'normalized', number: 'exact', postcode: 'none', city: 'none' });
     expect(hit.confidence).toBeGreaterThan(0.9);
   });
 

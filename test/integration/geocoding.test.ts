@@ -46,7 +46,7 @@ describe('GET /search', () => {
   it('reads postcode + number alone', async () => {
     const [first] = expectShape(SearchResponse, await search({ q: '2628CD 8' }));
     expect(first).toMatchObject({ streetname: 'Mekelweg', number: '8', postcode: '2628CD' });
-    expect(first?.match).toEqual({ street: 'none', number: 'exact', postcode: 'exact' });
+    expect(first?.match).toEqual({ street: 'none', number: 'exact', postcode: 'exact', city: 'none' });
   });
 
   it('grades like /geocode/forward, lowered for a city it had to guess or ignore', async () => {

@@ -128,10 +128,15 @@ describe("the places' typo round", () => {
       const typo = await box.search('Delfd');
       expect(typo.results[0]).toMatchObject({ type: 'city', name: 'Delft', match: 'typo' });
       expect(typo.searches).toContain('places fuzzy');
-      // Only a weak address (a number the street lacks: the nearest one): a place may still be what was meant.
-      const weak = await box.search('Mekelweg 9999 Delft');
-      expect(weak.results.find((r) => r.type === 'address')?.confidence).toBeLessThan(0.8);
+      // Only a weak address (a look-alike street): a place may still be what was meant.
+      const weak = await box.search('Mekelwge 8 Delfd');
+      expect(weak.results.find((r) => r.type === 'address')?.confidence ?? 0).toBeLessThan(0.8);
       expect(weak.searches).toContain('places fuzzy');
+      // A number the right street lacks (issue 49): the street itself, one exact search, then the nearest number.
+      const missing = await box.search('Mekelweg 9999 Delft');
+      expect(missing.results[0]).toMatchObject({ type: 'street', streetname: 'Mekelweg', unmatched: ['number'] });
+      expect(missing.results[1]).toMatchObject({ type: 'address', match: { number: 'nearest' } });
+      expect(missing.searches).not.toContain('places fuzzy');
     } finally {
       await box.close();
     }

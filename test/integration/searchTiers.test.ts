@@ -79,7 +79,7 @@ describe('tier 1: exact normalised street + number', () => {
   it('answers an exact spelling in one round trip with confidence 1', async () => {
     const hit = await forward({ streetname: 'Mekelweg', number: '8' });
     expect(hit).toMatchObject({ streetname: 'Mekelweg', number: '8', suffix: '', postcode: '2628CD', city: 'Delft' });
-    expect(hit.match).toEqual({ street: 'exact', number: 'exact', postcode: 'none' });
+    expect(hit.match).toEqual({ street: 'exact', number: 'exact', postcode: 'none', city: 'none' });
     expect(hit.confidence).toBe(1);
     expect(trips()).toBe(1);
   });
@@ -113,7 +113,7 @@ describe('tier 1, alternative readings of an ambiguous abbreviation', () => {
   it('reads "vd" as "van den" when no "van der" street exists, in the same single round trip', async () => {
     const hit = await forward({ streetname: 'vd Broekweg', number: '4' });
     expect(hit).toMatchObject({ streetname: 'Van den Broekweg', number: '4' });
-    expect(hit.match).toEqual({ street: 'normalized', number: 'exact', postcode: 'none' });
+    expect(hit.match).toEqual({ street: 'normalized', number: 'exact', postcode: 'none', city: 'none' });
     expect(hit.confidence).toBe(0.93);
     expect(trips()).toBe(1);
     const rows = await lookup({ streetname: 'v.d. Broekweg', number: '10' });
@@ -128,7 +128,7 @@ describe('tier 2: fuzzy street + number', () => {
   it('corrects one typo, with a confidence below a normalised match', async () => {
     const hit = await forward({ streetname: 'Mekelwef', number: '8' });
     expect(hit).toMatchObject({ streetname: 'Mekelweg', number: '8' });
-    expect(hit.match).toEqual({ street: 'fuzzy', number: 'exact', postcode: 'none' });
+    expect(hit.match).toEqual({ street: 'fuzzy', number: 'exact', postcode: 'none', city: 'none' });
     expect(hit.confidence).toBeGreaterThanOrEqual(0.6);
     expect(hit.confidence).toBeLessThan(0.9);
   });
@@ -151,7 +151,7 @@ describe('tier 3 (forward only): the nearest existing number', () => {
     // Mekelweg has 6 and 8, not 7: a tie goes to the lower number.
     const hit = await forward({ streetname: 'Mekelweg', number: '7' });
     expect(hit).toMatchObject({ streetname: 'Mekelweg', number: '6' });
-    expect(hit.match).toEqual({ street: 'exact', number: 'nearest', postcode: 'none' });
+    expect(hit.match).toEqual({ street: 'exact', number: 'nearest', postcode: 'none', city: 'none' });
     expect(hit.confidence).toBe(0.5);
   });
 
@@ -171,7 +171,7 @@ describe('postcode + number without a street', () => {
   it.each(['2628 CD', '2628cd', '2628-CD'])('%j + 8 is Mekelweg 8', async (postcode) => {
     const hit = await forward({ postcode, number: '8' });
     expect(hit).toMatchObject({ streetname: 'Mekelweg', number: '8', postcode: '2628CD' });
-    expect(hit.match).toEqual({ street: 'none', number: 'exact', postcode: 'exact' });
+    expect(hit.match).toEqual({ street: 'none', number: 'exact', postcode: 'exact', city: 'none' });
     expect(hit.confidence).toBe(1);
     expect(numbers(await lookup({ postcode, number: 8 }))).toEqual(['8']);
   });
