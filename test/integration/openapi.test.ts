@@ -254,6 +254,10 @@ describe('real answers match the document', () => {
     await call('GET', '/pelias/v1/reverse?point.lat=51.995343&point.lon=4.3758823', 200);
     await call('GET', `/pelias/v1/place?ids=geocoder:address:${first.place_id}`, 200);
     await call('GET', '/pelias/v1/search?size=2', 400);
+    await call('GET', '/pelias/v1/search/structured?address=Mekelweg%208&locality=Delft', 200);
+    await call('GET', '/pelias/v1/search/structured?size=2', 400);
+    await call('GET', '/photon/structured?street=Mekelweg&housenumber=8&city=Delft', 200);
+    await call('GET', '/photon/structured?limit=2', 400);
   });
 
   it('errors: 400, 401, 404, 413, 415 in the error envelope the document describes', async () => {
