@@ -4,7 +4,9 @@
  * structured form is a translation over the same reading (src/features/search/freeText.ts), which takes the number
  * first or last in the street part ("47 Boulevard du Régent" as well as "Boulevard du Régent 47"). Pure.
  */
+import { z } from 'zod';
 import { type CountryCode, countryNamed } from '../../../core/text/countries.js';
+import { text } from './params.js';
 
 /** The parts a structured form can name, in our words. */
 export interface StructuredAddress {
@@ -42,4 +44,22 @@ export function structuredText(a: StructuredAddress): string {
 export function structuredCountry(country: string | undefined): CountryCode | 'other' | undefined {
   if (!country?.trim()) return undefined;
   return countryNamed(country) ?? 'other';
+}
+
+/** A structured form's parameters, each an optional text, as one zod shape. */
+export function structuredParameters<K extends string>(keys: readonly K[]) {
+  return Object.fromEntries(keys.map((k) => [k, text(200).optional()])) as Record<
+    K,
+    z.ZodOptional<ReturnType<typeof text>>
+  >;
+}
+
+/** The refinement every structured form has: at least one of its parts given. */
+export function atLeastOneOf<K extends string>(
+  keys: readonly K[],
+): [(q: Partial<Record<K, unknown>>) => boolean, { message: string; path: PropertyKey[] }] {
+  return [
+    (q) => keys.some((k) => Boolean(q[k])),
+    { message: `give at least one of ${keys.join(', ')}`, path: [keys[0]!] },
+  ];
 }

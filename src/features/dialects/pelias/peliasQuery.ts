@@ -10,7 +10,7 @@ import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { Box } from '../params.js';
 import { clampedCount, decimal, idList, languageOf, latitude, longitude, text } from '../params.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
-import { structuredCountry, structuredText } from '../structuredAddress.js';
+import { atLeastOneOf, structuredCountry, structuredParameters, structuredText } from '../structuredAddress.js';
 import { type CountryCode, countryNamed } from '../../../../core/text/countries.js';
 
 /** Pelias' layers and the kinds of ours each names (`coarse`: every area). */
@@ -113,15 +113,7 @@ const STRUCTURED = [
 ] as const;
 
 /** Pelias' /v1/search/structured: the address parts, at least one of them, and the search's options. */
-export const PeliasStructuredQuery = withOptions(
-  Object.fromEntries(STRUCTURED.map((k) => [k, text(200).optional()])) as Record<
-    (typeof STRUCTURED)[number],
-    z.ZodOptional<ReturnType<typeof text>>
-  >,
-).refine((q) => STRUCTURED.some((k) => q[k]), {
-  message: `give at least one of ${STRUCTURED.join(', ')}`,
-  path: ['address'],
-});
+export const PeliasStructuredQuery = withOptions(structuredParameters(STRUCTURED)).refine(...atLeastOneOf(STRUCTURED));
 export type PeliasStructuredQuery = z.infer<typeof PeliasStructuredQuery>;
 
 /**

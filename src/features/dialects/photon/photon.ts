@@ -8,7 +8,7 @@ import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, MAX_SEARCH_SIZE } from '..
 import type { SearchBoxRequest } from '../../search/searchBox.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
 import { clampedCount, corners, decimal, languageOf, latitude, longitude, text } from '../params.js';
-import { structuredCountry, structuredText } from '../structuredAddress.js';
+import { atLeastOneOf, structuredCountry, structuredParameters, structuredText } from '../structuredAddress.js';
 
 /** Photon's `layer` values and the result types of ours each names. */
 const LAYERS: Record<string, SearchLayer[]> = {
@@ -42,16 +42,18 @@ const layer = z
 const focusTogether = (q: { lat?: number | undefined; lon?: number | undefined }) =>
   (q.lat === undefined) === (q.lon === undefined);
 
+/** What /api and /structured both take besides the text. */
+const searchOptions = {
+  limit: clampedCount(MAX_SEARCH_SIZE, 10),
+  lang: z.string().max(50).optional(),
+  lat: latitude.optional(),
+  lon: longitude.optional(),
+  bbox: corners,
+  layer,
+};
+
 export const PhotonSearchQuery = z
-  .looseObject({
-    q: text(200).regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit'),
-    limit: clampedCount(MAX_SEARCH_SIZE, 10),
-    lang: z.string().max(50).optional(),
-    lat: latitude.optional(),
-    lon: longitude.optional(),
-    bbox: corners,
-    layer,
-  })
+  .looseObject({ q: text(200).regex(/[\p{L}\p{N}]/u, 'q needs at least one letter or digit'), ...searchOptions })
   .refine(focusTogether, { message: 'lat and lon go together', path: ['lat'] });
 export type PhotonSearchQuery = z.infer<typeof PhotonSearchQuery>;
 
@@ -72,20 +74,9 @@ const STRUCTURED = ['street', 'housenumber', 'postcode', 'city', 'district', 'co
  * box over the text those parts make (structuredAddress.ts).
  */
 export const PhotonStructuredQuery = z
-  .looseObject({
-    ...Object.fromEntries(STRUCTURED.map((k) => [k, text(200).optional()])),
-    limit: clampedCount(MAX_SEARCH_SIZE, 10),
-    lang: z.string().max(50).optional(),
-    lat: latitude.optional(),
-    lon: longitude.optional(),
-    bbox: corners,
-    layer,
-  } as const)
+  .looseObject({ ...structuredParameters(STRUCTURED), ...searchOptions })
   .refine(focusTogether, { message: 'lat and lon go together', path: ['lat'] })
-  .refine((q) => STRUCTURED.some((k) => q[k]), {
-    message: `give at least one of ${STRUCTURED.join(', ')}`,
-    path: ['street'],
-  });
+  .refine(...atLeastOneOf(STRUCTURED));
 export type PhotonStructuredQuery = z.infer<typeof PhotonStructuredQuery>;
 
 /** The search box request of a structured query, or `empty` for a country the service holds no addresses of. */
@@ -93,16 +84,15 @@ export function photonStructuredRequest(
   q: PhotonStructuredQuery,
   acceptLanguage: string | undefined,
 ): SearchBoxRequest | 'empty' {
-  const part = (k: (typeof STRUCTURED)[number]) => q[k] as string | undefined;
-  const country = structuredCountry(part('countrycode'));
+  const country = structuredCountry(q.countrycode);
   if (country === 'other') return 'empty';
   const text = structuredText({
-    street: part('street'),
-    houseNumber: part('housenumber'),
-    postcode: part('postcode'),
-    city: part('city') ?? part('district'),
-    county: part('county'),
-    state: part('state'),
+    street: q.street,
+    houseNumber: q.housenumber,
+    postcode: q.postcode,
+    city: q.city ?? q.district,
+    county: q.county,
+    state: q.state,
   });
   if (!text) return 'empty';
   return { ...photonSearchRequest({ ...q, q: text }, acceptLanguage), country };
