@@ -166,7 +166,7 @@ export interface Config {
   reusePort: boolean;
   /** The listen queue (LISTEN_BACKLOG, src/server.ts). */
   listenBacklog: number;
-  /** The boundary tiles cut ahead (TILE_SEEDING, TILE_SEED_MAX_ZOOM, TILE_SEED_WORKER_MB). */
+  /** The boundary tiles cut ahead (TILE_SEEDING, TILE_SEED_MAX_ZOOM, TILE_SEED_WORKER_MB, TILE_SEED_STALL_MS, TILE_SEED_MAX_BYTES). */
   tileSeeding: TileSeedingOptions;
 }
 
