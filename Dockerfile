@@ -3,9 +3,9 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # patches/: fixes to dependencies that npm ci applies (postinstall: patch-package --error-on-fail, so a patch that no
 # longer applies, after a dependency upgrade, fails the build instead of shipping the dependency unpatched);
-# .node-version and the three scripts: the postinstall's Node.js check (scripts/linkNode.mjs: on this image's Node 24
-# it fetches nothing).
-COPY package.json package-lock.json .node-version ./
+# .node-version, its pinned integrity and the three scripts: the postinstall's Node.js check (scripts/linkNode.mjs: on
+# this image's Node 24 it fetches nothing).
+COPY package.json package-lock.json .node-version .node-integrity ./
 COPY patches ./patches
 COPY scripts/linkNode.mjs scripts/projectNode.mjs scripts/node24.sh ./scripts/
 RUN npm ci --no-audit --no-fund
@@ -22,7 +22,7 @@ RUN npm run build
 # Runtime: production dependencies and the compiled code only (no tsx, no dev dependencies).
 FROM node:24-bookworm-slim
 WORKDIR /app
-COPY package.json package-lock.json .node-version ./
+COPY package.json package-lock.json .node-version .node-integrity ./
 COPY patches ./patches
 COPY scripts/linkNode.mjs scripts/projectNode.mjs scripts/node24.sh ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -132,7 +132,7 @@ console.log(
   ].join('\n'),
 );
 onShutdownSignal(logger, async () => {
-  await drain(running, config.shutdownGraceMs, logger);
+  await drain(running, { graceMs: config.shutdownGraceMs, noticeMs: config.shutdownNoticeMs }, logger);
   await client.close();
   await elasticsearch.stop();
 });

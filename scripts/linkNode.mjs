@@ -1,7 +1,8 @@
 // Part of `npm install` (postinstall). When npm itself runs on a Node.js older than the project's (.node-version),
-// this fetches the project's Node.js from the npm registry (scripts/node24.sh, cached once per machine) and links it
-// as node_modules/.bin/node. npm puts node_modules/.bin first on PATH for every script it runs, so `npm start`,
-// `npm test`, `npm run <x>` and `npx <bin>` then run on it, whatever node the shell has. On a recent enough Node.js
+// this fetches the project's Node.js from the npm registry (scripts/node24.sh: the tarball pinned in .node-integrity,
+// cached once per machine) and links it as node_modules/.bin/node. npm puts node_modules/.bin first on PATH for every
+// script it runs, so `npm start`, `npm test`, `npm run <x>` and `npx <bin>` then run on it, whatever node the shell
+// has. On a recent enough Node.js
 // (Docker image, CI, a developer's 24) nothing is fetched, and a link left by an earlier install is removed.
 // Plain syntax on purpose, so that even a very old Node can parse this file.
 import { execFileSync } from 'node:child_process';

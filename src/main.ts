@@ -40,6 +40,6 @@ const client = createElasticsearchClient({
 });
 const running = await listen(config, client, logger);
 onShutdownSignal(logger, async () => {
-  await drain(running, config.shutdownGraceMs, logger);
+  await drain(running, { graceMs: config.shutdownGraceMs, noticeMs: config.shutdownNoticeMs }, logger);
   await client.close();
 });

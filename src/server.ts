@@ -52,22 +52,21 @@ export function listen(config: Config, client: Client, logger: Logger): Promise<
 }
 
 /**
- * How long a draining process keeps its idle keep-alive connections after it stopped accepting: meanwhile every
- * answer says `Connection: close`, so a busy keep-alive client moves to another process (or, after a restart, the
- * successor) after its next answer instead of having its connection closed under a request it is sending (a
- * reset). At most a quarter of the grace period.
- */
-export const DRAIN_NOTICE_MS = 1000;
-
-/**
  * Stops serving without dropping a request: readiness turns 503 and the port stops accepting at once (before any
  * client is told to reconnect: with SO_REUSEPORT, a connection still waiting in a closing listener's queue is
  * reset, so the listener closes while clients are still on their kept-alive connections); every answer then says
- * `Connection: close`; after DRAIN_NOTICE_MS the idle keep-alive connections close, and the requests in flight are
- * answered for the rest of `graceMs`; whatever is still open then is cut. Resolves once no connection is left;
- * the caller closes Elasticsearch after it, so no answer in flight loses its backend.
+ * `Connection: close`; after the notice (`noticeMs`, SHUTDOWN_NOTICE_MS, at most a quarter of the grace period) the
+ * idle keep-alive connections close: meanwhile a busy keep-alive client moves to another process (or, after a
+ * restart, the successor) after its next answer instead of having its connection closed under a request it is
+ * sending (a reset). The requests in flight are answered for the rest of `graceMs`; whatever is still open then is
+ * cut. Resolves once no connection is left; the caller closes Elasticsearch after it, so no answer in flight loses
+ * its backend.
  */
-export async function drain({ server, state }: RunningServer, graceMs: number, logger: Logger): Promise<void> {
+export async function drain(
+  { server, state }: RunningServer,
+  { graceMs, noticeMs }: { graceMs: number; noticeMs: number },
+  logger: Logger,
+): Promise<void> {
   state.startDraining();
   const startedAt = performance.now();
   // net.Server's close stops accepting; http.Server's would also close the idle keep-alive connections at once.
@@ -77,7 +76,7 @@ export async function drain({ server, state }: RunningServer, graceMs: number, l
     timer = setTimeout(() => resolve('grace_over'), graceMs);
   });
   const notice = new Promise<'notice_over'>((resolve) =>
-    setTimeout(() => resolve('notice_over'), Math.min(DRAIN_NOTICE_MS, graceMs / 4)),
+    setTimeout(() => resolve('notice_over'), Math.min(noticeMs, graceMs / 4)),
   );
   if ((await Promise.race([closed, notice])) === 'notice_over') server.closeIdleConnections();
   if ((await Promise.race([closed, graceOver])) === 'grace_over') {

@@ -7,11 +7,11 @@
  *   ELASTICSEARCH_URL=... INDEX_PREFIX=bench-bulk- npx tsx --expose-gc bench/probes/tileSeed.ts
  */
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
+import { tileSeedingOf } from '../../src/config/tileSeeding.js';
 import { TileSeeds } from '../../src/features/tiles/seed/tileSeeds.js';
 import { IndexGenerations } from '../../src/indexes/generations.js';
 
 const url = process.env.ELASTICSEARCH_URL!;
-const maxZoom = Number(process.env.TILE_SEED_MAX_ZOOM ?? 14);
 const client = createElasticsearchClient({ url, requestTimeoutMs: 30_000 });
 const gc = (globalThis as { gc?: () => void }).gc;
 const memory = () => {
@@ -27,7 +27,8 @@ const [areas, buildings] = await new IndexGenerations(client, process.env.INDEX_
   'buildings',
 ]);
 const before = memory();
-const seeds = new TileSeeds({ enabled: true, maxZoom, workerHeapMb: 384 }, { url, requestTimeoutMs: 30_000 });
+// TILE_SEED_MAX_ZOOM and the other TILE_SEED_* variables as the API reads them, seeding on.
+const seeds = new TileSeeds({ ...tileSeedingOf(process.env), enabled: true }, { url, requestTimeoutMs: 30_000 });
 seeds.see(areas!, buildings!);
 let peakRss = 0;
 while (seeds.status().state === 'seeding') {

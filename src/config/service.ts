@@ -54,6 +54,11 @@ export const DEFAULT_ANON_RATE_LIMIT_ADDRESSES = 100_000;
 export const DEFAULT_ANON_REFUSAL_HOLD_MS = 1000;
 /** Longer than a slow search (ES_REQUEST_TIMEOUT_MS) and shorter than Kubernetes' default 30 s grace period. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a draining process keeps its idle keep-alive connections (src/server.ts' drain): long enough for a busy
+ * keep-alive client's next request, which is answered with `Connection: close`.
+ */
+export const DEFAULT_SHUTDOWN_NOTICE_MS = 1000;
 
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -109,6 +114,8 @@ export const EnvSchema = z.object({
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry, not the socket's peer. */
   TRUST_PROXY: booleanFlag.default(false),
   SHUTDOWN_GRACE_MS: positiveInt.default(DEFAULT_SHUTDOWN_GRACE_MS),
+  /** How long a draining process keeps its idle keep-alive connections open (at most a quarter of the grace). */
+  SHUTDOWN_NOTICE_MS: positiveInt.default(DEFAULT_SHUTDOWN_NOTICE_MS),
   /** Listen with SO_REUSEPORT, so several processes can share PORT (a rolling restart on one host). */
   REUSE_PORT: booleanFlag.default(false),
   /** Connections waiting to be accepted; the kernel caps it (net.core.somaxconn). Node's own default is 511. */
@@ -162,11 +169,13 @@ export interface Config {
   trustProxy: boolean;
   /** How long a SIGTERM waits for requests in flight before closing Elasticsearch (src/server.ts). */
   shutdownGraceMs: number;
+  /** How long, of the grace, a SIGTERM keeps the idle keep-alive connections open (src/server.ts). */
+  shutdownNoticeMs: number;
   /** Whether other processes may listen on the same port (REUSE_PORT, src/server.ts). */
   reusePort: boolean;
   /** The listen queue (LISTEN_BACKLOG, src/server.ts). */
   listenBacklog: number;
-  /** The boundary tiles cut ahead (TILE_SEEDING, TILE_SEED_MAX_ZOOM, TILE_SEED_WORKER_MB). */
+  /** The boundary tiles cut ahead (TILE_SEEDING, TILE_SEED_MAX_ZOOM, TILE_SEED_WORKER_MB, TILE_SEED_STALL_MS, TILE_SEED_MAX_BYTES). */
   tileSeeding: TileSeedingOptions;
 }
 
@@ -288,6 +297,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     anonymousRefusalHoldMs: env.ANON_REFUSAL_HOLD_MS,
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    shutdownNoticeMs: env.SHUTDOWN_NOTICE_MS,
     reusePort: env.REUSE_PORT,
     listenBacklog: env.LISTEN_BACKLOG,
     tileSeeding: tileSeedingOf(source),

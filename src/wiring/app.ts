@@ -44,6 +44,11 @@ export interface AppOptions {
   now?: () => number;
   /** Draining after SIGTERM (src/server.ts sets it); readiness answers 503 from then on. */
   state?: ServiceState;
+  /**
+   * The boundary tiles cut ahead; by default made from `config.tileSeeding` (tests pass their own: one whose worker
+   * hangs, or whose changes they await).
+   */
+  tileSeeds?: TileSeeds;
 }
 
 /** Declared without a key (/metrics has its own access rule, src/http/metrics.ts). */
@@ -53,7 +58,7 @@ const LARGE_BODY_PATHS = ENDPOINTS.filter((endpoint) => endpoint.largeBody).map(
 /** The routes whose errors take a dialect's shape (their paths are exact, without parameters). */
 const ERROR_SHAPES = new Map(ENDPOINTS.flatMap((e) => (e.errorShape ? [[e.path, e.errorShape] as const] : [])));
 
-export function createApp({ config, client, logger, now, state = new ServiceState() }: AppOptions): Koa {
+export function createApp({ config, client, logger, now, state = new ServiceState(), tileSeeds }: AppOptions): Koa {
   const app = new Koa();
   // ctx.ip names the client behind a proxy only when its X-Forwarded-For is trusted (a client can write one).
   app.proxy = config.trustProxy;
@@ -84,14 +89,13 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const elasticsearch = config.elasticsearchUrl
     ? { url: config.elasticsearchUrl, requestTimeoutMs: config.esRequestTimeoutMs }
     : undefined;
-  const tileSeeds = new TileSeeds(config.tileSeeding, elasticsearch, logger);
   const search = buildSearchServices({
     client,
     indexPrefix: config.indexPrefix,
     searcher,
     batchSearcher,
     logger,
-    tileSeeds,
+    tileSeeds: tileSeeds ?? new TileSeeds(config.tileSeeding, elasticsearch, logger),
   });
   const bodies = new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers));
   const services: Services = {

@@ -82,13 +82,17 @@ async function networkIdle() {
 }
 
 /**
- * The view layers ask 250 ms after the map stops (web/map/viewportLayers.js), and MapLibre fades new tiles in over
- * 300 ms: a wait, not an assertion.
+ * MapLibre fades new tiles in over 300 ms, and a move the last step set off starts within a frame or two: a wait for
+ * the screenshots, not an assertion.
  */
 const VIEW_DEBOUNCE_WAIT_MS = 600;
-/** Past a move's debounced requests too: the last move (a pin, a framed place) has asked and been answered. */
+/**
+ * Past a move's debounced requests too: the last move (a pin, a framed place) has asked and been answered. The page
+ * says when (`data-view-layers`, web/map/viewportLayers.js), however late a loaded machine runs its 250 ms debounce.
+ */
 async function settled() {
   await page.waitForTimeout(VIEW_DEBOUNCE_WAIT_MS);
+  await page.locator('#map[data-view-layers="idle"]').waitFor({ state: 'attached' });
   await networkIdle();
 }
 

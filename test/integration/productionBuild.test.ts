@@ -3,50 +3,47 @@
  * (`npm run start:prod`, what the Docker image runs: node, no tsx) answers against the real Elasticsearch.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 const KEY = 'prod-key-0123456789';
 let server: ChildProcess | undefined;
 let url = '';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
   const build = spawnSync('npm', ['run', 'build'], { encoding: 'utf8' });
   expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
+  // PORT 0: the kernel's free port, which the service logs once it listens (a port found free beforehand could be
+  // taken by then).
   server = spawn(process.execPath, ['dist/src/main.js'], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
-      PORT: String(port),
+      PORT: '0',
       ELASTICSEARCH_URL: inject('elasticsearchUrl'),
       INDEX_PREFIX: inject('samplePrefix'),
       API_KEYS: KEY,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  for (let i = 0; i < 100; i++) {
-    const up = await fetch(`${url}/health`).then(
-      () => true,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the built service did not start');
+  const log: string[] = [];
+  // Read to the end (an unread pipe would stall the service once full); started once it says it listens.
+  url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    server!.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        if (log.length < 50) log.push(line);
+        const listening = /"url":"http:\/\/localhost:(\d+)"/.exec(line);
+        if (listening) resolve(`http://127.0.0.1:${listening[1]}`);
+      }
+    });
+    server!.stderr!.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+    server!.once('exit', (code) => reject(new Error(`the built service exited with ${code}: ${log.join('\n')}`)));
+  });
 }, 180_000);
 
 afterAll(() => {

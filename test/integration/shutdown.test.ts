@@ -1,11 +1,14 @@
 /**
  * Deploys without dropped requests: the real service process (src/main.ts) on SIGTERM answers what it has
- * accepted, with its Elasticsearch (behind a slow relay) still open, then exits; readiness turns 503 at once; and
- * SIGHUP without a key file does not end it.
+ * accepted, with its Elasticsearch (behind a relay that holds the search) still open, then exits; readiness turns 503
+ * at once; and SIGHUP without a key file does not end it. Every step waits for what the one before it caused (a log
+ * line, a request held at the relay, an answer on a connection the test holds), never for a while.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { Agent, get as httpGet } from 'node:http';
+import type { Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { freePort } from '../../dev/elasticsearch/localNode.js';
@@ -21,6 +24,8 @@ interface Service {
   child: ChildProcess;
   url: string;
   log: string[];
+  /** Resolves once the service has logged a line containing `text` (at once if it has already). */
+  logged(text: string): Promise<void>;
 }
 
 /** The production entry under tsx on a free port; resolves once it logs that it listens. */
@@ -38,21 +43,60 @@ async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
+  const lines = new EventEmitter();
   let buffered = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        log.push(line);
-        const listening = /"url":"(http:\/\/localhost:\d+)"/.exec(line);
-        if (listening) resolve(listening[1]!.replace('localhost', '127.0.0.1'));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${log.join('\n')}`)));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const complete = buffered.split('\n');
+    buffered = complete.pop() ?? '';
+    for (const line of complete) {
+      log.push(line);
+      lines.emit('line', line);
+    }
   });
-  return { child, url, log };
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${log.join('\n')}`))),
+  );
+  // Only awaited through the promises below: an exit nobody waits for is no failure.
+  exited.catch(() => {});
+  const logged = (text: string) =>
+    log.some((line) => line.includes(text))
+      ? Promise.resolve()
+      : Promise.race([
+          new Promise<void>((resolve) => {
+            const seen = (line: string) => {
+              if (!line.includes(text)) return;
+              lines.off('line', seen);
+              resolve();
+            };
+            lines.on('line', seen);
+          }),
+          exited,
+        ]);
+  await logged('geocoder listening');
+  const listening = log.map((line) => /"url":"(http:\/\/localhost:\d+)"/.exec(line)).find(Boolean)!;
+  return { child, url: listening[1]!.replace('localhost', '127.0.0.1'), log, logged };
+}
+
+/** GET on `agent`: the answer's status, its Connection header, the socket it came on and whether that was reused. */
+function getOn(agent: Agent, url: string) {
+  return new Promise<{ status: number; connection: string | undefined; socket: Socket; reused: boolean }>(
+    (resolve, reject) => {
+      const request = httpGet(url, { agent }, (response) => {
+        const socket = request.socket!;
+        response.resume();
+        response.once('end', () =>
+          resolve({
+            status: response.statusCode!,
+            connection: response.headers.connection,
+            socket,
+            reused: request.reusedSocket,
+          }),
+        );
+      });
+      request.once('error', reject);
+    },
+  );
 }
 
 const started: Service[] = [];
@@ -66,24 +110,28 @@ describe('graceful shutdown', () => {
 
   it('answers the requests in flight on SIGTERM, with Elasticsearch still open, then exits 0', async () => {
     relay = new Relay(new URL(testElasticsearchUrl()));
-    // Every new connection to Elasticsearch waits 1.5 s: the request below is still in flight at SIGTERM.
-    relay.delayMs = 1500;
     await relay.open();
-    // Stall detection off: the relay holds every answer 1.5 s on purpose, longer than the default stall window.
+    // Stall detection off and a search timeout and grace far beyond the test's steps: the relay holds the search
+    // for as long as the test takes, which on a loaded machine may be seconds.
     const service = await startService({
       ELASTICSEARCH_URL: relay.url,
-      SHUTDOWN_GRACE_MS: '30000',
+      SHUTDOWN_GRACE_MS: '600000',
+      ES_REQUEST_TIMEOUT_MS: '600000',
       BREAKER_STALL_MS: '0',
     });
     started.push(service);
+    const search = relay.hold(/^POST \/[^ ]*_m?search/);
     const inFlight = fetch(`${service.url}/geocode/forward`, {
       method: 'POST',
       headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
       body: JSON.stringify({ streetname: 'Mekelweg', number: '8' }),
     });
-    // The search has reached Elasticsearch's relay: the request is being worked on.
-    while (relay.accepted === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The search has reached Elasticsearch's relay, which holds it: the request is being worked on.
+    await search.held;
     service.child.kill('SIGTERM');
+    await service.logged('shutting down');
+    // Draining (the line is logged in the same turn the drain starts): only now may the search go on.
+    search.release();
     const answer = await inFlight;
     expect(answer.status).toBe(200);
     expect(answer.headers.get('connection')).toBe('close');
@@ -93,21 +141,35 @@ describe('graceful shutdown', () => {
   });
 
   it('answers a request sent on a kept-alive connection just after SIGTERM, asking the client to close', async () => {
-    const service = await startService({ ELASTICSEARCH_URL: testElasticsearchUrl() });
+    // The notice (how long idle keep-alive connections stay open once draining) far beyond the test's steps: the
+    // second request below is sent whenever the test gets to it, which on a loaded machine may be seconds.
+    const service = await startService({
+      ELASTICSEARCH_URL: testElasticsearchUrl(),
+      SHUTDOWN_GRACE_MS: '2400000',
+      SHUTDOWN_NOTICE_MS: '600000',
+    });
     started.push(service);
-    // fetch keeps this connection open for the next request.
-    expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
-    service.child.kill('SIGTERM');
-    while (!service.log.some((line) => line.includes('shutting down'))) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    // One connection, held open between requests.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await getOn(agent, `${service.url}/health/live`);
+      expect(first).toMatchObject({ status: 200, reused: false });
+      expect(first.connection).not.toBe('close');
+      const again = await getOn(agent, `${service.url}/health/live`);
+      expect(again.reused && again.socket === first.socket).toBe(true);
+
+      service.child.kill('SIGTERM');
+      await service.logged('shutting down');
+      // The drain has begun and the port accepts nothing more; the idle connection is still open, so this request
+      // goes on it, is served (not reset) and is told to close the connection.
+      const answer = await getOn(agent, `${service.url}/health/live`);
+      expect(answer.reused && answer.socket === first.socket).toBe(true);
+      expect(answer).toMatchObject({ status: 200, connection: 'close' });
+      const [code] = await once(service.child, 'exit');
+      expect(code).toBe(0);
+    } finally {
+      agent.destroy();
     }
-    // The drain has begun: the idle connection is still open and the port still answers for a moment, so this
-    // request is served (not reset) and told to close its connection.
-    const answer = await fetch(`${service.url}/health/live`);
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('connection')).toBe('close');
-    const [code] = await once(service.child, 'exit');
-    expect(code).toBe(0);
   });
 
   it('shares its port with another process under REUSE_PORT: one drains and exits, the other answers', async () => {
@@ -150,9 +212,7 @@ describe('graceful shutdown', () => {
     const service = await startService({ ELASTICSEARCH_URL: testElasticsearchUrl() });
     started.push(service);
     service.child.kill('SIGHUP');
-    while (!service.log.some((line) => line.includes('SIGHUP ignored'))) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await service.logged('SIGHUP ignored');
     expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
   });
 });

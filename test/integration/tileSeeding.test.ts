@@ -39,7 +39,7 @@ async function seedingComplete(api: TestApi, timeoutMs = 200_000) {
   for (;;) {
     const seeding = (await api.call('GET', '/health')).body.tile_seeding;
     if (seeding?.state === 'complete') return seeding;
-    if (!seeding || seeding.state === 'failed' || Date.now() > deadline) {
+    if (!seeding || seeding.state !== 'seeding' || Date.now() > deadline) {
       throw new Error(`seeding: ${JSON.stringify(seeding)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -9,6 +9,7 @@ import { KEEP_ALIVE_TIMEOUT_MS } from '../../src/server.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient, guardOf } from '../../core/elasticsearch/client.js';
 import type { ServiceState } from '../../src/http/serviceState.js';
+import type { TileSeeds } from '../../src/features/tiles/seed/tileSeeds.js';
 
 export const TEST_API_KEY = 'test-key-0123456789';
 
@@ -47,6 +48,8 @@ export async function startTestApi(
     state?: ServiceState;
     /** Receives every log line (parsed JSON) at level info and above, for tests that check what is logged. */
     logSink?: (line: { msg: string; [key: string]: unknown }) => void;
+    /** The tiles cut ahead, made by the test (a worker of its own, a listener on the seeding's changes). */
+    tileSeeds?: TileSeeds;
   } = {},
 ): Promise<TestApi> {
   const config = loadConfig(options.env ?? {});
@@ -79,6 +82,7 @@ export async function startTestApi(
       : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...(options.now ? { now: options.now } : {}),
     ...(options.state ? { state: options.state } : {}),
+    ...(options.tileSeeds ? { tileSeeds: options.tileSeeds } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

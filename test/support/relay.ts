@@ -31,6 +31,8 @@ export class Relay {
    * work was done, or a proxy that gave up waiting), then calls `then` if given. Later ones go on.
    */
   lose: { requests: RegExp; count: number; then?: () => void } | undefined;
+  /** Requests held until the test lets them go (hold()). */
+  private gate: { requests: RegExp; waiting: (() => void)[]; onHeld: () => void } | undefined;
 
   constructor(
     private readonly target: URL,
@@ -76,6 +78,17 @@ export class Relay {
             // Unpiped, it was paused: a 'data' listener alone does not set it flowing again.
             upstream.resume();
           }
+          const gate = this.gate;
+          if (gate && startsRequest(gate.requests, chunk)) {
+            // HTTP/1.1 without pipelining: holding this connection's bytes holds exactly this request.
+            client.pause();
+            gate.waiting.push(() => {
+              upstream.write(chunk);
+              client.resume();
+            });
+            gate.onHeld();
+            return;
+          }
           const slow = this.slow;
           if (!slow || !startsRequest(slow.requests, chunk)) return upstream.write(chunk);
           // HTTP/1.1 without pipelining: holding this connection's bytes holds exactly this request.
@@ -93,6 +106,23 @@ export class Relay {
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     const address = this.server.address();
     if (address && typeof address === 'object') this.port = address.port;
+  }
+
+  /**
+   * From now on, requests whose request line matches wait, on any forwarded connection, until `release()` (then they
+   * and any later one go on); `held` resolves once the first one is waiting. The test, not a delay, says how long a
+   * request stays with Elasticsearch.
+   */
+  hold(requests: RegExp): { held: Promise<void>; release: () => void } {
+    let onHeld!: () => void;
+    const held = new Promise<void>((resolve) => (onHeld = resolve));
+    const gate = { requests, waiting: [] as (() => void)[], onHeld };
+    this.gate = gate;
+    const release = () => {
+      if (this.gate === gate) this.gate = undefined;
+      for (const go of gate.waiting.splice(0)) go();
+    };
+    return { held, release };
   }
 
   /** Whether the request starting in `chunk` is one to refuse (counted as refused if so). */

@@ -12,8 +12,12 @@ describe('loadConfig', () => {
       bodyLimitBytes: 16384,
       indexPrefix: '',
       esRequestTimeoutMs: 5000,
+      shutdownGraceMs: 10_000,
+      shutdownNoticeMs: 1000,
     });
     expect(config.apiKeyDigests).toEqual([]);
+    expect(loadConfig({ SHUTDOWN_NOTICE_MS: '2500' }).shutdownNoticeMs).toBe(2500);
+    expect(() => loadConfig({ SHUTDOWN_NOTICE_MS: '0' })).toThrow(/SHUTDOWN_NOTICE_MS/);
   });
 
   it('hashes API_KEYS and reads API_KEYS_FILE with plain and sha256 entries', () => {

@@ -104,6 +104,30 @@ describe('the store', () => {
     expect(store.get(tileKey(3, 4, 3))).toBeUndefined();
     expect(store.size.tiles).toBe(2);
   });
+
+  it('keeps no more than its cap: the tiles of a batch that fit, whole, then says it is full', () => {
+    const store = new SeedStore(['br', 'gzip']);
+    const tiles = [
+      { key: 1, br: 'aaaa', gzip: 'AAAA' },
+      { key: 2, br: 'bbb', gzip: 'BBB' },
+      { key: 3, br: 'cc', gzip: 'CC' },
+    ];
+    const data = Buffer.from(tiles.map((t) => t.br + t.gzip).join(''));
+    const batch = {
+      type: 'batch' as const,
+      keys: Uint32Array.from(tiles.map((t) => t.key)),
+      lengths: Uint32Array.from(tiles.flatMap((t) => [t.br.length, t.gzip.length])),
+      data: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer,
+    };
+    // 8 + 6 bytes fit in 15; the third tile's 4 would not (nor half of it).
+    expect(store.add(batch, 15)).toBe(false);
+    expect(store.size).toEqual({ tiles: 2, bytes: 14 });
+    expect(store.get(2)!.gzip!.toString()).toBe('BBB');
+    expect(store.get(3)).toBeUndefined();
+    expect(store.add(batch, 15)).toBe(false);
+    expect(store.size).toEqual({ tiles: 2, bytes: 14 });
+    expect(new SeedStore(['br', 'gzip']).add(batch, 18)).toBe(true);
+  });
 });
 
 describe('its configuration', () => {
@@ -115,5 +139,15 @@ describe('its configuration', () => {
       maxZoom: 12,
     });
     expect(() => loadConfig({ TILE_SEED_MAX_ZOOM: '15' })).toThrow(/TILE_SEED_MAX_ZOOM/);
+  });
+
+  it('has a watchdog of a minute (0: none) and a store cap of 128 MiB', () => {
+    expect(loadConfig({}).tileSeeding).toMatchObject({ stallMs: 60_000, maxBytes: 128 * 1024 * 1024 });
+    expect(loadConfig({ TILE_SEED_STALL_MS: '0', TILE_SEED_MAX_BYTES: '1000' }).tileSeeding).toMatchObject({
+      stallMs: 0,
+      maxBytes: 1000,
+    });
+    expect(() => loadConfig({ TILE_SEED_STALL_MS: '-1' })).toThrow(/TILE_SEED_STALL_MS/);
+    expect(() => loadConfig({ TILE_SEED_MAX_BYTES: '0' })).toThrow(/TILE_SEED_MAX_BYTES/);
   });
 });

@@ -5,6 +5,7 @@
  */
 import * as maplibregl from './vendor/maplibre/maplibre-gl.mjs';
 import { boundaryLayers, SOURCE } from './boundaryLayers.js';
+import { isOwnUrl } from './ownUrl.js';
 
 const TILEJSON = '/tiles/boundaries.json';
 const BACKGROUND = { id: 'background', type: 'background', paint: { 'background-color': '#dfe9f2' } };
@@ -22,7 +23,6 @@ export function baseStyle(base) {
 }
 
 export function createMap({ container, base, keyOf, start }) {
-  const ownOrigin = location.origin;
   const map = new maplibregl.Map({
     container,
     style: baseStyle(base),
@@ -34,12 +34,10 @@ export function createMap({ container, base, keyOf, start }) {
     // The view in the address (`#zoom/lat/lon`): a link or a reload shows the same place.
     hash: true,
     attributionControl: { compact: false },
-    // Only this service's own requests carry its key; a base map's host never sees it. Without a key (the dialog
-    // is asking for one) a tile goes without and is refused: nothing sends an empty key.
-    transformRequest: (url) => {
-      const own = url.startsWith(`${ownOrigin}/`) || url.startsWith('/');
-      return own && keyOf() ? { url, headers: { 'X-Api-Key': keyOf() } } : { url };
-    },
+    // Only this service's own requests carry its key (ownUrl.js: the page's origin, once resolved); a base map's
+    // host never sees it. Without a key (the dialog is asking for one) a tile goes without and is refused: nothing
+    // sends an empty key.
+    transformRequest: (url) => (isOwnUrl(url) && keyOf() ? { url, headers: { 'X-Api-Key': keyOf() } } : { url }),
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
   return map;

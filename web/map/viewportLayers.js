@@ -48,7 +48,28 @@ export function createViewportLayers({ map, api, status }) {
   }
 
   const refreshAll = () => Promise.all([...layers].map((layer) => layer.refresh()));
-  map.on('moveend', debounce(refreshAll, MOVE_DEBOUNCE_MS));
+  // `data-view-layers` on the map element: `asking` from the moment the map moves until the debounced questions for
+  // where it stopped are answered, then `idle` (scripts reading the page, the browser tests, wait for it).
+  const mapElement = map.getContainer();
+  mapElement.dataset.viewLayers = 'idle';
+  let moves = 0;
+  const moved = () => {
+    moves++;
+    mapElement.dataset.viewLayers = 'asking';
+  };
+  const askForView = debounce(async () => {
+    const move = moves;
+    try {
+      await refreshAll();
+    } finally {
+      if (move === moves) mapElement.dataset.viewLayers = 'idle';
+    }
+  }, MOVE_DEBOUNCE_MS);
+  map.on('movestart', moved);
+  map.on('moveend', () => {
+    moved();
+    askForView();
+  });
 
   return {
     add: (options) => new ViewportLayer(options),

@@ -15,22 +15,28 @@ const PAGE_SIZE = 200;
 const AREA_SOURCE = ['id', 'level', 'name', 'names', 'local_identifier', 'centroid', 'geometry'];
 const BUILDING_SOURCE = ['id', 'local_identifier', 'geometry'];
 
-/** `generation`: the areas' generation for an area level, the buildings' for `building`. */
+/**
+ * `generation`: the areas' generation for an area level, the buildings' for `building`. `onPage`: called after each
+ * page read (the seeding worker's sign of progress).
+ */
 export async function levelFeatures(
   client: Client,
   level: TileLevel,
   generation: string,
+  onPage?: () => void,
 ): Promise<Feature<Geometry, TileProperties>[]> {
   const features: Feature<Geometry, TileProperties>[] = [];
   if (level === 'building') {
     for await (const page of pages<BuildingDoc>(client, generation, { match_all: {} }, BUILDING_SOURCE)) {
       for (const hit of page) if (hit._source) features.push(buildingTileFeature(hit._source));
+      onPage?.();
     }
     return features;
   }
   const query = { bool: { filter: [{ term: { level } }] } };
   for await (const page of pages<AreaDoc>(client, generation, query, AREA_SOURCE)) {
     for (const hit of page) if (hit._source) features.push(...areaTileFeatures(hit._source));
+    onPage?.();
   }
   return features;
 }

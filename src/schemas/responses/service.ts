@@ -24,12 +24,15 @@ export const Health = z.object({
   body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }).optional(),
   /**
    * The boundary tiles cut ahead for the live generation (TILE_SEEDING, docs/tiles.md): keyed or loopback callers only.
-   * `off` when seeding is turned off; the counts once tiles arrive, `stats` once it is complete.
+   * `off` when seeding is turned off; the counts once tiles arrive, `stats` once it is complete. `failed`, `stalled`
+   * (no progress for TILE_SEED_STALL_MS: the worker was killed) and `capped` (the store reached TILE_SEED_MAX_BYTES)
+   * say why in `reason`; the tiles not stored are then cut on demand.
    */
   tile_seeding: z
     .object({
-      state: z.enum(['off', 'seeding', 'complete', 'failed']),
+      state: z.enum(['off', 'seeding', 'complete', 'failed', 'stalled', 'capped']),
       generation: z.string().optional(),
+      reason: z.string().optional(),
       tiles: z.number().int().optional(),
       bytes: z.number().int().optional(),
       seconds: z.number().optional(),

@@ -37,14 +37,19 @@ export function cutTile(levels: ReadonlyMap<TileLevel, LevelTiles>, z: number, x
   return encodeTile(levelsAt(z).map(({ level, layer }) => ({ layer, tile: levels.get(level)!.tile(z, x, y) })));
 }
 
-/** Every tile of the range that holds something, in seedOrder, compressed in `encodings`. */
+/**
+ * Every tile of the range that holds something, in seedOrder, compressed in `encodings`. `walked`: called after each
+ * tile of the range is cut, empty ones included (the seeding worker's sign of progress).
+ */
 export function* seededTiles(
   levels: ReadonlyMap<TileLevel, LevelTiles>,
   range: SeedRange,
   encodings: readonly StoredEncoding[],
+  walked?: () => void,
 ): Generator<SeededTile> {
   for (const [z, x, y] of seedOrder(range)) {
     const bytes = cutTile(levels, z, x, y);
+    walked?.();
     if (!bytes) continue;
     yield {
       key: tileKey(z, x, y),

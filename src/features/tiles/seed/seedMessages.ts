@@ -1,7 +1,7 @@
 /**
  * What the API and its seeding worker tell each other (seed/seedWorker.ts, seed/tileSeeds.ts): the worker's input,
- * and its messages (over the child process' IPC channel, advanced serialization): batches of compressed tiles, then
- * the end.
+ * and its messages (over the child process' IPC channel, advanced serialization): batches of compressed tiles and
+ * signs of progress, then the end.
  */
 import type { SeedRange } from './pyramid.js';
 import type { StoredEncoding } from './seedCut.js';
@@ -47,4 +47,15 @@ export interface SeedDone {
   stats: SeedStats;
 }
 
-export type SeedMessage = SeedBatch | SeedDone;
+/**
+ * The worker is getting on (a page of a level read, tiles walked that held nothing): sent at most every
+ * PROGRESS_EVERY_MS, so that the API's watchdog (tileSeeds.ts, TILE_SEED_STALL_MS) tells a slow worker from a hung one.
+ */
+export interface SeedProgress {
+  type: 'progress';
+}
+
+/** The worker reports progress at most this often (any batch counts as progress too). */
+export const PROGRESS_EVERY_MS = 1000;
+
+export type SeedMessage = SeedBatch | SeedProgress | SeedDone;

@@ -15,21 +15,40 @@ export class SeedStore {
 
   constructor(readonly encodings: readonly StoredEncoding[]) {}
 
-  add({ keys, lengths, data }: SeedBatch): void {
-    const chunk = this.chunks.length;
-    this.chunks.push(Buffer.from(data));
-    this.bytes += data.byteLength;
+  /**
+   * Keeps the batch's tiles, as many of them as fit in `maxBytes` in all (every encoding of a tile, or none of it);
+   * false when some did not fit (the store is full: nothing more is to be added).
+   */
+  add({ keys, lengths, data }: SeedBatch, maxBytes = Infinity): boolean {
     const n = this.encodings.length;
-    let offset = 0;
-    for (let i = 0; i < keys.length; i++) {
-      this.entries.set(keys[i]!, this.layout.length);
-      this.layout.push(chunk, offset);
-      for (let e = 0; e < n; e++) {
-        const length = lengths[i * n + e]!;
-        this.layout.push(length);
-        offset += length;
+    const room = maxBytes - this.bytes;
+    let fitting = 0;
+    let fittingBytes = 0;
+    for (; fitting < keys.length; fitting++) {
+      let tileBytes = 0;
+      for (let e = 0; e < n; e++) tileBytes += lengths[fitting * n + e]!;
+      if (fittingBytes + tileBytes > room) break;
+      fittingBytes += tileBytes;
+    }
+    if (fitting > 0) {
+      const chunk = this.chunks.length;
+      // A part of the batch is copied out, so that the store holds no more than its bytes.
+      this.chunks.push(
+        fitting === keys.length ? Buffer.from(data) : Buffer.from(new Uint8Array(data, 0, fittingBytes)),
+      );
+      this.bytes += fittingBytes;
+      let offset = 0;
+      for (let i = 0; i < fitting; i++) {
+        this.entries.set(keys[i]!, this.layout.length);
+        this.layout.push(chunk, offset);
+        for (let e = 0; e < n; e++) {
+          const length = lengths[i * n + e]!;
+          this.layout.push(length);
+          offset += length;
+        }
       }
     }
+    return fitting === keys.length;
   }
 
   /** The tile's bytes per encoding; undefined: not stored (empty, or not seeded yet). */

@@ -1,8 +1,9 @@
 /**
  * The seeding worker, a child process of the API (started by seed/tileSeeds.ts, its input the first IPC message):
  * reads the levels of one generation from Elasticsearch with its own client, cuts every tile of the range
- * (seedCut.ts) and sends them in batches of ~1 MB, then the end, and exits. The API runs it at the lowest priority
- * (nice 19) with its heap capped (--max-old-space-size).
+ * (seedCut.ts) and sends them in batches of ~1 MB, then the end, and exits; meanwhile it says it is getting on at
+ * least every PROGRESS_EVERY_MS of reading or cutting (the API ends a worker that goes silent: TILE_SEED_STALL_MS).
+ * The API runs it at the lowest priority (nice 19) with its heap capped (--max-old-space-size).
  */
 
 import { createElasticsearchClient } from '../../../../core/elasticsearch/client.js';
@@ -12,7 +13,14 @@ import { levelFeatures } from '../levelSource.js';
 import { LEVEL_LAYERS, type TileLevel, toleranceOf } from '../zoomTable.js';
 import { extentOf, type SeedRange, tileCount } from './pyramid.js';
 import { seededTiles } from './seedCut.js';
-import type { SeedBatch, SeedDone, SeedInput, SeedStats } from './seedMessages.js';
+import {
+  PROGRESS_EVERY_MS,
+  type SeedBatch,
+  type SeedDone,
+  type SeedInput,
+  type SeedProgress,
+  type SeedStats,
+} from './seedMessages.js';
 
 /**
  * The levels whose extent is seeded: those of the dense zooms, from the municipalities down (the Netherlands and
@@ -31,13 +39,24 @@ async function seed(input: SeedInput): Promise<void> {
     url: input.elasticsearch.url,
     requestTimeoutMs: input.elasticsearch.requestTimeoutMs,
   });
+  let reported = started;
+  // Tied to the work itself (a page read, a tile cut), not to a timer: a worker stuck in a read or a loop says nothing.
+  const progress = () => {
+    const now = Date.now();
+    if (now - reported < PROGRESS_EVERY_MS) return;
+    reported = now;
+    const message: SeedProgress = { type: 'progress' };
+    process.send!(message);
+  };
   const levels = new Map<TileLevel, LevelTiles>();
   const deeper = [];
   try {
     for (const { level } of LEVEL_LAYERS) {
-      const features = await levelFeatures(client, level, level === 'building' ? input.buildings : input.areas);
+      const generation = level === 'building' ? input.buildings : input.areas;
+      const features = await levelFeatures(client, level, generation, progress);
       if (EXTENT_LEVELS.has(level)) deeper.push(...features);
       levels.set(level, new LevelTiles(features, DEFAULT_MAX_COST, toleranceOf(level)));
+      progress();
     }
   } finally {
     await client.close();
@@ -68,10 +87,12 @@ async function seed(input: SeedInput): Promise<void> {
       data: own,
     };
     process.send!(message);
+    // A batch is progress too.
+    reported = Date.now();
     batch = newBatch();
   };
   if (range) {
-    for (const tile of seededTiles(levels, range, input.encodings)) {
+    for (const tile of seededTiles(levels, range, input.encodings, progress)) {
       stats.tiles++;
       stats.identity_bytes += tile.identityBytes;
       batch.keys.push(tile.key);

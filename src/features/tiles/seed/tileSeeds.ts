@@ -12,7 +12,9 @@
  * the range that it did not hand over holds nothing (a 204 without cutting), and a tile outside the range (countries
  * and provinces only, or deeper than `maxZoom`) is still cut on demand. A new generation ends the last one's worker
  * and drops its store: a tile is only ever answered from the store of the generations it was asked with. A worker
- * that fails (its heap cap, Elasticsearch) leaves its generation cut on demand.
+ * that fails (its heap cap, Elasticsearch), that reports no progress for `stallMs` (it hangs: it is killed) or whose
+ * tiles would take the store past `maxBytes` (it is ended, the tiles that fit kept) leaves the rest of its
+ * generation cut on demand.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -30,9 +32,17 @@ export const STORED_ENCODINGS: StoredEncoding[] = ['br', 'gzip'];
 /** What the store says of a tile: its bytes, that it holds nothing, or nothing (cut it on demand). */
 export type SeedAnswer = Encoded | 'empty' | undefined;
 
+/**
+ * `stalled`: the worker reported no progress for `stallMs` and was killed; `capped`: the store reached `maxBytes` and
+ * the worker was ended. Both, as `failed`, leave the tiles not stored cut on demand.
+ */
+export type SeedState = 'seeding' | 'complete' | 'failed' | 'stalled' | 'capped';
+
 export interface SeedStatus {
-  state: 'off' | 'seeding' | 'complete' | 'failed';
+  state: 'off' | SeedState;
   generation?: string;
+  /** Why the seeding ended early (failed, stalled, capped). */
+  reason?: string;
   /** Tiles handed over so far, and their bytes (every encoding). */
   tiles?: number;
   bytes?: number;
@@ -44,32 +54,54 @@ interface Seeding {
   generation: string;
   worker: ChildProcess;
   store: SeedStore;
-  state: 'seeding' | 'complete' | 'failed';
+  state: SeedState;
+  reason?: string;
   range?: SeedRange;
   stats?: SeedStats;
   started: number;
   ended?: number;
+  /** Fires when the worker has said nothing for `stallMs` (refreshed by each message). */
+  watchdog?: NodeJS.Timeout;
 }
 
 /** The worker's module beside this one: TypeScript run through tsx (the tests, `npm start`), else the build's JS. */
-function workerModule(): { url: URL; execArgv?: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './seedWorker.ts' : './seedWorker.js', import.meta.url);
-  return fromSource ? { url, execArgv: ['--import', 'tsx'] } : { url };
+const SEED_WORKER = new URL(import.meta.url.endsWith('.ts') ? './seedWorker.ts' : './seedWorker.js', import.meta.url);
+
+/** Starts a seeding worker with its heap capped (MB); the input is sent to it afterwards. */
+export type StartWorker = (heapMb: number) => ChildProcess;
+
+/**
+ * Forks the seeding worker (or, in a test, a module of its own that plays it: one that hangs), its channel carrying
+ * the input and the messages (advanced serialization).
+ */
+export function forkSeedWorker(heapMb: number, module: URL = SEED_WORKER): ChildProcess {
+  const execArgv = module.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  return fork(module, [], {
+    execArgv: [...execArgv, `--max-old-space-size=${heapMb}`],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
 
 export class TileSeeds {
   private current: Seeding | undefined;
+  private readonly listeners: ((status: SeedStatus) => void)[] = [];
 
   constructor(
     private readonly options: TileSeedingOptions,
     /** Undefined: no URL to give the worker, so no seeding. */
     private readonly elasticsearch: SeedInput['elasticsearch'] | undefined,
     private readonly logger?: Logger,
+    private readonly startWorker: StartWorker = forkSeedWorker,
   ) {}
 
   get enabled(): boolean {
     return this.options.enabled && this.elasticsearch !== undefined;
+  }
+
+  /** Calls `listener` with the status each time a seeding starts or ends (complete, failed, stalled, capped). */
+  onChange(listener: (status: SeedStatus) => void): void {
+    this.listeners.push(listener);
   }
 
   /** The generations tiles are read from now: a pair not seen before starts its seeding (and ends the last one's). */
@@ -79,6 +111,7 @@ export class TileSeeds {
     if (this.current?.generation === generation) return;
     this.stop();
     this.current = this.start(generation, areas, buildings);
+    this.changed();
   }
 
   lookup(areas: string, buildings: string, z: number, x: number, y: number): SeedAnswer {
@@ -98,6 +131,7 @@ export class TileSeeds {
     return {
       state: seeding.state,
       generation: seeding.generation,
+      ...(seeding.reason ? { reason: seeding.reason } : {}),
       tiles,
       bytes,
       seconds: Math.round(seconds * 10) / 10,
@@ -109,7 +143,26 @@ export class TileSeeds {
   stop(): void {
     const seeding = this.current;
     this.current = undefined;
-    if (seeding?.state === 'seeding') seeding.worker.kill();
+    if (seeding?.state === 'seeding') {
+      clearTimeout(seeding.watchdog);
+      seeding.worker.kill();
+    }
+  }
+
+  private changed(): void {
+    const status = this.status();
+    for (const listener of this.listeners) listener(status);
+  }
+
+  /** Ends a seeding still under way in `state`; false when it had ended already. */
+  private end(seeding: Seeding, state: Exclude<SeedState, 'seeding'>, reason?: string): boolean {
+    if (seeding.state !== 'seeding') return false;
+    seeding.state = state;
+    if (reason) seeding.reason = reason;
+    seeding.ended = Date.now();
+    clearTimeout(seeding.watchdog);
+    if (this.current === seeding) this.changed();
+    return true;
   }
 
   private start(generation: string, areas: string, buildings: string): Seeding {
@@ -120,12 +173,7 @@ export class TileSeeds {
       maxZoom: this.options.maxZoom,
       encodings: STORED_ENCODINGS,
     };
-    const { url, execArgv } = workerModule();
-    const worker = fork(url, [], {
-      execArgv: [...(execArgv ?? []), `--max-old-space-size=${this.options.workerHeapMb}`],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const worker = this.startWorker(this.options.workerHeapMb);
     try {
       // The lowest priority: the API's event loop and Elasticsearch take the cores first.
       if (worker.pid !== undefined) setPriority(worker.pid, 19);
@@ -146,22 +194,44 @@ export class TileSeeds {
     };
     const log = this.logger?.child({ tileSeeding: { generation } });
     log?.info('tiles: seeding started');
+    const { stallMs, maxBytes } = this.options;
+    if (stallMs > 0) {
+      // A worker that hangs (a read that never ends, a loop) would stay `seeding` for good, its tiles cut on demand
+      // without a word: it is killed (SIGKILL: a hung process may not act on a TERM) and the seeding called stalled.
+      seeding.watchdog = setTimeout(() => {
+        const reason = `the seeding worker reported no progress for ${stallMs} ms (TILE_SEED_STALL_MS) and was killed`;
+        if (!this.end(seeding, 'stalled', reason)) return;
+        worker.kill('SIGKILL');
+        log?.warn({ tileSeeding: { generation, stall_ms: stallMs } }, `tiles: ${reason}; the rest stays cut on demand`);
+      }, stallMs);
+      // Nor does the watchdog hold the API open.
+      seeding.watchdog.unref();
+    }
     worker.on('message', (message: SeedMessage) => {
-      if (message.type === 'batch') seeding.store.add(message);
-      else {
-        seeding.range = message.range;
-        seeding.stats = message.stats;
-        seeding.state = 'complete';
-        seeding.ended = Date.now();
-        log?.info({ tileSeeding: { generation, ...message.stats } }, 'tiles: seeding complete');
-        // It exits once the end is sent; should it linger, its heap is not to stay around.
+      // A message sent before the worker was ended (stalled, capped, a new generation) is of no use any more.
+      if (seeding.state !== 'seeding') return;
+      seeding.watchdog?.refresh();
+      if (message.type === 'progress') return;
+      if (message.type === 'batch') {
+        if (seeding.store.add(message, maxBytes)) return;
+        const reason = `the seeded tiles reached the store's cap of ${maxBytes} bytes (TILE_SEED_MAX_BYTES)`;
+        this.end(seeding, 'capped', reason);
         worker.kill();
+        log?.warn(
+          { tileSeeding: { generation, ...seeding.store.size } },
+          `tiles: ${reason}; the rest is cut on demand`,
+        );
+        return;
       }
+      seeding.range = message.range;
+      seeding.stats = message.stats;
+      this.end(seeding, 'complete');
+      log?.info({ tileSeeding: { generation, ...message.stats } }, 'tiles: seeding complete');
+      // It exits once the end is sent; should it linger, its heap is not to stay around.
+      worker.kill();
     });
     const failed = (error: Error) => {
-      if (seeding.state !== 'seeding') return;
-      seeding.state = 'failed';
-      seeding.ended = Date.now();
+      if (!this.end(seeding, 'failed', error.message)) return;
       log?.warn({ err: error }, 'tiles: seeding failed; the tiles stay cut on demand');
     };
     worker.on('error', failed);
