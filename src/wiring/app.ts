@@ -155,6 +155,6 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));
-  app.use(endpointRouter(ENDPOINTS, services, { generations: search.generations, bodies }));
+  app.use(endpointRouter(ENDPOINTS, services, { generations: search.generations, bodies, heavy }));
   return app;
 }
