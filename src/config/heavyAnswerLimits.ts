@@ -11,6 +11,11 @@ export interface HeavyAnswerLimits {
   bytesPerSecond: number;
   /** A client that has not taken its next slice for this long gives its slot up (0: it never does). */
   stallMs: number;
+  /**
+   * Answers that gave their slot up (slow readers) written at once at most; past it a slow reader keeps its slot
+   * until one of them ends.
+   */
+  stalled: number;
   /** A client that has taken nothing for this long is cut (0: never). */
   sendTimeoutMs: number;
 }
@@ -31,5 +36,9 @@ export const DEFAULT_HEAVY_ANSWERS: HeavyAnswerLimits = {
   // A client taking a 64 KiB slice in more than 250 ms reads at under 256 KiB/s: its link, not the service, is
   // what its answer waits for.
   stallMs: 250,
+  // Each holds what its client has not taken: at most a page of hits of an answer being built, or a kept body (at
+  // most a quarter of BODY_CACHE_BYTES, held beyond the cache's bound only once evicted from it). Eight such
+  // readers besides the two slots is more slow downloads at once than a deployment's map clients make.
+  stalled: 8,
   sendTimeoutMs: 60_000,
 };

@@ -34,6 +34,12 @@ export const DEFAULT_ES_BATCH_MAX = 16;
  * each encoding; 64 MiB holds many such collections (one answer may take at most a quarter).
  */
 export const DEFAULT_BODY_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * What answers in flight may hold in memory for their clients at once (src/http/byteBudget.ts): twice the largest
+ * body the default cache keeps (a quarter of it), so one such answer can be copied while others are in flight; the
+ * world's countries are about 2 MB.
+ */
+export const DEFAULT_ANSWERS_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024;
 export const DEFAULT_BATCH_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -83,6 +89,11 @@ export const EnvSchema = z.object({
   LOG_LEVEL: logLevel.default('info'),
   CORS_ORIGINS: corsOrigins.optional(),
   BODY_CACHE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_BODY_CACHE_BYTES),
+  /**
+   * Bytes answers in flight may hold for their clients at once: the copies of answers being built for the body cache,
+   * the first bytes of those waiting for a heavy-answer slot, heavy answers held in memory for one request.
+   */
+  ANSWERS_IN_FLIGHT_BYTES: positiveInt.default(DEFAULT_ANSWERS_IN_FLIGHT_BYTES),
   /** An answer of at least this many bytes on the wire is heavy (bounded and written in slices). */
   HEAVY_ANSWER_BYTES: positiveInt.default(DEFAULT_HEAVY_ANSWERS.minBytes),
   /** Heavy answers written at once; 0 turns the bound off. */
@@ -93,6 +104,8 @@ export const EnvSchema = z.object({
   HEAVY_ANSWER_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.bytesPerSecond),
   /** A heavy answer's client that has not taken its next slice for this long gives its slot up; 0: never. */
   HEAVY_ANSWER_STALL_MS: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.stallMs),
+  /** Heavy answers written outside the bound (their client too slow) at most; past it a slow one keeps its slot. */
+  HEAVY_ANSWERS_STALLED: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.stalled),
   /** A heavy answer's client that has taken nothing for this long is cut; 0: never. */
   HEAVY_ANSWER_SEND_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_HEAVY_ANSWERS.sendTimeoutMs),
   BREAKER_FAILURES: positiveInt.default(DEFAULT_GUARD.breakerFailures),
@@ -147,6 +160,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** Bytes of rendered answers kept (src/http/bodyCache.ts); 0 turns the cache off. */
   bodyCacheBytes: number;
+  /** Bytes answers in flight may hold for their clients at once (src/http/byteBudget.ts). */
+  answersInFlightBytes: number;
   /** How heavy answers share the service with cheap ones (src/http/heavyAnswers.ts). */
   heavyAnswers: HeavyAnswerLimits;
   /** API_KEYS_FILE, reloaded on SIGHUP and on change (src/http/keyStore.ts); its keys replace the file's part. */
@@ -260,12 +275,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     // Unset: any origin while developing (a map page on localhost just works), none in production.
     corsOrigins: env.CORS_ORIGINS ?? (env.NODE_ENV === 'production' ? [] : ['*']),
     bodyCacheBytes: env.BODY_CACHE_BYTES,
+    answersInFlightBytes: env.ANSWERS_IN_FLIGHT_BYTES,
     heavyAnswers: {
       minBytes: env.HEAVY_ANSWER_BYTES,
       concurrent: env.HEAVY_ANSWERS_CONCURRENT,
       queued: env.HEAVY_ANSWERS_QUEUED,
       bytesPerSecond: env.HEAVY_ANSWER_BYTES_PER_SECOND,
       stallMs: env.HEAVY_ANSWER_STALL_MS,
+      stalled: env.HEAVY_ANSWERS_STALLED,
       sendTimeoutMs: env.HEAVY_ANSWER_SEND_TIMEOUT_MS,
     },
     apiKeysFile: env.API_KEYS_FILE,

@@ -6,21 +6,27 @@ import { geojsonMediaType, JSON_TYPE } from '../http/mediaType.js';
 import { preferredLanguage } from '../language/answerLanguage.js';
 import { answerOf, asksGeojson, readInput } from './answer.js';
 import type { BodyCache } from '../http/bodyCache.js';
+import type { HeavyAnswers } from '../http/heavyAnswers.js';
 import type { IndexGenerations } from '../indexes/generations.js';
 import type { Endpoint } from './endpoint.js';
 import { FeatureStream } from './featureStream.js';
 import { BinaryAnswer } from './binaryAnswer.js';
+import { HeavyJson } from './heavyJson.js';
 
 /** `/addresses/{id}` (OpenAPI, as declared) -> `/addresses/:id` (the router's form). */
 export const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 type Input = ReturnType<typeof readInput>;
 
-/** What conditional answers (declarations with `reads`) are made with: the live generations and the kept bodies. */
-export interface ConditionalAnswers {
+/**
+ * What answers are made with besides the services: for conditional ones (declarations with `reads`) the live
+ * generations and the kept bodies; for a heavy answer made in memory (HeavyJson) the heavy-answer limits.
+ */
+export interface RouterAnswers {
   generations: IndexGenerations;
   /** Rendered boundary and hierarchy answers (src/http/bodyCache.ts). */
   bodies: BodyCache;
+  heavy: HeavyAnswers;
 }
 
 /**
@@ -33,12 +39,14 @@ async function sendAnswer<D>(
   endpoint: Endpoint<D>,
   input: Input,
   services: D,
+  answers: RouterAnswers,
   geojsonType: string | undefined,
   serialised = false,
 ) {
   const answer = await answerOf(endpoint, input, services);
   if (answer instanceof FeatureStream) return answer.send(ctx);
   if (answer instanceof BinaryAnswer) return answer.send(ctx);
+  if (answer instanceof HeavyJson) return answer.send(ctx, answers.heavy);
   if (geojsonType) ctx.type = geojsonType;
   if (serialised && isPlainJson(answer)) {
     // Koa's type for an object body ('json' is the same header as JSON_TYPE), set first so the text keeps it.
@@ -53,7 +61,7 @@ function isPlainJson(value: unknown): value is object {
   return Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype;
 }
 
-function handlerOf<D>(endpoint: Endpoint<D>, services: D, conditional: ConditionalAnswers): Middleware {
+function handlerOf<D>(endpoint: Endpoint<D>, services: D, answers: RouterAnswers): Middleware {
   // Not async: an endpoint without conditional answers (the geocoding ones) is one promise, sendAnswer's; a
   // failed validation is thrown here and becomes a rejection in Koa's dispatch all the same.
   return (ctx) => {
@@ -65,9 +73,9 @@ function handlerOf<D>(endpoint: Endpoint<D>, services: D, conditional: Condition
     // The media type follows Accept (respondCached says so itself for conditional answers).
     if (geojson) ctx.vary('Accept');
     const { reads } = endpoint;
-    if (!reads) return sendAnswer(ctx, endpoint, input, services, geojson ? mediaType : undefined, true);
+    if (!reads) return sendAnswer(ctx, endpoint, input, services, answers, geojson ? mediaType : undefined, true);
     const variant = { reads, acceptLanguage, mediaType, geojson };
-    return sendConditional(ctx, endpoint, input, services, conditional, variant);
+    return sendConditional(ctx, endpoint, input, services, answers, variant);
   };
 }
 
@@ -77,7 +85,7 @@ async function sendConditional<D>(
   endpoint: Endpoint<D>,
   input: Input,
   services: D,
-  { generations: live, bodies }: ConditionalAnswers,
+  answers: RouterAnswers,
   variant: {
     reads: NonNullable<Endpoint['reads']>;
     acceptLanguage: string | undefined;
@@ -86,12 +94,15 @@ async function sendConditional<D>(
   },
 ) {
   const { reads, acceptLanguage, mediaType, geojson } = variant;
+  const { generations: live, bodies } = answers;
   const generations = await live.of(reads);
   // `lang` is in the query string already; the header's choice joins the tag, not the header's exact text.
   const language = preferredLanguage(acceptLanguage) ?? '';
   // The answer reads the generations its tag names, not whatever the aliases point at by then.
   await respondCached(ctx, { generations, mediaType, language, bodies }, () =>
-    live.pinned(reads, generations, () => sendAnswer(ctx, endpoint, input, services, geojson ? mediaType : undefined)),
+    live.pinned(reads, generations, () =>
+      sendAnswer(ctx, endpoint, input, services, answers, geojson ? mediaType : undefined),
+    ),
   );
 }
 
@@ -102,17 +113,13 @@ async function sendConditional<D>(
  * request, which cost as much as the API-key check. Anything else (ids in the path, other spellings, unknown paths,
  * other methods) goes through @koa/router, which sets the same `_matchedRoute` and `params`.
  */
-export function endpointRouter<D>(
-  endpoints: readonly Endpoint<D>[],
-  services: D,
-  conditional: ConditionalAnswers,
-): Middleware {
+export function endpointRouter<D>(endpoints: readonly Endpoint<D>[], services: D, answers: RouterAnswers): Middleware {
   // Exact paths, as src/http/routeTable.ts matches them (which answers other spellings 404 before this).
   const router = new Router({ strict: true, sensitive: true });
   const exact = new Map<string, Middleware>();
   for (const endpoint of endpoints) {
     const path = routerPath(endpoint.path);
-    const handler = endpoint.serve ? endpoint.serve(services) : handlerOf(endpoint, services, conditional);
+    const handler = endpoint.serve ? endpoint.serve(services) : handlerOf(endpoint, services, answers);
     router[endpoint.method](path, handler);
     if (path.includes(':')) continue;
     const method = endpoint.method.toUpperCase();

@@ -4,12 +4,14 @@
  * round trip, no JSON serialisation, no compression, so clients looping over large boundary collections
  * do not take the event loop from geocoding. A new generation changes every key; old entries age out.
  */
-import { pipeline, Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 import { COMPRESS_THRESHOLD_BYTES } from './compression.js';
+import { BuiltBody } from './builtBody.js';
+import type { ByteBudget } from './byteBudget.js';
 import type { HeavyAnswers } from './heavyAnswers.js';
 
 type Encoding = 'br' | 'gzip';
@@ -48,6 +50,8 @@ export class BodyCache {
     private readonly maxBytes: number,
     /** How a kept body is written: heavy ones bounded and sliced (src/http/heavyAnswers.ts). */
     private readonly heavy: HeavyAnswers,
+    /** What the copies of answers being built may hold at once, with the answers in flight (src/http/byteBudget.ts). */
+    private readonly budget: ByteBudget,
   ) {
     this.maxEntryBytes = Math.floor(maxBytes / 4);
     this.lru =
@@ -64,19 +68,47 @@ export class BodyCache {
     return this.lru?.has(key) ?? false;
   }
 
-  /** Serves the cached answer for `key`, in the encoding the client prefers; false when there is none. */
+  /**
+   * Serves the cached answer for `key`, in the encoding the client prefers; false when there is none. A heavy one
+   * waits for its slot holding only its key, and is looked up again once it has one (false if it was evicted then).
+   */
   async serve(ctx: Context, key: string): Promise<boolean> {
-    const entry = this.lru?.get(key);
-    if (!entry) return false;
-    const encoding = entry.identity.length < COMPRESS_THRESHOLD_BYTES ? false : ctx.acceptsEncodings('br', 'gzip');
-    const compressed = encoding === 'br' || encoding === 'gzip';
-    const body = compressed ? (entry.encoded[encoding] ?? (await this.encode(key, entry, encoding))) : entry.identity;
+    // Nothing of the body is held from here on (chosen() set a light one as the answer).
+    const kept = await this.chosen(ctx, key);
+    if (!kept) return false;
+    const { encoding, heavyBytes } = kept;
     // Headers only once the body is certain: a heavy answer refused for want of a slot leaves as a plain error.
-    await this.heavy.send(ctx, body);
-    if (compressed) ctx.set('Content-Encoding', encoding);
+    if (heavyBytes !== undefined) {
+      if (!(await this.heavy.sendKept(ctx, heavyBytes, () => this.bodyOf(key, encoding)))) return false;
+    }
+    if (encoding) ctx.set('Content-Encoding', encoding);
     ctx.vary('Accept-Encoding');
-    ctx.type = entry.type;
+    ctx.type = kept.type;
     return true;
+  }
+
+  /**
+   * The kept answer for `key` in the encoding the client prefers (undefined: identity): made the answer when it is
+   * light; when heavy, its size only. Undefined when nothing is kept.
+   */
+  private async chosen(
+    ctx: Context,
+    key: string,
+  ): Promise<{ encoding?: Encoding; type: string; heavyBytes?: number } | undefined> {
+    const entry = this.lru?.get(key);
+    if (!entry) return undefined;
+    const accepted = entry.identity.length < COMPRESS_THRESHOLD_BYTES ? false : ctx.acceptsEncodings('br', 'gzip');
+    const encoding = accepted === 'br' || accepted === 'gzip' ? accepted : undefined;
+    const body = encoding ? (entry.encoded[encoding] ?? (await this.encode(key, entry, encoding))) : entry.identity;
+    if (this.heavy.isHeavy(ctx, body.length)) return { encoding, type: entry.type, heavyBytes: body.length };
+    ctx.body = body;
+    return { encoding, type: entry.type };
+  }
+
+  /** The kept body of `key` in `encoding` (identity when undefined), if it is still kept. */
+  private bodyOf(key: string, encoding: Encoding | undefined): Buffer | undefined {
+    const entry = this.lru?.peek(key);
+    return encoding ? entry?.encoded[encoding] : entry?.identity;
   }
 
   /**
@@ -106,74 +138,39 @@ export class BodyCache {
       finish();
       throw error;
     }
-    this.keep(ctx, key, finish);
-    await this.sendBuilt(ctx);
-  }
-
-  /** The answer `build` set, through the heavy-answer limits (a kept answer goes through them in serve()). */
-  private async sendBuilt(ctx: Context): Promise<void> {
     const body: unknown = ctx.body;
-    if (ctx.status !== 200 || body == null) return;
-    if (body instanceof Readable) return this.heavy.sendStream(ctx, body);
+    if (ctx.status !== 200 || body == null) return finish();
     const type = ctx.response.get('Content-Type') as string;
-    await this.heavy.send(ctx, toBuffer(body));
-    ctx.type = type;
-  }
-
-  /**
-   * Keeps the answer `build` just set (an object, a string, a buffer or a stream) once it is complete. A
-   * stream still streams: it is copied on its way out and kept only if it ended whole and small enough.
-   * `done` is called once it is kept or known not to be.
-   */
-  private keep(ctx: Context, key: string, done: () => void): void {
-    const lru = this.lru;
-    const body: unknown = ctx.body;
-    // An answer that came compressed (tiles cut ahead) is kept where it came from; this cache keeps identity bodies.
-    if (!lru || body == null || ctx.status !== 200 || ctx.response.get('Content-Encoding')) return done();
-    const type = ctx.response.get('Content-Type') as string;
-    const store = (identity: Buffer) => lru.set(key, { type, identity, encoded: {} });
     if (body instanceof Readable) {
-      ctx.body = this.copyOnTheWay(body, store, done);
+      // A stream still streams, through the heavy-answer limits: copied on its way out while it may be kept.
+      await this.heavy.sendStream(ctx, new BuiltBody(body, this.budget, this.keepOptions(ctx, key, type, finish)));
     } else {
       const identity = toBuffer(body);
-      ctx.body = identity;
-      store(identity);
-      done();
+      this.keepWhole(ctx, key, type, identity);
+      finish();
+      await this.heavy.send(ctx, identity);
     }
     ctx.type = type;
   }
 
-  /**
-   * A body small enough to keep is read from the source whole, whatever the client's pace (the chunks are held for
-   * the cache anyway): requests waiting for this build (build()) are then told when Elasticsearch is done, not when a
-   * slow first client is. A body that turns out too big to keep is let go at once: its copy is dropped and the
-   * waiters are told (they build their own), and from then on it streams at the client's pace.
-   */
-  private copyOnTheWay(source: Readable, store: (body: Buffer) => void, done: () => void): Transform {
-    let chunks: Buffer[] | undefined = [];
-    let bytes = 0;
-    const tee = new Transform({
-      readableHighWaterMark: this.maxEntryBytes,
-      transform: (chunk: Buffer, _encoding, next) => {
-        bytes += chunk.length;
-        if (chunks && bytes > this.maxEntryBytes) {
-          chunks = undefined;
-          done();
-        }
-        chunks?.push(chunk);
-        next(null, chunk);
-      },
-      flush: (flushed) => {
-        if (chunks) store(Buffer.concat(chunks));
-        flushed();
-        // Kept (or known not to be) once the source has ended: the waiters need not wait for this client's download.
-        done();
-      },
-    });
-    // A failure mid-stream aborts the copy too (nothing is kept) and reaches Koa as the body's error; a client gone
-    // mid-stream (Koa destroys the body) ends it the same way. `done` may be called twice: it settles once.
-    pipeline(source, tee, () => done());
-    return tee;
+  /** Whether the answer `build` just set may be kept, and how: undefined (and `done` called) when it may not. */
+  private keepOptions(ctx: Context, key: string, type: string, done: () => void) {
+    const lru = this.lru;
+    if (!lru || !this.keepable(ctx)) {
+      done();
+      return undefined;
+    }
+    const store = (identity: Buffer) => lru.set(key, { type, identity, encoded: {} });
+    return { maxBytes: this.maxEntryBytes, store, done };
+  }
+
+  private keepWhole(ctx: Context, key: string, type: string, identity: Buffer): void {
+    if (this.lru && this.keepable(ctx)) this.lru.set(key, { type, identity, encoded: {} });
+  }
+
+  /** An answer that came compressed (tiles cut ahead) is kept where it came from; this cache keeps identity bodies. */
+  private keepable(ctx: Context): boolean {
+    return !ctx.response.get('Content-Encoding');
   }
 
   /** Each encoding of an entry is made once, however many requests ask for it at the same moment. */

@@ -7,6 +7,7 @@ import { SearchBatcher } from '../elasticsearch/searchBatcher.js';
 import { AnonymousLimit } from '../http/anonymousLimit.js';
 import { acceptedKeyOf, apiKeyAuth } from '../http/auth.js';
 import { BodyCache } from '../http/bodyCache.js';
+import { ByteBudget } from '../http/byteBudget.js';
 import { HeavyAnswers } from '../http/heavyAnswers.js';
 import { compression } from '../http/compression.js';
 import { corsPolicy } from '../http/cors.js';
@@ -97,7 +98,10 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     logger,
     tileSeeds: tileSeeds ?? new TileSeeds(config.tileSeeding, elasticsearch, logger),
   });
-  const bodies = new BodyCache(config.bodyCacheBytes, new HeavyAnswers(config.heavyAnswers));
+  // One budget for what answers in flight hold for their clients, whatever holds it (src/http/byteBudget.ts).
+  const inFlight = new ByteBudget(config.answersInFlightBytes);
+  const heavy = new HeavyAnswers(config.heavyAnswers, inFlight);
+  const bodies = new BodyCache(config.bodyCacheBytes, heavy, inFlight);
   const services: Services = {
     ...search,
     health: new HealthRepository(client, config.indexPrefix, now),
@@ -155,6 +159,6 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));
-  app.use(endpointRouter(ENDPOINTS, services, { generations: search.generations, bodies }));
+  app.use(endpointRouter(ENDPOINTS, services, { generations: search.generations, bodies, heavy }));
   return app;
 }

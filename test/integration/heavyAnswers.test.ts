@@ -1,7 +1,8 @@
 /**
  * Heavy boundary answers share the service with geocoding (src/http/heavyAnswers.ts), against the real Elasticsearch
  * with the sample: a client gets the same bytes and headers whether the answer was bounded and paced or not, a full
- * queue is a clear 503, and map clients that miss the cache at once share one build.
+ * queue is a clear 503 (Nominatim's whole outlines included), and map clients that miss the cache at once share one
+ * build.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -131,6 +132,37 @@ describe('heavy answers', () => {
       expect((await rawGet(`${api.url}/countries?country_code=nld`, {})).status).toBe(200);
       holder.destroy();
       await expect.poll(() => statusOf(`${api.url}/countries/geojson?simplify=1002`, {}), POLL).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("bounds Nominatim's outlines as a boundary answer: the same bytes, in their turn, a full queue a 503", async () => {
+    const outline = '/nominatim/search?q=Delft&polygon_geojson=1&limit=1&format=jsonv2';
+    // Through the bound (every answer over 1 KiB is heavy here) and without it: the same bytes and headers.
+    const [a, b] = await Promise.all([rawGet(`${paced.url}${outline}`, {}), rawGet(`${unbounded.url}${outline}`, {})]);
+    expect(a.status, a.body.toString()).toBe(200);
+    expect(a.body.length).toBeGreaterThan(1024);
+    expect(a.body.equals(b.body)).toBe(true);
+    expect(pick(a.headers)).toEqual(pick(b.headers));
+
+    const api = await startTestApi({ indexPrefix: inject('samplePrefix'), env: ONE_PACED_SLOT });
+    try {
+      const holder = request(`${api.url}/countries/geojson`, { headers: { 'x-api-key': TEST_API_KEY } });
+      const started = new Promise<void>((resolve) => holder.on('response', () => resolve()));
+      holder.on('error', () => {});
+      holder.end();
+      await started;
+      // The only slot is taken and nothing may wait: whole outlines are refused as a boundary collection is, in
+      // Nominatim's error shape.
+      const refused = await rawGet(`${api.url}${outline}`, {});
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(JSON.parse(refused.body.toString()).error.code).toBe(503);
+      // The same search without outlines is light and is never held.
+      const points = await rawGet(`${api.url}/nominatim/search?q=Delft&limit=1&format=jsonv2`, {});
+      expect(points.status).toBe(200);
+      holder.destroy();
     } finally {
       await api.close();
     }

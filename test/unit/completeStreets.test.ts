@@ -9,7 +9,8 @@ import {
   shorterTexts,
   streetQuality,
 } from '../../src/features/autocomplete/completeStreets.js';
-import { CompleteStreetCache } from '../../src/features/autocomplete/completeStreetCache.js';
+import { answerBytes, CompleteStreetCache, MAX_BYTES } from '../../src/features/autocomplete/completeStreetCache.js';
+import { sources } from '../../src/indexes/paging.js';
 
 const street = (streetname: string, other?: string): StreetHit => ({
   streetname,
@@ -121,6 +122,30 @@ describe('CompleteStreetCache', () => {
     expect(cache.find('streets-1', typed('mekelw'))).toBeUndefined();
     expect(cache.find('streets-2', typed('mekelw'))).toHaveLength(1);
     expect(await cache.generation()).toBe('streets-1');
+  });
+
+  it('remembers answers up to a bound in bytes, not only in count: long answers push the oldest out sooner', () => {
+    const cache = new CompleteStreetCache(generations('streets-1'));
+    // A text of letters only per answer (`straatbaa`...), nine long street names under it, each with its 16 points.
+    const prefix = (i: number) =>
+      `straat${[2, 1, 0].map((p) => String.fromCharCode(97 + (Math.floor(i / 26 ** p) % 26))).join('')}`;
+    const points = Array.from({ length: 16 }, (_, k) => ({ lat: 52 + k / 1e4, lon: 4.3 + k / 1e4 }));
+    const answerOf = (i: number) =>
+      answer(
+        'abcdefghi'.split('').map((letter) => {
+          const doc = { ...street(`${prefix(i)}wegvandeburgemeestervannispenstraat${letter}`), points };
+          return hit(doc, 'streets-1');
+        }),
+      );
+    const answers = 1800;
+    const first = answerOf(0);
+    expect(answerBytes(completeStreets(typed(prefix(0)), sources(first.hits.hits))!) * answers).toBeGreaterThan(
+      MAX_BYTES * 1.2,
+    );
+    for (let i = 0; i < answers; i++) cache.remember('streets-1', typed(prefix(i)), i === 0 ? first : answerOf(i));
+    // Fewer than the 2,000 answers the count allows, more bytes than the bound: the first ones are forgotten.
+    expect(cache.find('streets-1', typed(`${prefix(answers - 1)}w`))).toHaveLength(9);
+    expect(cache.find('streets-1', typed(`${prefix(0)}w`))).toBeUndefined();
   });
 
   it('remembers no full page, and no answer a shard failed to give', () => {

@@ -8,12 +8,13 @@ import type { Context } from 'koa';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { loadConfig } from '../../src/config/service.js';
 import { OverloadedError } from '../../core/domain/errors.js';
+import { ByteBudget } from '../../src/http/byteBudget.js';
 import { ClientWatch } from '../../src/http/clientWatch.js';
-import { HeavyAnswers } from '../../src/http/heavyAnswers.js';
+import { CLIENT_CLOSED_REQUEST, HeavyAnswers } from '../../src/http/heavyAnswers.js';
 import { slicedBody } from '../../src/http/slicedBody.js';
 
 /** No stall or send timeout: the fake contexts below never read their answers. */
-const UNWATCHED = { stallMs: 0, sendTimeoutMs: 0 };
+const UNWATCHED = { stallMs: 0, stalled: 0, sendTimeoutMs: 0 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Just what HeavyAnswers touches of a Koa context; `res` closes when the test says the answer is written. */
@@ -29,7 +30,7 @@ function fakeContext(method = 'GET') {
       },
     },
   );
-  const ctx = { method, res, body: undefined as unknown, length: undefined as number | undefined };
+  const ctx = { method, res, status: 200, body: undefined as unknown, length: undefined as number | undefined };
   return { ctx, written: () => res.emit('close') };
 }
 
@@ -77,7 +78,7 @@ describe('heavy answers', () => {
       heavy.send(second.ctx as unknown as Context, Buffer.alloc(10)).then(() => order.push('second')),
       heavy.send(third.ctx as unknown as Context, Buffer.alloc(10)).then(() => order.push('third')),
     ];
-    expect(heavy.stats()).toEqual({ writing: 1, waiting: 2 });
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 2, stalled: 0 });
     first.written();
     await waiting[0];
     expect(order).toEqual(['second']);
@@ -86,7 +87,7 @@ describe('heavy answers', () => {
     expect(order).toEqual(['second', 'third']);
     third.written();
     third.written();
-    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0 });
+    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0, stalled: 0 });
   });
 
   it('refuses a heavy answer once the queue is full', async () => {
@@ -105,7 +106,7 @@ describe('heavy answers', () => {
     await heavy.sendStream(light.ctx as unknown as Context, chunks(2));
     // Read whole before the status line: a buffer, no slot taken.
     expect(light.ctx.body).toEqual(Buffer.concat([Buffer.alloc(40, 0), Buffer.alloc(40, 1)]));
-    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0 });
+    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0, stalled: 0 });
 
     const first = fakeContext();
     await heavy.sendStream(first.ctx as unknown as Context, chunks(10));
@@ -134,6 +135,7 @@ describe('heavy answers', () => {
       queued: 256,
       bytesPerSecond: 8 * 1024 * 1024,
       stallMs: 250,
+      stalled: 8,
       sendTimeoutMs: 60_000,
     });
     expect(
@@ -143,11 +145,24 @@ describe('heavy answers', () => {
         HEAVY_ANSWERS_QUEUED: '3',
         HEAVY_ANSWER_BYTES_PER_SECOND: '0',
         HEAVY_ANSWER_STALL_MS: '0',
+        HEAVY_ANSWERS_STALLED: '3',
         HEAVY_ANSWER_SEND_TIMEOUT_MS: '5000',
       }).heavyAnswers,
-    ).toEqual({ minBytes: 1000, concurrent: 0, queued: 3, bytesPerSecond: 0, stallMs: 0, sendTimeoutMs: 5000 });
+    ).toEqual({
+      minBytes: 1000,
+      concurrent: 0,
+      queued: 3,
+      bytesPerSecond: 0,
+      stallMs: 0,
+      stalled: 3,
+      sendTimeoutMs: 5000,
+    });
     expect(() => loadConfig({ HEAVY_ANSWER_STALL_MS: 'soon' })).toThrow(/HEAVY_ANSWER_STALL_MS/);
     expect(() => loadConfig({ HEAVY_ANSWERS_CONCURRENT: '-1' })).toThrow(/HEAVY_ANSWERS_CONCURRENT/);
+    expect(() => loadConfig({ HEAVY_ANSWERS_STALLED: '-1' })).toThrow(/HEAVY_ANSWERS_STALLED/);
+    expect(loadConfig({}).answersInFlightBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ ANSWERS_IN_FLIGHT_BYTES: '1048576' }).answersInFlightBytes).toBe(1024 * 1024);
+    expect(() => loadConfig({ ANSWERS_IN_FLIGHT_BYTES: '0' })).toThrow(/ANSWERS_IN_FLIGHT_BYTES/);
   });
 
   it('tells a client that leaves its slice untaken apart from one that waits for the pace', async () => {
@@ -198,6 +213,7 @@ describe('heavy answers', () => {
       queued: 5,
       bytesPerSecond: 0,
       stallMs: 100,
+      stalled: 8,
       sendTimeoutMs: 600,
     });
     const stalled = fakeContext();
@@ -218,7 +234,7 @@ describe('heavy answers', () => {
     const next = fakeContext();
     let served = false;
     void heavy.send(next.ctx as unknown as Context, Buffer.alloc(20)).then(() => (served = true));
-    expect(heavy.stats()).toEqual({ writing: 1, waiting: 1 });
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 1, stalled: 0 });
     // The stall bound (100 ms of the test's clock) and not before: the slot passes to the waiting answer.
     await advance(95);
     expect(served).toBe(false);
@@ -232,8 +248,116 @@ describe('heavy answers', () => {
     expect(stalled.ctx.res.destroyed).toBe(false);
     await advance(200);
     expect(stalled.ctx.res.destroyed).toBe(true);
-    expect(heavy.stats()).toEqual({ writing: 1, waiting: 0 });
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 0, stalled: 0 });
     next.written();
-    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0 });
+    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0, stalled: 0 });
+  });
+});
+
+describe('heavy answers: what waits and what is written outside the bound', () => {
+  it('lets a waiting answer whose client left go at once: out of the queue, its source closed, its bytes given back', async () => {
+    const budget = new ByteBudget(1000);
+    const heavy = new HeavyAnswers({ ...UNWATCHED, minBytes: 10, concurrent: 1, queued: 1, bytesPerSecond: 0 }, budget);
+    const first = fakeContext();
+    await heavy.send(first.ctx as unknown as Context, Buffer.alloc(100));
+    // A held answer waits with its bytes; its client leaves before its turn.
+    const gone = fakeContext();
+    const waited = heavy.send(gone.ctx as unknown as Context, Buffer.alloc(300));
+    expect(heavy.stats()).toMatchObject({ writing: 1, waiting: 1 });
+    gone.written();
+    await settle();
+    expect(heavy.stats()).toMatchObject({ writing: 1, waiting: 0 });
+    await waited;
+    expect(budget.takenBytes).toBe(100);
+    // Nothing was sent: the request is logged as the client's leaving, not as an answer.
+    expect(gone.ctx.status).toBe(CLIENT_CLOSED_REQUEST);
+
+    // The queue has room again (one waits at most), and an answer being built whose client leaves lets its source go.
+    const source = Readable.from(Array.from({ length: 10 }, () => Buffer.alloc(40)));
+    const building = fakeContext();
+    const built = heavy.sendStream(building.ctx as unknown as Context, source);
+    await settle();
+    expect(heavy.stats().waiting).toBe(1);
+    building.written();
+    await built;
+    expect(heavy.stats()).toMatchObject({ writing: 1, waiting: 0 });
+    expect(source.destroyed).toBe(true);
+    expect(budget.takenBytes).toBe(100);
+    first.written();
+    expect(heavy.stats()).toMatchObject({ writing: 0, waiting: 0 });
+    expect(budget.takenBytes).toBe(0);
+  });
+
+  it('refuses a heavy answer held in memory when the budget of answers in flight has no room for it', async () => {
+    const budget = new ByteBudget(250);
+    const heavy = new HeavyAnswers({ ...UNWATCHED, minBytes: 10, concurrent: 1, queued: 5, bytesPerSecond: 0 }, budget);
+    const first = fakeContext();
+    await heavy.send(first.ctx as unknown as Context, Buffer.alloc(200));
+    await expect(heavy.send(fakeContext().ctx as unknown as Context, Buffer.alloc(100))).rejects.toBeInstanceOf(
+      OverloadedError,
+    );
+    // A light one needs no room; the first's bytes are given back once it is written.
+    const light = fakeContext();
+    await heavy.send(light.ctx as unknown as Context, Buffer.alloc(9));
+    expect(Buffer.isBuffer(light.ctx.body)).toBe(true);
+    first.written();
+    expect(budget.takenBytes).toBe(0);
+  });
+
+  it('writes at most `stalled` slow answers outside the bound: past it a slow one keeps its slot until one ends', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const heavy = new HeavyAnswers({
+      minBytes: 10,
+      concurrent: 1,
+      queued: 5,
+      bytesPerSecond: 0,
+      stallMs: 100,
+      stalled: 1,
+      sendTimeoutMs: 0,
+    });
+    /** A heavy answer into a client that takes its first slice and then nothing. */
+    const slowReader = async () => {
+      const reader = fakeContext();
+      let served = false;
+      const sent = heavy.send(reader.ctx as unknown as Context, Buffer.alloc(1024 * 1024)).then(() => {
+        served = true;
+        let taken = 0;
+        (reader.ctx.body as Readable).pipe(
+          new Writable({
+            highWaterMark: 1024,
+            write(chunk: Buffer, _encoding, done) {
+              if (taken > 0) return;
+              taken += chunk.length;
+              done();
+            },
+          }),
+        );
+      });
+      return { ...reader, sent, served: () => served };
+    };
+    const first = await slowReader();
+    await first.sent;
+    const second = await slowReader();
+    const third = await slowReader();
+    expect(heavy.stats()).toMatchObject({ writing: 1, waiting: 2 });
+    // The first stalls: out of its slot (the one place outside), and the second has it.
+    await advance(105);
+    expect(second.served()).toBe(true);
+    expect(heavy.stats()).toMatchObject({ writing: 1, waiting: 1 });
+    // The second stalls too, with no room outside: it keeps its slot, and the third waits on.
+    await advance(105);
+    expect(third.served()).toBe(false);
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 1, stalled: 1 });
+    // The first ends (its client gone): the second moves out, and the third has the slot.
+    first.written();
+    await settle();
+    expect(third.served()).toBe(true);
+    expect(heavy.stats()).toEqual({ writing: 1, waiting: 0, stalled: 1 });
+    second.written();
+    third.written();
+    expect(heavy.stats()).toEqual({ writing: 0, waiting: 0, stalled: 0 });
   });
 });

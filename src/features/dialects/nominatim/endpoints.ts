@@ -5,6 +5,7 @@
 import { dialectRoute } from '../params.js';
 import { z } from 'zod';
 import { endpointsOf } from '../../../endpoints/endpoint.js';
+import { HeavyJson } from '../../../endpoints/heavyJson.js';
 import { ApiError, errorText } from '../../../http/errors.js';
 import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { addressPlaces } from '../addressLookup.js';
@@ -66,7 +67,9 @@ export const nominatimSearchEndpoint = endpoint({
       namedetails: query.namedetails ?? false,
       outlines: query.polygon_geojson ? await outlinesOf(areas, places, query.polygon_threshold) : undefined,
     };
-    return nominatimResults(places, options, request === 'empty' ? '' : request.q);
+    const answer = nominatimResults(places, options, request === 'empty' ? '' : request.q);
+    // Whole outlines (up to `limit` of them) make a boundary answer's bytes: they go out under the same limits.
+    return options.outlines ? new HeavyJson(answer) : answer;
   },
 });
 
