@@ -55,15 +55,16 @@ function openChecked(path: string, level: 'addresses' | 'cities'): GeoPackage {
 }
 
 /**
- * The blob's geometry, checked to be in RD New (0, "undefined", is taken as RD New) and to have a usable shape. A row
- * in another SRS is refused, not placed far off. Throws for a fault of the row.
+ * The blob's geometry, checked to carry the table's srs_id (the file's own key of its EPSG:28992 entry, whatever its
+ * number; 0, "undefined", is taken as the table's) and to have a usable shape. A row in another SRS is refused, not
+ * placed far off. Throws for a fault of the row.
  */
-function rdGeometry(row: unknown[]): Geometry | null {
+function rdGeometry(srsId: number, row: unknown[]): Geometry | null {
   const blob = parseGeometryBlob(row[GEOMETRY] as Uint8Array | null);
   const geometry = blob.geometry;
   if (!geometry) return null;
-  if (blob.srsId !== RD_NEW && blob.srsId !== 0) {
-    throw new GeometryBlobError(`its blob says srs_id ${blob.srsId}, expected srs_id ${RD_NEW}`);
+  if (blob.srsId !== srsId && blob.srsId !== 0) {
+    throw new GeometryBlobError(`its blob says srs_id ${blob.srsId}, the table's is srs_id ${srsId} (EPSG:${RD_NEW})`);
   }
   const problem = geometryShapeProblem(geometry);
   if (problem) throw new GeometryBlobError(problem);
@@ -137,7 +138,7 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
         const fid = Number(row[ROWID]);
         let geometry: Geometry | null;
         try {
-          geometry = addressPoint(rdGeometry(row));
+          geometry = addressPoint(rdGeometry(t.srsId, row));
         } catch (error) {
           yield { position, props, table: t.table, fid, invalidGeometry: rowFault(t.table, row, error) };
           continue;
@@ -172,7 +173,7 @@ export async function* readBagCities(path: string, options: BagReadOptions = {})
       const fid = Number(row[ROWID]);
       let geometry: Geometry | null;
       try {
-        geometry = toWgs84(rdGeometry(row));
+        geometry = toWgs84(rdGeometry(t.srsId, row));
       } catch (error) {
         yield { position, props, table: t.table, fid, invalidGeometry: rowFault(t.table, row, error) };
         continue;

@@ -385,3 +385,25 @@ describe('a BAG GeoPackage with bad rows among good ones', () => {
     expect(() => parseGeometryBlob(gpkgBlob(28992, wkbCollection([wkbNested(33)])))).toThrow(/nested deeper/);
   });
 });
+
+describe('a BAG GeoPackage numbering RD New other than 28992', () => {
+  it("reads every row whose blob carries the table's srs_id, and rejects one that carries another", async () => {
+    const file = written(
+      {
+        verblijfsobject: [point(1, 1), point(2, 1), point(3, 28992)],
+        woonplaats: [{ fid: 1, geom: gpkgBlob(1, wkbPolygon([square(80_000, 440_000, 10_000)])), props: CITY }],
+      },
+      1,
+    );
+    expect(bagProblems(file, 'addresses')).toEqual([]);
+    const items = await all(readBagAddresses(file));
+    expect(items.map((i) => [i.fid, i.geometry?.type ?? i.invalidGeometry])).toEqual([
+      [1, 'Point'],
+      [2, 'Point'],
+      [3, expect.stringMatching(/^verblijfsobject fid 3: its blob says srs_id 28992, the table's is srs_id 1/)],
+    ]);
+    const at = (items[0]?.geometry as Point).coordinates;
+    expect(metres(at, rdToWgs84([85_001, 446_000]))).toBe(0);
+    expect((await all(readBagCities(file))).map((i) => i.geometry?.type)).toEqual(['Polygon']);
+  });
+});
