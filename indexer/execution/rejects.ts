@@ -19,6 +19,9 @@ export interface RejectEntry {
   record: unknown;
   /** Physical lines the record covered, when more than one (each counted as a reject). */
   lines?: number;
+  /** A GeoPackage row's feature table and fid (`line` is then the row's number in the reader's order). */
+  table?: string;
+  fid?: number;
 }
 
 const MAX_RECORD_CHARS = 20_000;

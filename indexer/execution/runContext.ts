@@ -27,7 +27,7 @@ import type { ProgressReporter } from './progress.js';
 import type { Rejection } from './rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
 import { type ReadStats, readSource, type SourceItem } from '../sources/index.js';
-import { classifyItem } from '../records/sourceItems.js';
+import { classifyItem, rowOf } from '../records/sourceItems.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
 import { matchesFilters } from '../transform/fields.js';
@@ -137,7 +137,7 @@ export class RunContext {
    * The one way a record becomes a reject: counted against its level and source file, and its line
    * written to the rejects file. Documents Elasticsearch refuses come from the bulk helper's onDrop,
    * which cannot await (`queued`: the writes are ordered anyway); the progress line counts only
-   * rejects of the file being read.
+   * rejects of the file being read. `item`: what was read, to name a GeoPackage row's table and fid.
    */
   reject(
     level: LevelName,
@@ -145,7 +145,7 @@ export class RunContext {
     line: number | null,
     why: Rejection,
     record: unknown,
-    { queued = false, weight = 1 } = {},
+    { queued = false, weight = 1, item }: { queued?: boolean; weight?: number; item?: SourceItem } = {},
   ): Promise<void> {
     const s = this.levels[level];
     s.rejected += weight;
@@ -159,6 +159,7 @@ export class RunContext {
       detail: why.detail,
       record,
       ...(weight > 1 ? { lines: weight } : {}),
+      ...(item && rowOf(item)),
     };
     if (queued) {
       this.setup.rejects.writeLater(entry);
@@ -232,9 +233,7 @@ export class RunContext {
         item.position,
         outcome.rejection,
         item.error ? (item.raw ?? null) : item.props,
-        {
-          weight,
-        },
+        { weight, item },
       );
       return false;
     }

@@ -79,7 +79,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
         const outcome = addressFromRecord(item.props, item.geometry, source.fields);
         if (!outcome.ok) {
           const record = item.geometry ? { properties: item.props, geometry: item.geometry } : item.props;
-          await ctx.reject('addresses', summary, item.position, outcome, record);
+          await ctx.reject('addresses', summary, item.position, outcome, record, { item });
           return undefined;
         }
         const doc = outcome.value;

@@ -25,7 +25,7 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
         areaFromFeature(level, item.props, item.geometry, source.fields),
       );
       if (!outcome.ok) {
-        await ctx.reject(level, summary, item.position, outcome, featureRecord(item));
+        await ctx.reject(level, summary, item.position, outcome, featureRecord(item), { item });
         continue;
       }
       const existing = byKey.get(outcome.value.key);

@@ -15,7 +15,7 @@ export async function loadBuildings(ctx: RunContext): Promise<void> {
     for await (const { item, summary, origin } of ctx.records('buildings', source)) {
       const outcome = buildingFromFeature(item.props, item.geometry, source.fields);
       if (!outcome.ok) {
-        await ctx.reject('buildings', summary, item.position, outcome, featureRecord(item));
+        await ctx.reject('buildings', summary, item.position, outcome, featureRecord(item), { item });
         continue;
       }
       s.indexed++;

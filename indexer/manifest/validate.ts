@@ -13,7 +13,7 @@ import { sourceProblems } from './preflight.js';
 import type { Outcome, RejectReason } from '../execution/rejectReasons.js';
 import { readCsvTable } from '../sources/csv.js';
 import { type ReadStats, readSource, type SourceItem, type StatusCounts } from '../sources/index.js';
-import { classifyItem } from '../records/sourceItems.js';
+import { classifyItem, rowOf } from '../records/sourceItems.js';
 import { addressFromRecord } from '../transform/address.js';
 import { areaFromFeature } from '../transform/area.js';
 import { buildingFromFeature } from '../transform/building.js';
@@ -23,7 +23,8 @@ const SAMPLES = 3;
 
 export interface RejectSamples {
   count: number;
-  samples: { line: number; detail: string }[];
+  /** `table` and `fid` for a GeoPackage row. */
+  samples: { line: number; detail: string; table?: string; fid?: number }[];
 }
 
 export interface SourceReport {
@@ -81,11 +82,11 @@ async function validateSource(level: LevelName, source: FileSource): Promise<Sou
     swallowedLines: 0,
     rejects: {},
   };
-  const count = (reason: RejectReason, line: number, detail: string, weight: number) => {
+  const count = (reason: RejectReason, item: SourceItem, detail: string, weight: number) => {
     report.rejected += weight;
     const r = (report.rejects[reason] ??= { count: 0, samples: [] });
     r.count += weight;
-    if (r.samples.length < SAMPLES) r.samples.push({ line, detail });
+    if (r.samples.length < SAMPLES) r.samples.push({ line: item.position, detail, ...rowOf(item) });
   };
   const lookup = await lookupOf(source).catch(() => undefined);
   if (lookup) report.lookupMisses = { count: 0, samples: [] };
@@ -99,12 +100,12 @@ async function validateSource(level: LevelName, source: FileSource): Promise<Sou
       if (outcome.kind === 'rejected') {
         report.read += outcome.weight;
         report.swallowedLines += outcome.weight - 1;
-        count(outcome.rejection.reason, item.position, outcome.rejection.detail, outcome.weight);
+        count(outcome.rejection.reason, item, outcome.rejection.detail, outcome.weight);
         continue;
       }
       report.read++;
       const transformed = transformOutcome(level, source, item);
-      if (!transformed.ok) count(transformed.reason, item.position, transformed.detail, 1);
+      if (!transformed.ok) count(transformed.reason, item, transformed.detail, 1);
       else if (lookup && report.lookupMisses && source.parent?.by === 'code') {
         const code = readField(item.props, source.parent.field);
         if (!lookup.has(code)) {

@@ -34,5 +34,14 @@ export function classifyItem(item: SourceItem, source: Pick<FileSource, 'filter'
     };
   }
   if (!matchesFilters(item.props, source.filter)) return { kind: 'skipped' };
+  // A readable record whose geometry is not (a damaged GeoPackage blob): one reject, the file read on.
+  if (item.invalidGeometry) {
+    return { kind: 'rejected', rejection: { reason: 'invalid_geometry', detail: item.invalidGeometry }, weight };
+  }
   return { kind: 'record' };
+}
+
+/** The GeoPackage table and fid an item was read from, for its reject line; empty for other sources. */
+export function rowOf(item: SourceItem): { table?: string; fid?: number } {
+  return item.table === undefined ? {} : { table: item.table, fid: item.fid as number };
 }

@@ -1,24 +1,32 @@
 /**
  * A generation's row cache on disk (rowCache.ts): `<dir>/<prefix><generation>.rows`, one file per generation, written
- * to a temporary name and renamed (never half-written), deleted with its generation. Written in pieces of at most
- * about a megabyte besides the columns themselves, so that saving the cache at the end of a run holds no second copy
- * of what it saves (the run's peak memory falls there). Layout (format 4):
- * - a first line of `LINE_BYTES`: `geocoder-rows 4 <head bytes> <strings bytes> <memo entries>`, padded with spaces;
+ * to a temporary name (`….rows.<host>.<pid>.partial`) and renamed (never half-written), deleted with its generation. A
+ * temporary file its writer left behind (killed) is removed by the next write or prune in the directory: at once when
+ * the writer was a process of this host that is gone, else once nothing has written it for an hour. Written in pieces
+ * of at most about a megabyte besides the columns themselves, so that saving the cache at the end of a run holds no
+ * second copy of what it saves (the run's peak memory falls there). Layout (format 5):
+ * - a first line of `LINE_BYTES`: `geocoder-rows 5 <head bytes> <strings bytes> <memo entries> <sha256>`, padded with
+ *   spaces; the SHA-256 is over every byte after the line, then the line's text before the checksum;
  * - the head, JSON: what the rows were made from, the sources, the row count;
  * - the interned strings, one JSON array;
  * - padding to 8 bytes, then each column's bytes in a fixed order, each padded to 8;
  * - the derivation memo (derivationMemo.ts): per entry its key's and its bytes' lengths (uint32 LE), then both.
- * Anything that does not read back as written is "no cache": `update` then reads the snapshot the full way.
+ * Anything that does not read back as written, a byte changed anywhere included, is "no cache": `update` then reads
+ * the snapshot the full way and says why.
  */
-import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { createHash, type Hash } from 'node:crypto';
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { MemoEntries } from './derivationMemo.js';
 import { RowCache, RowColumns, type SourceRows, STRINGS_PER_ROW } from './rowCache.js';
 import type { RowCacheBuilder } from './rowCacheBuilder.js';
 
 const MAGIC = 'geocoder-rows';
-const FORMAT = 4;
-const LINE_BYTES = 64;
+const FORMAT = 5;
+const LINE_BYTES = 128;
+/** A temporary file nothing has written for this long is left over, whoever wrote it (a cache is written in seconds). */
+export const STALE_PARTIAL_MS = 60 * 60 * 1000;
 /** How many bytes of small pieces (strings, memo lengths) are gathered before they go to the file. */
 const PIECE_BYTES = 1 << 20;
 /** Rows of a column gathered at a time (an update's replayed rows are taken from the live cache: rowCache.ts). */
@@ -57,15 +65,17 @@ export function rowCachePath(dir: string, prefix: string, generation: string): s
   return join(dir, `${prefix}${generation}.rows`);
 }
 
-/** Appends to a file from `LINE_BYTES` on, small pieces gathered into one write. */
+/** Appends to a file from `LINE_BYTES` on, small pieces gathered into one write, every byte hashed as it is put. */
 class FileWriter {
   at = LINE_BYTES;
+  readonly hash = createHash('sha256');
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
 
   constructor(private readonly handle: FileHandle) {}
 
   async put(bytes: Uint8Array): Promise<void> {
+    this.hash.update(bytes);
     this.pending.push(bytes);
     this.pendingBytes += bytes.byteLength;
     if (this.pendingBytes >= PIECE_BYTES) await this.flush();
@@ -106,6 +116,15 @@ async function writeStrings(out: FileWriter, strings: readonly string[]): Promis
   return bytes;
 }
 
+/** The first line's fields before the checksum, hashed after the bytes it describes. */
+const lineFields = (headBytes: number, stringBytes: number, memoEntries: number) =>
+  `${MAGIC} ${FORMAT} ${headBytes} ${stringBytes} ${memoEntries}`;
+
+/** The checksum: the bytes after the first line, already in `hash`, then the first line's fields. */
+function checksum(hash: Hash, fields: string): string {
+  return hash.update(fields).digest('hex');
+}
+
 export async function writeRowCache(
   dir: string,
   head: RowCacheHead,
@@ -113,8 +132,9 @@ export async function writeRowCache(
   memo: MemoEntries = new Map(),
 ): Promise<string> {
   await mkdir(dir, { recursive: true });
+  await removeLeftoverPartials(dir);
   const path = rowCachePath(dir, head.prefix, head.generation);
-  const temporary = `${path}.${process.pid}.partial`;
+  const temporary = `${path}.${hostname()}.${process.pid}.partial`;
   const handle = await open(temporary, 'w');
   try {
     const out = new FileWriter(handle);
@@ -142,7 +162,8 @@ export async function writeRowCache(
       await out.put(value);
     }
     await out.flush();
-    const line = `${MAGIC} ${FORMAT} ${headBytes.byteLength} ${stringBytes} ${memo.size}`.padEnd(LINE_BYTES - 1);
+    const fields = lineFields(headBytes.byteLength, stringBytes, memo.size);
+    const line = `${fields} ${checksum(out.hash, fields)}`.padEnd(LINE_BYTES - 1);
     await handle.write(`${line}\n`, 0);
   } catch (error) {
     await handle.close();
@@ -209,24 +230,26 @@ async function readOpen(handle: FileHandle, path: string, prefix: string, genera
   const { size } = await handle.stat();
   if (size < LINE_BYTES) return { missing: `${path} is not a row cache of format ${FORMAT}` };
   const line = Buffer.from(await readAt(handle, 0, LINE_BYTES)).toString('latin1');
-  const [magic, format, headText, stringsText, memoText] = line.trim().split(' ');
+  const [magic, format, headText, stringsText, memoText, sum] = line.trim().split(' ');
   if (magic !== MAGIC || Number(format) !== FORMAT || !line.endsWith('\n'))
     return { missing: `${path} is not a row cache of format ${FORMAT}` };
   const [headBytes, stringBytes, memoCount] = [Number(headText), Number(stringsText), Number(memoText)];
-  if (![headBytes, stringBytes, memoCount].every((n) => Number.isSafeInteger(n) && n >= 0))
+  if (![headBytes, stringBytes, memoCount].every((n) => Number.isSafeInteger(n) && n >= 0) || !sum)
     return { missing: `${path}: unreadable first line` };
+  let at = LINE_BYTES + headBytes + stringBytes;
+  at += paddingTo8(at);
+  if (at > size) return { missing: `${path} is truncated` };
+  // The head, the strings and the padding after them: every byte from the first line to the columns (hashed).
+  const text = Buffer.from(await readAt(handle, LINE_BYTES, at - LINE_BYTES));
   let meta: StoredHead;
   let strings: string[];
   try {
-    const text = Buffer.from(await readAt(handle, LINE_BYTES, headBytes + stringBytes));
     meta = JSON.parse(text.toString('utf8', 0, headBytes));
-    strings = JSON.parse(text.toString('utf8', headBytes));
+    strings = JSON.parse(text.toString('utf8', headBytes, headBytes + stringBytes));
   } catch {
     return { missing: `${path}: unreadable head` };
   }
   if (meta.prefix !== prefix || meta.generation !== generation) return { missing: `${path} is another generation's` };
-  let at = LINE_BYTES + headBytes + stringBytes;
-  at += paddingTo8(at);
   const columns = new RowColumns();
   const n = meta.rows;
   const layout = COLUMNS.map((name) => {
@@ -246,7 +269,12 @@ async function readOpen(handle: FileHandle, path: string, prefix: string, genera
   }
   columns.length = n;
   at += columnBytes;
-  const memo = memoEntries(await readAt(handle, at, size - at), memoCount);
+  const memoRegion = await readAt(handle, at, size - at);
+  const hash = createHash('sha256').update(text).update(new Uint8Array(block)).update(new Uint8Array(memoRegion));
+  if (checksum(hash, lineFields(headBytes, stringBytes, memoCount)) !== sum) {
+    return { missing: `${path}: checksum mismatch (changed or damaged since it was written)` };
+  }
+  const memo = memoEntries(memoRegion, memoCount);
   if (!memo) return { missing: `${path}: unreadable derivation memo` };
   return {
     head: { prefix: meta.prefix, generation: meta.generation, context: meta.context },
@@ -255,7 +283,54 @@ async function readOpen(handle: FileHandle, path: string, prefix: string, genera
   };
 }
 
-/** Deletes the row caches of `prefix` whose generation is not in `keep` (after a prune or a failed run). */
+/** Whether process `pid` of this host is running (one of another user's counts: kill -0 answers EPERM). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `….rows.<host>.<pid>.partial` (`….rows.<pid>.partial` before the host was part of the name: this host's). */
+const PARTIAL = /^.+\.rows\.(?:(.+)\.)?(\d+)\.partial$/;
+
+/**
+ * Removes the temporary files of writers that are gone (killed mid-write): one of this host whose process is not
+ * running, or any nothing has written for STALE_PARTIAL_MS (another host's, or a pid since reused). Never one a
+ * running writer of this host is writing. Best effort: a file that cannot be examined or removed is left.
+ */
+export async function removeLeftoverPartials(dir: string, now = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const host = hostname();
+  for (const name of names) {
+    const match = PARTIAL.exec(name);
+    if (!match) continue;
+    const path = join(dir, name);
+    const [, writerHost = host, pid] = match;
+    try {
+      const gone = writerHost === host && !running(Number(pid));
+      if (!gone && now - (await stat(path)).mtimeMs < STALE_PARTIAL_MS) continue;
+      await rm(path, { force: true });
+      removed.push(name);
+    } catch {
+      // Left for the next time.
+    }
+  }
+  return removed;
+}
+
+/**
+ * Deletes the row caches of `prefix` whose generation is not in `keep` (after a prune or a failed run), and the
+ * directory's temporary files left by writers that are gone.
+ */
 export async function pruneRowCaches(dir: string, prefix: string, keep: readonly string[]): Promise<void> {
   let names: string[];
   try {
@@ -263,6 +338,7 @@ export async function pruneRowCaches(dir: string, prefix: string, keep: readonly
   } catch {
     return;
   }
+  await removeLeftoverPartials(dir);
   const pattern = /^(\d{17})\.rows$/;
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;

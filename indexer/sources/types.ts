@@ -17,6 +17,14 @@ export interface SourceItem {
   lines?: number;
   /** Read but not for loading: a status the source's format skips (BAG, BeST). Counted as skipped. */
   skip?: boolean;
+  /**
+   * Set when the record's geometry cannot be read (a GeoPackage blob cut short, nested too deep, in another SRS, a
+   * polygon without rings): the record is rejected as `invalid_geometry` with this reason, and the file read on.
+   */
+  invalidGeometry?: string;
+  /** GeoPackage: the feature table and fid (its rowid) the record was read from; rejects name them. */
+  table?: string;
+  fid?: number;
 }
 
 /** Bytes consumed of the file on disk (compressed, for .gz): the only size known up front. */

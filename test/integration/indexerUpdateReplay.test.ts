@@ -2,15 +2,17 @@
  * `update` replaying the live generation's address rows (indexer/rows/) against a real Elasticsearch, on snapshots
  * of the sample's real rows (test/support/snapshots.ts): when only address rows changed, the rows a snapshot kept
  * are replayed from the row cache and only the others are read and derived, and the result is still, document for
- * document, what a full run writes. The cache an update writes serves the next update; a changed street-names file
- * makes the update read everything, saying why.
+ * document, what a full run writes. The cache an update writes serves the next update; a changed street-names file,
+ * or a live row cache whose contents were edited, makes the update read everything, saying why.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { runIndexing } from '../../indexer/run.js';
 import { runUpdate, type UpdateSummary } from '../../indexer/update/runUpdate.js';
+import { rowCachePath } from '../../indexer/rows/rowCacheFile.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
 import { allDocumentsOf } from '../support/generations.js';
 import { indexerTestSpace } from '../support/indexerTests.js';
@@ -36,7 +38,7 @@ function full(manifestPath: string, indexPrefix: string): Promise<RunSummary> {
   });
 }
 
-function update(manifestPath: string): Promise<UpdateSummary> {
+function update(manifestPath: string, dryRun = false): Promise<UpdateSummary> {
   return runUpdate({
     client: space.client,
     manifestPath,
@@ -44,6 +46,7 @@ function update(manifestPath: string): Promise<UpdateSummary> {
     progress: 'none',
     handleSignals: false,
     rowCacheDir,
+    dryRun,
   });
 }
 
@@ -105,12 +108,32 @@ describe('indexer update replaying unchanged rows', () => {
     expect(summary.places.count).toBe(fullB.places.count);
   }, 300_000);
 
+  let backToA: UpdateSummary;
   it("replays again from the cache the update wrote: back to A equals A's full run", async () => {
     const summary = await update(snapshots.a);
+    backToA = summary;
     expect(summary.ok).toBe(true);
     expect(summary.rows).toMatchObject({ replayed: expect.any(Number), read: expect.any(Number) });
     expect((summary.rows as { replayed: number }).replayed).toBeGreaterThan(0);
     expect(differences(await documents(updated), documentsOfA)).toEqual(none);
+  }, 300_000);
+
+  it("reads every row when the live row cache's contents were edited, and says why", async () => {
+    const path = rowCachePath(rowCacheDir, updated, backToA.generation);
+    const whole = readFileSync(path);
+    // A street name in the interned strings, edited to one of the same length: the file's framing is intact.
+    const at = whole.indexOf('Mekelweg');
+    expect(at).toBeGreaterThan(0);
+    const edited = Buffer.from(whole);
+    edited.write('Mekelwef', at);
+    writeFileSync(path, edited);
+    try {
+      const summary = await update(snapshots.a, true);
+      expect(summary.ok).toBe(true);
+      expect(summary.rows).toEqual({ readInFull: expect.stringMatching(/checksum mismatch/) });
+    } finally {
+      writeFileSync(path, whole);
+    }
   }, 300_000);
 
   it('reads every row when a street-names file changed, and says why', async () => {

@@ -2,7 +2,8 @@
  * The official sources, indexed through the real indexer into the real Elasticsearch and read back through the API:
  * the BAG GeoPackage fixture (data/fixtures/bag, real Delft rows in PDOK's bag-light layout) with no field mapping
  * in the manifest. Answers of forward, search, reverse and GET /addresses/{id} carry the BAG ids; withdrawn objects
- * are absent; a damaged GeoPackage fails with nothing swapped.
+ * are absent; a damaged GeoPackage fails with nothing swapped; bad rows in a GeoPackage written here
+ * (test/support/geoPackage.ts) are rejected one by one, naming file, table and fid, and the run goes on.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,6 +21,16 @@ import { boxPolygon } from '../support/geometry.js';
 import { createLiveGeneration, generationIndexesOf } from '../support/generations.js';
 import { aliasTargets, indexerTestSpace } from '../support/indexerTests.js';
 import { uniqueIndexPrefix, deleteIndexesWithPrefix } from '../support/elasticsearch.js';
+import {
+  addressProps,
+  type FeatureRow,
+  gpkgBlob,
+  square,
+  wkbNested,
+  wkbPoint,
+  wkbPolygon,
+  writeBagGeoPackage,
+} from '../support/geoPackage.js';
 
 const FIXTURE = resolve('data/fixtures/bag/bag-light.gpkg');
 const GDAL = JSON.parse(readFileSync('data/fixtures/bag/gdal_positions.json', 'utf8')) as {
@@ -67,7 +78,7 @@ function manifest(name: string, gpkg: string): string {
   return join(dir, 'manifest.json');
 }
 
-function run(manifestPath: string, prefix: string): Promise<RunSummary> {
+function run(manifestPath: string, prefix: string, maxRejectRatio?: number): Promise<RunSummary> {
   return runIndexing({
     client,
     manifestPath,
@@ -75,6 +86,7 @@ function run(manifestPath: string, prefix: string): Promise<RunSummary> {
     progress: 'none',
     rejectsPath: join(tmp, `${prefix}rejects.jsonl`),
     handleSignals: false,
+    ...(maxRejectRatio !== undefined && { maxRejectRatio }),
   });
 }
 
@@ -284,6 +296,92 @@ describe('a damaged GeoPackage', () => {
     const error = await run(m, p).catch((e: unknown) => e);
     expect(error instanceof IndexingError || error instanceof ManifestError).toBe(true);
     expect((error as Error).message).toMatch(/gpkg-pages\/bag-light\.gpkg/);
+    expect(await aliasTargets(client, p)).toEqual(
+      Object.fromEntries(INDEX_KINDS.map((kind) => [kind, [generationIndexName(p, kind, EARLIER)]])),
+    );
+    expect(await generationIndexesOf(client, p)).toEqual(before);
+  });
+});
+
+describe('bad rows in a BAG GeoPackage', () => {
+  const rd = (wkb: Buffer) => gpkgBlob(28992, wkb);
+  /** 600 good verblijfsobjecten and 5 bad rows in three tables: 0.83 % of the addresses, under the default 1 %. */
+  function withBadRows(name: string): string {
+    const dir = join(tmp, `gpkg-${name}`);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'bag-light.gpkg');
+    const vbo = (fid: number, geom: Buffer): FeatureRow => ({ fid, geom, props: addressProps(fid) });
+    const place = (fid: number, geom: Buffer): FeatureRow => ({
+      fid,
+      geom,
+      props: { ...addressProps(1000 + fid), status: 'Plaats aangewezen' },
+    });
+    const wrongMagic = rd(wkbPoint(85_000, 446_000));
+    wrongMagic.write('XP', 0, 'latin1');
+    const good = Array.from({ length: 600 }, (_, i) => vbo(i + 1, rd(wkbPoint(84_000 + 3 * i, 446_000 + (i % 7)))));
+    writeBagGeoPackage(file, {
+      verblijfsobject: [
+        ...good.slice(0, 300),
+        vbo(301, rd(wkbPoint(85_000, 446_000)).subarray(0, 26)),
+        vbo(302, wrongMagic),
+        vbo(303, rd(wkbNested(20_000))),
+        ...good.slice(300).map((row) => ({ ...row, fid: row.fid + 3 })),
+      ],
+      standplaats: [place(1, rd(wkbPolygon([])))],
+      ligplaats: [place(1, rd(wkbPolygon([square(85_100, 446_000, 10).slice(0, 3)])))],
+      woonplaats: [
+        {
+          fid: 1,
+          geom: rd(wkbPolygon([square(80_000, 440_000, 10_000)])),
+          props: { identificatie: '2138', status: 'Woonplaats aangewezen', woonplaats: 'Delft' },
+        },
+      ],
+    });
+    return file;
+  }
+
+  it('loads the good rows and rejects each bad one naming file, table, fid and why; the run goes on', async () => {
+    const file = withBadRows('bad-rows');
+    const p = ownPrefix('badrows');
+    const result = await run(manifest('bad-rows', file), p);
+    expect(result.ok).toBe(true);
+    expect(result.levels.addresses).toMatchObject({
+      read: 605,
+      rejected: 5,
+      indexed: 600,
+      rejectReasons: { invalid_geometry: 5 },
+    });
+    expect(result.levels.cities).toMatchObject({ read: 1, indexed: 1, rejected: 0 });
+    expect((await client.count({ index: aliasName(p, 'addresses') })).count).toBe(600);
+    const rejects = readFileSync(join(tmp, `${p}rejects.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rejects.map((r) => [r.source.endsWith('gpkg-bad-rows/bag-light.gpkg'), r.table, r.fid, r.reason])).toEqual([
+      [true, 'verblijfsobject', 301, 'invalid_geometry'],
+      [true, 'verblijfsobject', 302, 'invalid_geometry'],
+      [true, 'verblijfsobject', 303, 'invalid_geometry'],
+      [true, 'standplaats', 1, 'invalid_geometry'],
+      [true, 'ligplaats', 1, 'invalid_geometry'],
+    ]);
+    expect(rejects.map((r) => r.detail)).toEqual([
+      expect.stringMatching(/^verblijfsobject fid 301: WKB ends before its geometry does/),
+      expect.stringMatching(/^verblijfsobject fid 302: not a GeoPackage geometry blob/),
+      'verblijfsobject fid 303: WKB nested deeper than 32 levels',
+      'standplaats fid 1: the Polygon has no rings',
+      'ligplaats fid 1: ring 0 of the Polygon has 3 positions, a closed ring needs at least 4',
+    ]);
+    expect(rejects[0].record).toMatchObject({ bag_table: 'verblijfsobject', huisnummer: '301' });
+  });
+
+  it('fails as for CSV when the bad rows pass the reject ratio: nothing swapped', async () => {
+    const m = manifest('bad-rows-strict', withBadRows('bad-rows-strict'));
+    const p = ownPrefix('badrowsstrict');
+    await createLiveGeneration(client, p, EARLIER);
+    const before = await generationIndexesOf(client, p);
+    const error = await run(m, p, 0.005).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IndexingError);
+    expect((error as Error).message).toMatch(/addresses: 5 of 605 records rejected/);
     expect(await aliasTargets(client, p)).toEqual(
       Object.fromEntries(INDEX_KINDS.map((kind) => [kind, [generationIndexName(p, kind, EARLIER)]])),
     );

@@ -1,16 +1,18 @@
 /**
  * The row cache's pure parts (indexer/rows/): CSV records split raw as csv-parse reads them, the cache written and
- * read back, rows taken by digest once each, and the live addresses' digests taken from it (a merged address keeps
- * its winning row's digest, as Elasticsearch keeps the highest version).
+ * read back (a byte changed anywhere reads as no cache), rows taken by digest once each, the temporary files of
+ * writers that are gone removed, and the live addresses' digests taken from it (a merged address keeps its winning
+ * row's digest, as Elasticsearch keeps the highest version).
  */
-import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsvRecord, parseCsvRecords } from '../../indexer/sources/csv.js';
 import { digestBytes, RawCsvSplitter, splitRawCsv } from '../../indexer/rows/rawCsvRecords.js';
 import { RowCacheBuilder } from '../../indexer/rows/rowCacheBuilder.js';
-import { pruneRowCaches, readRowCache, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
+import { pruneRowCaches, readRowCache, rowCachePath, writeRowCache } from '../../indexer/rows/rowCacheFile.js';
 import { liveAddressDigests } from '../../indexer/update/replayPlan.js';
 import { StreetAccumulator } from '../../indexer/derived/streetDocuments.js';
 
@@ -156,7 +158,9 @@ describe('row cache', () => {
 
     const whole = readFileSync(path);
     truncateSync(path, whole.length - 1);
-    expect(await readRowCache(dir, 'p-', generation)).toEqual({ missing: expect.stringMatching(/truncated|memo/) });
+    expect(await readRowCache(dir, 'p-', generation)).toEqual({
+      missing: expect.stringMatching(/truncated|memo|checksum/),
+    });
     writeFileSync(path, Buffer.concat([Buffer.from('geocoder-rows 3 12\n'), whole.subarray(19)]));
     expect(await readRowCache(dir, 'p-', generation)).toEqual({
       missing: expect.stringMatching(/not a row cache of format/),
@@ -164,6 +168,59 @@ describe('row cache', () => {
     const strings = whole.indexOf('["[');
     writeFileSync(path, Buffer.concat([whole.subarray(0, strings), Buffer.from('{'), whole.subarray(strings + 1)]));
     expect(await readRowCache(dir, 'p-', generation)).toEqual({ missing: expect.stringMatching(/unreadable/) });
+
+    // The content changed, the framing intact: still valid JSON, columns of the same length. No cache all the same.
+    const changed = (from: Buffer, to: Buffer) => {
+      const at = whole.indexOf(from);
+      expect(at).toBeGreaterThan(0);
+      const copy = Buffer.from(whole);
+      to.copy(copy, at);
+      writeFileSync(path, copy);
+    };
+    const checksum = { missing: expect.stringMatching(/checksum mismatch/) };
+    // A street name edited: "Rue de l'Église" -> "Rue du l'Église" in the interned strings.
+    changed(Buffer.from("Rue de l'"), Buffer.from("Rue du l'"));
+    expect(await readRowCache(dir, 'p-', generation)).toEqual(checksum);
+    // A latitude's digit changed: the first row's 50 -> 51 in the lat column.
+    const lat = (n: number) => {
+      const b = Buffer.alloc(8);
+      b.writeDoubleLE(n);
+      return b;
+    };
+    changed(lat(50), lat(51));
+    expect(await readRowCache(dir, 'p-', generation)).toEqual(checksum);
+    // A row count in the head edited by as many bytes (the file still parses): its columns would be misread.
+    changed(Buffer.from('"rows":40000'), Buffer.from('"rows":40001'));
+    expect(await readRowCache(dir, 'p-', generation)).toEqual({ missing: expect.stringMatching(/checksum|truncated/) });
+    // A memo entry's bytes.
+    changed(Buffer.from([1, 2, 3]), Buffer.from([1, 2, 4]));
+    expect(await readRowCache(dir, 'p-', generation)).toEqual(checksum);
+    writeFileSync(path, whole);
+    expect(await readRowCache(dir, 'p-', generation)).toMatchObject({ head: { generation } });
+  });
+
+  it('removes the temporary file a killed writer left, never one a running writer is writing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rows-'));
+    // A process of this host that has ended: its pid is no running process.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const partial = (generation: string, writer: string) => `${rowCachePath('', 'p-', generation)}.${writer}.partial`;
+    const names = {
+      killed: partial('20261127000000003', `${hostname()}.${gone}`),
+      killedBeforeHostNames: partial('20261127000000004', String(gone)),
+      running: partial('20261127000000005', `${hostname()}.${process.pid}`),
+      otherHost: partial('20261127000000006', 'other-host.example.4242'),
+      otherHostStale: partial('20261127000000007', 'other-host.example.4243'),
+    };
+    for (const name of Object.values(names)) writeFileSync(join(dir, name), 'half a cache');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(join(dir, names.otherHostStale), twoHoursAgo, twoHoursAgo);
+    await writeRowCache(dir, { prefix: 'p-', generation: '20261127000000008', context: 'c' }, cacheOf([]));
+    expect(readdirSync(dir).sort()).toEqual(['p-20261127000000008.rows', names.running, names.otherHost].sort());
+
+    // A prune (every run's end) removes them too.
+    writeFileSync(join(dir, names.killed), 'half a cache');
+    await pruneRowCaches(dir, 'p-', ['20261127000000008']);
+    expect(readdirSync(dir).sort()).toEqual(['p-20261127000000008.rows', names.running, names.otherHost].sort());
   });
 
   it("writes an update's replayed rows as the live rows they replay, with their new versions", async () => {

@@ -2,12 +2,15 @@
  * Reads the BAG GeoPackage as published: addresses from verblijfsobject (points), standplaats and ligplaats
  * (polygons: a point inside each), cities from woonplaats; RD New to WGS84 on the way; status filtering per
  * bagLayout.ts. One row in memory at a time (a statement iterator per table); progress counts rows against the
- * tables' row estimates.
+ * tables' row estimates. A row whose geometry cannot be read (a damaged blob, one in another SRS, a polygon without
+ * rings) is handed on as an item with `invalidGeometry` naming its table and fid, to be rejected like any bad row;
+ * only what is wrong with the file (a table, a column, the SRS, an unreadable page) stops the read.
  */
 import type { Geometry } from 'geojson';
 import { pointOnSurface, type PolygonGeometry } from '../../geometry/checks.js';
 import { columnPositions, GEOMETRY, GeoPackage, ROWID } from '../gpkg/geopackage.js';
-import { parseGeometryBlob } from '../gpkg/geometryBlob.js';
+import { GeometryBlobError, parseGeometryBlob } from '../gpkg/geometryBlob.js';
+import { geometryShapeProblem } from '../gpkg/geometryShape.js';
 import { type ReadOptions, SourceFileError, type SourceItem } from '../types.js';
 import {
   ADDRESS_COLUMNS,
@@ -51,14 +54,29 @@ function openChecked(path: string, level: 'addresses' | 'cities'): GeoPackage {
   return gpkg;
 }
 
-/** The blob's geometry, checked to be in RD New (a row in another SRS is an error, not a far-off point). */
-function rdGeometry(path: string, table: string, row: unknown[]): Geometry | null {
-  const { srsId, geometry } = parseGeometryBlob(row[GEOMETRY] as Uint8Array | null);
-  if (geometry && srsId !== RD_NEW && srsId !== 0) {
-    throw new SourceFileError(path, `${path}, table ${table}: rowid ${String(row[ROWID])} is in srs_id ${srsId}`);
+/**
+ * The blob's geometry, checked to carry the table's srs_id (the file's own key of its EPSG:28992 entry, whatever its
+ * number; 0, "undefined", is taken as the table's) and to have a usable shape. A row in another SRS is refused, not
+ * placed far off. Throws for a fault of the row.
+ */
+function rdGeometry(srsId: number, row: unknown[]): Geometry | null {
+  const blob = parseGeometryBlob(row[GEOMETRY] as Uint8Array | null);
+  const geometry = blob.geometry;
+  if (!geometry) return null;
+  if (blob.srsId !== srsId && blob.srsId !== 0) {
+    throw new GeometryBlobError(`its blob says srs_id ${blob.srsId}, the table's is srs_id ${srsId} (EPSG:${RD_NEW})`);
   }
+  const problem = geometryShapeProblem(geometry);
+  if (problem) throw new GeometryBlobError(problem);
   return geometry;
 }
+
+/** Why a row's geometry cannot be read, naming its table and fid (any error there comes from the row's blob alone). */
+function rowFault(table: string, row: unknown[], error: unknown): string {
+  return `${table} fid ${String(row[ROWID])}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+const toWgs84 = (geometry: Geometry | null) => geometry && geometryToWgs84(geometry);
 
 /** An addressable object's position: the point itself, or a point inside its polygon; in WGS84. */
 function addressPoint(geometry: Geometry | null): Geometry | null {
@@ -117,7 +135,15 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
           yield { position, props, skip: true };
           continue;
         }
-        yield { position, props, geometry: addressPoint(rdGeometry(path, t.table, row)) };
+        const fid = Number(row[ROWID]);
+        let geometry: Geometry | null;
+        try {
+          geometry = addressPoint(rdGeometry(t.srsId, row));
+        } catch (error) {
+          yield { position, props, table: t.table, fid, invalidGeometry: rowFault(t.table, row, error) };
+          continue;
+        }
+        yield { position, props, geometry, table: t.table, fid };
       }
     }
   } finally {
@@ -144,8 +170,15 @@ export async function* readBagCities(path: string, options: BagReadOptions = {})
         yield { position, props, skip: true };
         continue;
       }
-      const geometry = rdGeometry(path, t.table, row);
-      yield { position, props, geometry: geometry && geometryToWgs84(geometry) };
+      const fid = Number(row[ROWID]);
+      let geometry: Geometry | null;
+      try {
+        geometry = toWgs84(rdGeometry(t.srsId, row));
+      } catch (error) {
+        yield { position, props, table: t.table, fid, invalidGeometry: rowFault(t.table, row, error) };
+        continue;
+      }
+      yield { position, props, geometry, table: t.table, fid };
     }
   } finally {
     gpkg.close();

@@ -2,13 +2,18 @@
  * GeoPackage geometry blobs to GeoJSON geometries (pure). A blob is the GeoPackage binary header (OGC 12-128r18,
  * §2.1.3: magic `GP`, version, flags, srs_id, optional envelope) followed by Well-Known Binary (ISO 13249-3, with the
  * 1000/2000/3000 offsets for Z, M and ZM; the older EWKB high-bit flags are read too). Z and M values are dropped:
- * the index stores planar positions.
+ * the index stores planar positions. Nesting (collections and multi-geometries holding geometries) is read to at
+ * most `MAX_DEPTH` levels: a blob nested deeper is refused, never left to overflow the stack. Every fault of a blob
+ * is a GeometryBlobError: a fault of its row, not of the file.
  */
 import type { Geometry, Position } from 'geojson';
 
 export class GeometryBlobError extends Error {
   override name = 'GeometryBlobError';
 }
+
+/** How deep geometries may nest: a point inside 32 collections is read, one inside 33 is refused. */
+export const MAX_DEPTH = 32;
 
 /** Envelope sizes in bytes by the flags' envelope indicator (0: none, 1: xy, 2: xyz, 3: xym, 4: xyzm). */
 const ENVELOPE_BYTES = [0, 32, 48, 48, 64];
@@ -21,9 +26,14 @@ export interface BlobHeader {
 }
 
 export function readBlobHeader(blob: Uint8Array): BlobHeader {
-  if (blob.length < 8 || blob[0] !== 0x47 || blob[1] !== 0x50) {
+  if (!(blob instanceof Uint8Array)) {
+    throw new GeometryBlobError(`the geometry column holds a ${typeof blob} value, not a geometry blob`);
+  }
+  if (blob[0] !== 0x47 || blob[1] !== 0x50) {
     throw new GeometryBlobError('not a GeoPackage geometry blob (no "GP" magic)');
   }
+  if (blob.length < 8)
+    throw new GeometryBlobError(`geometry blob of ${blob.length} bytes, shorter than its 8-byte header`);
   const flags = blob[3] as number;
   if (flags & 0x20) throw new GeometryBlobError('extended GeoPackage geometry blobs are not supported');
   const envelope = (flags >> 1) & 0x07;
@@ -32,7 +42,9 @@ export function readBlobHeader(blob: Uint8Array): BlobHeader {
   const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
   const srsId = view.getInt32(4, (flags & 0x01) === 1);
   const wkbOffset = 8 + envelopeBytes;
-  if (wkbOffset > blob.length) throw new GeometryBlobError('geometry blob shorter than its header');
+  if (wkbOffset > blob.length) {
+    throw new GeometryBlobError(`geometry blob of ${blob.length} bytes, shorter than its ${wkbOffset}-byte header`);
+  }
   return { srsId, empty: (flags & 0x10) !== 0, wkbOffset };
 }
 
@@ -45,10 +57,16 @@ class WkbReader {
   }
 
   private need(bytes: number): void {
-    if (this.offset + bytes > this.view.byteLength) throw new GeometryBlobError('WKB ends before its geometry does');
+    if (this.offset + bytes > this.view.byteLength) {
+      throw new GeometryBlobError(
+        `WKB ends before its geometry does (${bytes} bytes needed at byte ${this.offset} of ${this.view.byteLength})`,
+      );
+    }
   }
 
-  geometry(): Geometry {
+  /** A geometry `depth` levels inside collections or multi-geometries (0: the blob's own). */
+  geometry(depth = 0): Geometry {
+    if (depth > MAX_DEPTH) throw new GeometryBlobError(`WKB nested deeper than ${MAX_DEPTH} levels`);
     this.need(5);
     const little = this.view.getUint8(this.offset) === 1;
     const raw = this.view.getUint32(this.offset + 1, little);
@@ -75,13 +93,13 @@ class WkbReader {
       case 3:
         return { type: 'Polygon', coordinates: this.list(little, ring) };
       case 4:
-        return { type: 'MultiPoint', coordinates: this.members(little, 'Point') };
+        return { type: 'MultiPoint', coordinates: this.members(little, 'Point', depth) };
       case 5:
-        return { type: 'MultiLineString', coordinates: this.members(little, 'LineString') };
+        return { type: 'MultiLineString', coordinates: this.members(little, 'LineString', depth) };
       case 6:
-        return { type: 'MultiPolygon', coordinates: this.members(little, 'Polygon') };
+        return { type: 'MultiPolygon', coordinates: this.members(little, 'Polygon', depth) };
       case 7:
-        return { type: 'GeometryCollection', geometries: this.list(little, () => this.geometry()) };
+        return { type: 'GeometryCollection', geometries: this.list(little, () => this.geometry(depth + 1)) };
       default:
         throw new GeometryBlobError(`unsupported WKB geometry type ${raw}`);
     }
@@ -106,9 +124,9 @@ class WkbReader {
     return out;
   }
 
-  private members<T extends 'Point' | 'LineString' | 'Polygon'>(little: boolean, type: T) {
+  private members<T extends 'Point' | 'LineString' | 'Polygon'>(little: boolean, type: T, depth: number) {
     return this.list(little, () => {
-      const g = this.geometry();
+      const g = this.geometry(depth + 1);
       if (g.type !== type) throw new GeometryBlobError(`a Multi${type} holds a ${g.type}`);
       return g.coordinates;
     }) as never;

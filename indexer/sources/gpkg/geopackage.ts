@@ -19,6 +19,11 @@ export interface TableNeeds {
 
 export interface GeoPackageTable {
   geometryColumn: string;
+  /**
+   * The geometry column's srs_id (gpkg_geometry_columns): the key of its gpkg_spatial_ref_sys entry, whatever number
+   * the file gives it (`problems` checked that entry is the EPSG code needed). Every blob of the table must carry it.
+   */
+  srsId: number;
   /** Every column the table has. */
   columns: ReadonlySet<string>;
   /** Rows expected: the table's largest rowid (a feature table's fid), found without a scan; for progress only. */
@@ -143,10 +148,15 @@ export class GeoPackage {
 
   /** The geometry column and the row estimate of a table that passed `problems`. */
   table(name: string): GeoPackageTable {
-    const row = this.all(`SELECT column_name FROM gpkg_geometry_columns WHERE table_name = ?`, name)[0];
+    const row = this.all(`SELECT column_name, srs_id FROM gpkg_geometry_columns WHERE table_name = ?`, name)[0];
     const max = this.all(`SELECT max(rowid) AS n FROM ${quoted(name)}`)[0];
     const columns = new Set(this.all(`PRAGMA table_info(${quoted(name)})`).map((r) => String(r.name)));
-    return { geometryColumn: String(row?.column_name ?? 'geom'), columns, rowEstimate: Number(max?.n ?? 0) };
+    return {
+      geometryColumn: String(row?.column_name ?? 'geom'),
+      srsId: Number(row?.srs_id),
+      columns,
+      rowEstimate: Number(max?.n ?? 0),
+    };
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The BAG GeoPackage reader on the fixture (data/fixtures/bag, made by scripts/fixtures/makeBagFixture.ts from real
  * Delft rows): positions against GDAL's own transformation, statuses kept and skipped, the BAG ids as text, and
- * files that are not a BAG GeoPackage refused naming the file, the table and what is missing.
+ * files that are not a BAG GeoPackage refused naming the file, the table and what is missing; GeoPackages written here
+ * (test/support/geoPackage.ts) with damaged rows among good ones: each bad row rejected with its table and fid.
  */
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,19 @@ import { rdToWgs84 } from '../../../indexer/sources/bag/rdNew.js';
 import { parseGeometryBlob } from '../../../indexer/sources/gpkg/geometryBlob.js';
 import { sqliteHeaderProblem } from '../../../indexer/sources/gpkg/geopackage.js';
 import type { ReadStats, SourceItem } from '../../../indexer/sources/types.js';
+import { classifyItem } from '../../../indexer/records/sourceItems.js';
+import { validateManifest } from '../../../indexer/manifest/validate.js';
+import {
+  addressProps,
+  type FeatureRow,
+  gpkgBlob,
+  square,
+  wkbCollection,
+  wkbNested,
+  wkbPoint,
+  wkbPolygon,
+  writeBagGeoPackage,
+} from '../../support/geoPackage.js';
 
 const FIXTURE = 'data/fixtures/bag/bag-light.gpkg';
 const GDAL = JSON.parse(readFileSync('data/fixtures/bag/gdal_positions.json', 'utf8')) as {
@@ -252,5 +266,144 @@ describe('GeoPackage geometry blobs', () => {
     });
     expect(() => parseGeometryBlob(poly.subarray(0, 30))).toThrow(/beyond the blob|ends before/);
     expect(() => parseGeometryBlob(Buffer.from('nope nope'))).toThrow(/GP/);
+  });
+});
+
+/** A GeoPackage written in a scratch folder with these rows (RD New under `rdSrsId`). */
+function written(tables: Parameters<typeof writeBagGeoPackage>[1], rdSrsId = 28992): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'bag-rows-')), 'bag.gpkg');
+  writeBagGeoPackage(file, tables, rdSrsId);
+  return file;
+}
+
+const point = (fid: number, srsId = 28992): FeatureRow => ({
+  fid,
+  geom: gpkgBlob(srsId, wkbPoint(85_000 + fid, 446_000)),
+  props: addressProps(fid),
+});
+const place = (fid: number, geom: Buffer): FeatureRow => ({
+  fid,
+  geom,
+  props: { ...addressProps(100 + fid), status: 'Plaats aangewezen' },
+});
+const cut = (blob: Buffer, bytes: number) => blob.subarray(0, blob.length - bytes);
+const CITY = { identificatie: '2138', status: 'Woonplaats aangewezen', woonplaats: 'Delft' };
+
+describe('a BAG GeoPackage with bad rows among good ones', () => {
+  const rd = (wkb: Buffer) => gpkgBlob(28992, wkb);
+  const wrongMagic = rd(wkbPoint(85_000, 446_000));
+  wrongMagic.write('XP', 0, 'latin1');
+  const file = written({
+    verblijfsobject: [
+      point(1),
+      { ...point(2), geom: cut(rd(wkbPoint(85_000, 446_000)), 3) },
+      { ...point(3), geom: wrongMagic },
+      { ...point(4), geom: rd(wkbNested(20_000)) },
+      point(5, 4326),
+      { ...point(6), geom: Buffer.from('GP\0\x01') },
+      point(7),
+    ],
+    standplaats: [place(1, rd(wkbPolygon([square(85_000, 446_000, 10)]))), place(2, rd(wkbPolygon([])))],
+    ligplaats: [
+      place(3, rd(wkbPolygon([square(85_100, 446_000, 10).slice(0, 3)]))),
+      place(4, rd(wkbPolygon([square(85_200, 446_000, 10).slice(0, 4)]))),
+      place(5, rd(wkbPolygon([square(85_300, 446_000, 10)]))),
+    ],
+    woonplaats: [
+      { fid: 1, geom: rd(wkbPolygon([square(80_000, 440_000, 10_000)])), props: CITY },
+      { fid: 2, geom: cut(rd(wkbPolygon([square(80_000, 440_000, 10_000)])), 8), props: CITY },
+    ],
+  });
+
+  it('reads the good rows and names the table, fid and fault of each bad one, without stopping', async () => {
+    const items = await all(readBagAddresses(file));
+    const good = items.filter((i) => !i.invalidGeometry);
+    expect(good.map((i) => [i.table, i.fid, i.geometry?.type])).toEqual([
+      ['verblijfsobject', 1, 'Point'],
+      ['verblijfsobject', 7, 'Point'],
+      ['standplaats', 1, 'Point'],
+      ['ligplaats', 5, 'Point'],
+    ]);
+    const bad = items.filter((i) => i.invalidGeometry);
+    expect(bad.map((i) => [i.table, i.fid, i.invalidGeometry])).toEqual([
+      ['verblijfsobject', 2, expect.stringMatching(/^verblijfsobject fid 2: WKB ends before its geometry does/)],
+      ['verblijfsobject', 3, expect.stringMatching(/^verblijfsobject fid 3: not a GeoPackage geometry blob/)],
+      ['verblijfsobject', 4, expect.stringMatching(/^verblijfsobject fid 4: WKB nested deeper than 32/)],
+      ['verblijfsobject', 5, expect.stringMatching(/^verblijfsobject fid 5: .*srs_id 4326.*srs_id 28992/)],
+      ['verblijfsobject', 6, expect.stringMatching(/^verblijfsobject fid 6: .*4 bytes/)],
+      ['standplaats', 2, 'standplaats fid 2: the Polygon has no rings'],
+      [
+        'ligplaats',
+        3,
+        expect.stringMatching(/^ligplaats fid 3: ring 0 .* 3 positions, a closed ring needs at least 4/),
+      ],
+      ['ligplaats', 4, expect.stringMatching(/^ligplaats fid 4: ring 0 .* not closed/)],
+    ]);
+    // Each is a reject of its own (not a stop, not a record): invalid_geometry, with the props of its row.
+    for (const item of bad) {
+      expect(classifyItem(item, { filter: [], multilineFields: undefined })).toEqual({
+        kind: 'rejected',
+        weight: 1,
+        rejection: { reason: 'invalid_geometry', detail: item.invalidGeometry },
+      });
+      expect(item.props.huisnummer).toBe(
+        String(item.table === 'verblijfsobject' ? item.fid : 100 + (item.fid as number)),
+      );
+    }
+  });
+
+  it('a woonplaats whose blob is cut short is one bad row; the good one is read', async () => {
+    const items = await all(readBagCities(file));
+    expect(items.map((i) => [i.fid, i.geometry?.type ?? i.invalidGeometry])).toEqual([
+      [1, 'Polygon'],
+      [2, expect.stringMatching(/^woonplaats fid 2: WKB ends before its geometry does/)],
+    ]);
+  });
+
+  it('validate counts them as rejects with the table and fid, and fails only above the reject ratio', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bag-validate-'));
+    const manifest = join(dir, 'manifest.json');
+    const m = { levels: { addresses: [{ file, format: 'bag-gpkg' }] } };
+    writeFileSync(manifest, JSON.stringify(m));
+    const strict = await validateManifest(manifest, { maxRejectRatio: 0.01 });
+    const report = strict.levels.addresses?.[0];
+    expect(report).toMatchObject({ read: 12, rejected: 8, rejects: { invalid_geometry: { count: 8 } } });
+    expect(report?.error).toBeUndefined();
+    expect(report?.rejects.invalid_geometry?.samples[0]).toMatchObject({
+      table: 'verblijfsobject',
+      fid: 2,
+      detail: expect.stringContaining('WKB ends before'),
+    });
+    expect(strict.ok).toBe(false);
+    expect(strict.problems).toEqual([expect.stringMatching(/^addresses: 8 of 12 records rejected/)]);
+    expect((await validateManifest(manifest, { maxRejectRatio: 0.7 })).ok).toBe(true);
+  });
+
+  it('caps nesting at 32 levels: 32 collections deep is read, 33 is refused', () => {
+    expect(parseGeometryBlob(gpkgBlob(28992, wkbNested(32))).geometry?.type).toBe('GeometryCollection');
+    expect(() => parseGeometryBlob(gpkgBlob(28992, wkbNested(33)))).toThrow(/nested deeper than 32/);
+    expect(() => parseGeometryBlob(gpkgBlob(28992, wkbCollection([wkbNested(33)])))).toThrow(/nested deeper/);
+  });
+});
+
+describe('a BAG GeoPackage numbering RD New other than 28992', () => {
+  it("reads every row whose blob carries the table's srs_id, and rejects one that carries another", async () => {
+    const file = written(
+      {
+        verblijfsobject: [point(1, 1), point(2, 1), point(3, 28992)],
+        woonplaats: [{ fid: 1, geom: gpkgBlob(1, wkbPolygon([square(80_000, 440_000, 10_000)])), props: CITY }],
+      },
+      1,
+    );
+    expect(bagProblems(file, 'addresses')).toEqual([]);
+    const items = await all(readBagAddresses(file));
+    expect(items.map((i) => [i.fid, i.geometry?.type ?? i.invalidGeometry])).toEqual([
+      [1, 'Point'],
+      [2, 'Point'],
+      [3, expect.stringMatching(/^verblijfsobject fid 3: its blob says srs_id 28992, the table's is srs_id 1/)],
+    ]);
+    const at = (items[0]?.geometry as Point).coordinates;
+    expect(metres(at, rdToWgs84([85_001, 446_000]))).toBe(0);
+    expect((await all(readBagCities(file))).map((i) => i.geometry?.type)).toEqual(['Polygon']);
   });
 });
