@@ -291,6 +291,9 @@ describe('readFreeText: every form people write (issue 49)', () => {
     ['40 Avenue De Fré 1180 Uccle', { streetname: 'Avenue De Fré', number: '40', postcode: '1180', city: 'ukkel' }],
     ['40 avenue de fré uccle', { streetname: 'avenue de fré', number: '40', city: 'ukkel' }],
     ['99 Rue des Harengs, 1000 Bruxelles', { streetname: 'Rue des Harengs', number: '99', postcode: '1000' }],
+    // A four-digit number first, as long Brussels roads have them, before the postcode.
+    ['1595 Chaussée de Waterloo, 1180 Uccle', { streetname: 'Chaussée de Waterloo', number: '1595', postcode: '1180' }],
+    ['1595 Waterloosesteenweg 1180 Ukkel', { streetname: 'Waterloosesteenweg', number: '1595', postcode: '1180' }],
     ['12 - 14 Rue Haute, 1000 Bruxelles', { streetname: 'Rue Haute', number: '12 - 14', postcode: '1000' }],
     // The country in any language, at the end.
     ['Rue Neuve 16, 1000 Bruxelles, Belgique', { streetname: 'Rue Neuve', number: '16', city: 'brussel' }],

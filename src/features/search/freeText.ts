@@ -107,7 +107,15 @@ function findPostcode(
         // Of two bare numbers in a row the later is the postcode: the first is the number's box ("Pleinlaan 2 4255
         // 1050 Elsene").
         const beforeAnother = next !== undefined && next.segment === one.segment && pattern.test(next.lower);
-        if (pattern.test(one.lower) && !(lookslikeNumber && (isNumberSlot(tokens, i) || beforeAnother))) {
+        // "1595 Waterloosesteenweg, 1180 Ukkel": a four-digit number before the street is its house number when
+        // another postcode-shaped number follows.
+        const numberFirst =
+          next?.segment === one.segment &&
+          /^\p{L}/u.test(next.text) &&
+          tokens[i - 1]?.segment !== one.segment &&
+          tokens.slice(i + 1).some((t) => pattern.test(t.lower));
+        const asNumber = isNumberSlot(tokens, i) || beforeAnother || numberFirst;
+        if (pattern.test(one.lower) && !(lookslikeNumber && asNumber)) {
           return { start: i, length: 1, text: one.text };
         }
       }
