@@ -1,7 +1,8 @@
 /**
  * A TCP relay between the API and the real Elasticsearch, so a test can cut, hang and restore the connection:
  * `forward` pipes to the target, `blackhole` accepts connections and never answers. The mode applies to
- * connections accepted after it is set; `slow`, `refuse` and `lose` act on single requests of forwarded connections.
+ * connections accepted after it is set; `slow`, `refuse`, `lose` and `hold` act on single requests of forwarded
+ * connections.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -31,6 +32,20 @@ export class Relay {
    * work was done, or a proxy that gave up waiting), then calls `then` if given. Later ones go on.
    */
   lose: { requests: RegExp; count: number; then?: () => void } | undefined;
+  /**
+   * The next request whose request line matches `requests` is held here, and its client gets `answer` at once (a
+   * proxy's 502, or `'reset'`: the connection cut) while the request has not reached Elasticsearch yet: a change
+   * still queued on the master when its answer failed. It goes on to Elasticsearch, on a connection of its own, only
+   * when a request matching `until` arrives (on any connection), and that one waits until Elasticsearch has answered
+   * the held one: the order a master keeps between a queued change and what comes after it. Never released if no
+   * such request comes (a change the master dropped). `then` is called once the request is held and answered.
+   */
+  hold: { requests: RegExp; answer: number | 'reset'; until: RegExp; then?: () => void } | undefined;
+  /** The `hold` already used (each holds one request), and the request it holds until released. */
+  private holdUsed: object | undefined;
+  private held: Buffer | undefined;
+  /** Requests that went on to Elasticsearch after the held one was answered there: what released it. */
+  released: string[] = [];
 
   constructor(
     private readonly target: URL,
@@ -55,7 +70,30 @@ export class Relay {
       const forward = () => {
         upstream.pipe(client);
         let refused: Buffer | undefined;
+        let holding: Buffer | undefined;
         client.on('data', (chunk: Buffer) => {
+          if (holding || this.holds(chunk)) {
+            holding = Buffer.concat([holding ?? Buffer.alloc(0), chunk]);
+            if (!requestComplete(holding)) return;
+            this.held = holding;
+            upstream.destroy();
+            if (this.hold?.answer === 'reset') client.resetAndDestroy();
+            else client.end(proxyFailure(this.hold?.answer ?? 502));
+            this.hold?.then?.();
+            return;
+          }
+          if (this.held && this.hold && this.holdUsed === this.hold && startsRequest(this.hold.until, chunk)) {
+            // What the master would do after the held change: the held change goes first, this one when it is done.
+            const held = this.held;
+            this.held = undefined;
+            this.released.push(chunk.subarray(0, chunk.indexOf('\r\n')).toString('latin1'));
+            client.pause();
+            void this.send(held).then(() => {
+              upstream.write(chunk);
+              client.resume();
+            });
+            return;
+          }
           if (refused || this.refuses(chunk)) {
             // The whole request is read before the answer, so the client is never cut off while still sending.
             refused = Buffer.concat([refused ?? Buffer.alloc(0), chunk]);
@@ -93,6 +131,27 @@ export class Relay {
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     const address = this.server.address();
     if (address && typeof address === 'object') this.port = address.port;
+  }
+
+  /** Whether the request starting in `chunk` is the one to hold (see `hold`). */
+  private holds(chunk: Buffer): boolean {
+    if (!this.hold || this.holdUsed === this.hold || !startsRequest(this.hold.requests, chunk)) return false;
+    this.holdUsed = this.hold;
+    return true;
+  }
+
+  /** Sends `request` to Elasticsearch on a connection of its own; resolves once its answer has begun to arrive. */
+  private send(request: Buffer): Promise<void> {
+    return new Promise((resolve) => {
+      const upstream = connect(Number(this.target.port), this.target.hostname, () => upstream.write(request));
+      this.sockets.add(upstream);
+      upstream.on('close', () => this.sockets.delete(upstream));
+      upstream.on('error', () => resolve());
+      upstream.once('data', () => {
+        upstream.destroy();
+        resolve();
+      });
+    });
   }
 
   /** Whether the request starting in `chunk` is one to refuse (counted as refused if so). */
@@ -140,6 +199,15 @@ function refusal(status: number): string {
   });
   return (
     `HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `connection: close\r\n\r\n${body}`
+  );
+}
+
+/** What a proxy answers when Elasticsearch did not answer it in time (or at all): no Elasticsearch body. */
+function proxyFailure(status: number): string {
+  const body = `${status} the proxy got no answer from Elasticsearch\n`;
+  return (
+    `HTTP/1.1 ${status} Bad Gateway\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
     `connection: close\r\n\r\n${body}`
   );
 }
