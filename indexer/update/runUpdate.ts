@@ -261,13 +261,23 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       );
     }
     if (signal.aborted) throw signal.reason;
+    await options.atStep?.('mark-complete');
     await markGenerationComplete(ctx, manifestPath, updateBasisOf(ctx.cityRemap, basis.update_serial + 1));
+    if (signal.aborted) throw signal.reason;
+    await options.atStep?.('save-row-cache');
     await saveRowCache(rowCache, { prefix, generation, log }, rows);
     await lock?.assertHeld();
-    abort.releaseSignals();
+    // A signal up to the swap aborts the update (swapAndPrune checks it last); from the swap on it lets it finish.
     const pruned = await swapAndPrune(
       { client, prefix, generation, log },
-      { previousGeneration: live, lock, keep: options.keep ?? 2, protect },
+      {
+        previousGeneration: live,
+        lock,
+        keep: options.keep ?? 2,
+        protect,
+        abort,
+        beforeSwap: () => options.atStep?.('swap'),
+      },
       () => (swapped = true),
     );
     await pruneRowCachesOf(client, rowCache.dir, prefix, log);
