@@ -37,6 +37,7 @@ import { RejectsWriter } from './execution/rejects.js';
 import { RunContext } from './execution/runContext.js';
 import { watchAbort } from './execution/runAbort.js';
 import { acquireRunLock, type LeaseTiming, type RunLock } from './generations/runLock.js';
+import { generationIndexesIn, liftLeftWriteBlocks } from './generations/writeBlocks.js';
 import type { RunSummary } from './execution/summary.js';
 
 export interface RunOptions {
@@ -125,6 +126,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
   // With the lock held no other run is in flight: incomplete generations are debris of killed runs.
   const orphansRemoved = await removeOrphans(client, before, protect);
   if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
+  await liftLeftWriteBlocks(client, prefix, generationIndexesIn(before), log);
 
   const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
   const rejects = new RejectsWriter(rejectsPath);

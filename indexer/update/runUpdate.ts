@@ -23,6 +23,7 @@ import { finishGenerationIndex, newGeneration } from '../generations/generationI
 import { listGenerations } from '../generations/generations.js';
 import { type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
 import { acquireRunLock, type RunLock } from '../generations/runLock.js';
+import { generationIndexesIn, liftLeftWriteBlocks } from '../generations/writeBlocks.js';
 import { loadAddresses } from '../levelLoaders/addresses.js';
 import { loadAreaLevel } from '../levelLoaders/areas.js';
 import { loadBuildings } from '../levelLoaders/buildings.js';
@@ -128,6 +129,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
   const protect = [generation, ...rollbackChain(before, live)];
   const orphansRemoved = dryRun ? [] : await removeOrphans(client, before, protect);
   if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
+  if (!dryRun) await liftLeftWriteBlocks(client, prefix, generationIndexesIn(before), log);
 
   const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
   const rejects = new RejectsWriter(rejectsPath);

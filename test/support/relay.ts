@@ -1,8 +1,8 @@
 /**
  * A TCP relay between the API and the real Elasticsearch, so a test can cut, hang and restore the connection:
  * `forward` pipes to the target, `blackhole` accepts connections and never answers. The mode applies to
- * connections accepted after it is set; `slow`, `refuse`, `lose` and `hold` act on single requests of forwarded
- * connections.
+ * connections accepted after it is set; `slow`, `refuse`, `lose`, `hold` and `hang` act on single requests of
+ * forwarded connections.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -41,6 +41,11 @@ export class Relay {
    * such request comes (a change the master dropped). `then` is called once the request is held and answered.
    */
   hold: { requests: RegExp; answer: number | 'reset'; until: RegExp; then?: () => void } | undefined;
+  /**
+   * Requests whose request line matches never reach Elasticsearch and are never answered, nor is anything after them
+   * on their connection (a node that stopped answering them); `then` is called with how many were hung so far.
+   */
+  hang: { requests: RegExp; hung?: number; then?: (hung: number) => void } | undefined;
   /** The `hold` already used (each holds one request), and the request it holds until released. */
   private holdUsed: object | undefined;
   private held: Buffer | undefined;
@@ -71,14 +76,24 @@ export class Relay {
         upstream.pipe(client);
         let refused: Buffer | undefined;
         let holding: Buffer | undefined;
+        let hung = false;
         client.on('data', (chunk: Buffer) => {
+          if (hung) return;
+          const hang = this.hang;
+          if (hang && startsRequest(hang.requests, chunk)) {
+            hung = true;
+            hang.hung = (hang.hung ?? 0) + 1;
+            hang.then?.(hang.hung);
+            return;
+          }
           if (holding || this.holds(chunk)) {
             holding = Buffer.concat([holding ?? Buffer.alloc(0), chunk]);
             if (!requestComplete(holding)) return;
             this.held = holding;
             upstream.destroy();
-            if (this.hold?.answer === 'reset') client.resetAndDestroy();
-            else client.end(proxyFailure(this.hold?.answer ?? 502));
+            const answer = this.hold?.answer ?? 502;
+            if (answer === 'reset') client.resetAndDestroy();
+            else client.end(proxyFailure(answer));
             this.hold?.then?.();
             return;
           }
