@@ -19,7 +19,8 @@ import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../core/config/rules.js
 import { createElasticsearchClient } from '../core/elasticsearch/client.js';
 import type { BulkTuning } from './execution/bulkLoader.js';
 import { IndexingAbortedError, IndexingError } from './execution/errors.js';
-import { aliasesExist, listGenerations, rollback } from './generations/generations.js';
+import { aliasesExist, listGenerations, liveIndexes, rollback } from './generations/generations.js';
+import { writeBlocksOf } from './generations/writeBlocks.js';
 import { ManifestError } from './manifest/manifest.js';
 import { runIndexing } from './run.js';
 import { runUpdate } from './update/runUpdate.js';
@@ -181,7 +182,9 @@ async function main(): Promise<number> {
     if (args.command === 'status') {
       const generations = await listGenerations(client, args.prefix);
       const lock = await readRunLock(client, args.prefix);
-      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, lock, generations }, null, 2)}\n`);
+      const live = new Set(Object.values(await liveIndexes(client, args.prefix)).flat());
+      const writeBlocks = await writeBlocksOf(client, args.prefix, live);
+      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, lock, generations, writeBlocks }, null, 2)}\n`);
       return 0;
     }
     if (args.command === 'rollback') {

@@ -37,6 +37,7 @@ import { RejectsWriter } from './execution/rejects.js';
 import { RunContext } from './execution/runContext.js';
 import { watchAbort } from './execution/runAbort.js';
 import { acquireRunLock, type LeaseTiming, type RunLock } from './generations/runLock.js';
+import { generationIndexesIn, liftLeftWriteBlocks } from './generations/writeBlocks.js';
 import type { RunSummary } from './execution/summary.js';
 
 export interface RunOptions {
@@ -70,7 +71,15 @@ export interface RunOptions {
   lease?: Partial<LeaseTiming>;
   /** Where each generation's address rows are kept for the next `update` (default `row-cache/`, indexer/rows/). */
   rowCacheDir?: string;
+  /**
+   * Called as each of the run's last steps begins (marking the generation complete, saving its row cache, the alias
+   * swap), after the run's own check for a stop before it. Tests use it to deliver a signal during a known step.
+   */
+  atStep?: (step: FinalStep) => void | Promise<void>;
 }
+
+/** The last steps of a run (RunOptions.atStep). `swap` is called once the run is committed to swapping. */
+export type FinalStep = 'mark-complete' | 'save-row-cache' | 'swap';
 
 /** Takes the prefix's lock (or fails at once naming its holder, creating nothing) and runs under it. */
 export async function runIndexing(options: RunOptions): Promise<RunSummary> {
@@ -117,6 +126,7 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
   // With the lock held no other run is in flight: incomplete generations are debris of killed runs.
   const orphansRemoved = await removeOrphans(client, before, protect);
   if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
+  await liftLeftWriteBlocks(client, prefix, generationIndexesIn(before), log);
 
   const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
   const rejects = new RejectsWriter(rejectsPath);
@@ -192,15 +202,17 @@ async function runLocked(options: RunOptions, locked: LockedRun): Promise<RunSum
       );
     }
     if (signal.aborted) throw signal.reason;
+    await options.atStep?.('mark-complete');
     await markGenerationComplete(run, manifestPath, updateBasisOf(run.cityRemap, 0));
+    if (signal.aborted) throw signal.reason;
+    await options.atStep?.('save-row-cache');
     await saveRowCache(rowCache, { prefix, generation, log }, rows);
     // A run that stalled past its lease may have lost the lock to another run: then it must not swap.
     await lock.assertHeld();
-    // From here on the run is a success even if housekeeping fails: the signal no longer aborts it.
-    abort.releaseSignals();
+    // A signal up to the swap aborts the run (swapAndPrune checks it last); from the swap on it lets the run finish.
     const pruned = await swapAndPrune(
       { client, prefix, generation, log },
-      { previousGeneration, lock, keep, protect },
+      { previousGeneration, lock, keep, protect, abort, beforeSwap: () => options.atStep?.('swap') },
       () => (swapped = true),
     );
     await pruneRowCachesOf(client, rowCache.dir, prefix, log);

@@ -14,6 +14,7 @@ import { IndexingError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { ProgressReporter } from './progress.js';
 import type { RejectsWriter } from './rejects.js';
+import type { RunAbort } from './runAbort.js';
 import type { RunSummary } from './summary.js';
 
 export interface RunEnd {
@@ -25,24 +26,43 @@ export interface RunEnd {
 
 /**
  * Swaps the aliases to the generation (`onSwapped` right after, so the summary says so) and prunes, keeping `keep`
- * generations and those in `protect`.
+ * generations and those in `protect`. First `abort.commit()`: a run stopped by then throws there and is not swapped
+ * (the caller deletes its indexes); a signal after it lets the swap and the prune finish, and the log says so.
  */
 export async function swapAndPrune(
   end: RunEnd,
-  options: { previousGeneration: string | null; lock: RunLock | undefined; keep: number; protect: readonly string[] },
+  options: {
+    previousGeneration: string | null;
+    lock: RunLock | undefined;
+    keep: number;
+    protect: readonly string[];
+    abort: RunAbort;
+    /** Called once committed, right before the swap (RunOptions.atStep). */
+    beforeSwap?: (() => void | Promise<void>) | undefined;
+  },
   onSwapped: () => void,
 ): Promise<PruneResult | undefined> {
   const { client, prefix, generation, log } = end;
+  options.abort.commit();
+  await options.beforeSwap?.();
   await swapAliases(client, prefix, generation, log);
   onSwapped();
   log.info({ generation, previousGeneration: options.previousGeneration }, 'aliases swapped');
+  let pruned: PruneResult | undefined;
   try {
     await options.lock?.assertHeld();
-    return await prune(client, prefix, { keep: options.keep, protect: options.protect });
+    pruned = await prune(client, prefix, { keep: options.keep, protect: options.protect });
   } catch (error) {
     log.warn({ error: (error as Error).message }, 'pruning old generations failed; they are left in place');
-    return undefined;
   }
+  const late = options.abort.late;
+  if (late) {
+    log.warn(
+      { signal: late, generation },
+      `the alias swap finished after the interrupt: generation ${generation} is live; exiting`,
+    );
+  }
+  return pruned;
 }
 
 /**

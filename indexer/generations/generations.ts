@@ -2,12 +2,13 @@
  * Versioned indexes behind aliases: create a generation, finish it, swap every alias to it in one
  * atomic `_aliases` call, roll back, prune, and report. The API only ever reads the aliases.
  */
-import type { Client } from '@elastic/elasticsearch';
+import { type Client, errors } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { generationOf } from './generationIndexes.js';
 import { type Logger, silentLogger } from '../execution/logger.js';
 import { acquireRunLock, type LeaseTiming } from './runLock.js';
+import { settleAliasChanges, SWAP_MASTER_TIMEOUT } from './pendingChanges.js';
 import { swapOutcome, SwapOutcomeUnknownError, unknownOutcomeMessage } from './swapOutcome.js';
 
 export interface GenerationInfo {
@@ -95,7 +96,10 @@ export async function listGenerations(client: Client, prefix: string): Promise<G
  *
  * The request is sent once (no transport retry: a retry of a swap applied with its answer lost fails, the alias
  * having moved). When it fails, the aliases are read back: on `generation` = swapped (a warning, no error); as they
- * were = the request's error; unreadable or neither = SwapOutcomeUnknownError (the caller then deletes nothing).
+ * were = the request's error; unreadable or neither = SwapOutcomeUnknownError (the caller then deletes nothing). A
+ * failure Elasticsearch did not answer with a refusal (a reset, a timeout, a 5xx) may leave the change on its way or
+ * queued on the master: the read-back waits until it is applied or dropped (pendingChanges.ts), and when that cannot
+ * be confirmed, aliases read back as they were are not taken for "not swapped" either (SwapOutcomeUnknownError).
  */
 export async function swapAliases(
   client: Client,
@@ -118,33 +122,69 @@ export async function swapAliases(
     if (!(live[kind] ?? []).includes(target)) actions.push({ add: { index: target, alias } });
   }
   if (!actions.length) return;
+  let answered = false;
   try {
     // Elasticsearch 9 answers `errors` and `action_results`; the client's type does not list them.
-    const res = (await client.indices.updateAliases({ actions }, { maxRetries: 0 })) as {
-      errors?: boolean;
-      action_results?: unknown;
-    };
+    const res = (await client.indices.updateAliases(
+      { actions, master_timeout: SWAP_MASTER_TIMEOUT },
+      { maxRetries: 0 },
+    )) as { errors?: boolean; action_results?: unknown };
+    answered = true;
     if (res.errors) throw new Error(`some alias actions failed: ${JSON.stringify(res.action_results)}`);
   } catch (error) {
     const failure = (error as Error).message;
+    const unknown = (readBack: string) =>
+      new SwapOutcomeUnknownError(unknownOutcomeMessage(prefix, generation, failure, readBack), { cause: error });
+    let unsettled: string | undefined;
+    if (!answered && !refusedByElasticsearch(error)) {
+      unsettled = await settleAliasChanges(client).then(
+        () => undefined,
+        (waitError: unknown) => (waitError as Error).message,
+      );
+    }
     let after: Partial<Record<IndexKind, string[]>>;
     try {
       after = await liveIndexes(client, prefix);
     } catch (readError) {
-      const readBack = `the aliases could not be read back (${(readError as Error).message})`;
-      throw new SwapOutcomeUnknownError(unknownOutcomeMessage(prefix, generation, failure, readBack), { cause: error });
+      throw unknown(`the aliases could not be read back (${(readError as Error).message})`);
     }
     const outcome = swapOutcome(after, targets);
-    if (outcome === 'not-applied') throw error;
-    if (outcome === 'mixed') {
-      const readBack = `the aliases read back point at a mix of generations (${JSON.stringify(after)})`;
-      throw new SwapOutcomeUnknownError(unknownOutcomeMessage(prefix, generation, failure, readBack), { cause: error });
+    if (outcome === 'applied') {
+      log.warn(
+        { generation, error: failure },
+        'the alias swap failed, but the aliases read back point at the new generation: swapped',
+      );
+      return;
     }
-    log.warn(
-      { generation, error: failure },
-      'the alias swap failed, but the aliases read back point at the new generation: swapped',
+    if (outcome === 'mixed') {
+      throw unknown(`the aliases read back point at a mix of generations (${JSON.stringify(after)})`);
+    }
+    if (unsettled === undefined) throw error;
+    throw unknown(
+      `the aliases read back point at ${describeGenerations(prefix, after)}, but the swap may still be carried out ` +
+        `(waiting for the cluster's pending alias changes failed: ${unsettled})`,
     );
   }
+}
+
+/**
+ * Elasticsearch answered the request with a refusal (4xx but 408): it was not applied and never will be. Anything
+ * else (no answer, 408, a 5xx of Elasticsearch or of a proxy) says nothing about whether it will be.
+ */
+function refusedByElasticsearch(error: unknown): boolean {
+  if (!(error instanceof errors.ResponseError)) return false;
+  const status = error.meta.statusCode ?? 0;
+  return status >= 400 && status < 500 && status !== 408;
+}
+
+/** "generation X" (or the generations) the aliases in `live` point at, for a message. */
+function describeGenerations(prefix: string, live: Partial<Record<IndexKind, string[]>>): string {
+  const generations = new Set<string>();
+  for (const kind of INDEX_KINDS) {
+    for (const index of live[kind] ?? []) generations.add(generationOf(prefix, kind, index) ?? index);
+  }
+  if (!generations.size) return 'no generation (no alias exists)';
+  return `generation ${[...generations].sort().join(', ')}`;
 }
 
 export interface RollbackResult {

@@ -28,12 +28,16 @@ export class SwapOutcomeUnknownError extends Error {
   override name = 'SwapOutcomeUnknownError';
 }
 
-/** The message of a swap whose outcome is unknown: what happened, that nothing was deleted, and how to check. */
+/**
+ * The message of a swap whose outcome is unknown: what happened, that nothing was deleted (the new generation kept
+ * beside the live one), and how to check.
+ */
 export function unknownOutcomeMessage(prefix: string, generation: string, failure: string, readBack: string): string {
   const prefixFlag = prefix ? ` --prefix ${prefix}` : '';
   return (
     `the alias swap to generation ${generation} failed (${failure}) and ${readBack}: whether the aliases moved is ` +
-    `unknown, so no index was deleted. Check which generation is live with \`npm run index -- status${prefixFlag}\` ` +
-    `(its "live" flag): if it is ${generation}, the swap was applied`
+    `unknown, so no index was deleted: generation ${generation} is kept. Check which generation is live with ` +
+    `\`npm run index -- status${prefixFlag}\` (its "live" flag): if it is ${generation}, the swap was applied; if ` +
+    `not, the next run on the prefix deletes ${generation} (complete and newer than the live one: pruned)`
   );
 }

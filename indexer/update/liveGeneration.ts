@@ -104,7 +104,7 @@ export async function cloneGeneration(
   const cloned = await Promise.allSettled(
     INDEX_KINDS.map(async (kind) => {
       const index = generationIndexName(prefix, kind, generation);
-      await cloneIndex(client, generationIndexName(prefix, kind, live), index);
+      await cloneIndex(client, { prefix, generation }, generationIndexName(prefix, kind, live), index);
       created.push(index);
     }),
   );

@@ -23,6 +23,7 @@ import { finishGenerationIndex, newGeneration } from '../generations/generationI
 import { listGenerations } from '../generations/generations.js';
 import { type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
 import { acquireRunLock, type RunLock } from '../generations/runLock.js';
+import { generationIndexesIn, liftLeftWriteBlocks } from '../generations/writeBlocks.js';
 import { loadAddresses } from '../levelLoaders/addresses.js';
 import { loadAreaLevel } from '../levelLoaders/areas.js';
 import { loadBuildings } from '../levelLoaders/buildings.js';
@@ -128,6 +129,7 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
   const protect = [generation, ...rollbackChain(before, live)];
   const orphansRemoved = dryRun ? [] : await removeOrphans(client, before, protect);
   if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
+  if (!dryRun) await liftLeftWriteBlocks(client, prefix, generationIndexesIn(before), log);
 
   const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
   const rejects = new RejectsWriter(rejectsPath);
@@ -261,13 +263,23 @@ async function updateLocked(options: UpdateOptions, locked: Locked): Promise<Upd
       );
     }
     if (signal.aborted) throw signal.reason;
+    await options.atStep?.('mark-complete');
     await markGenerationComplete(ctx, manifestPath, updateBasisOf(ctx.cityRemap, basis.update_serial + 1));
+    if (signal.aborted) throw signal.reason;
+    await options.atStep?.('save-row-cache');
     await saveRowCache(rowCache, { prefix, generation, log }, rows);
     await lock?.assertHeld();
-    abort.releaseSignals();
+    // A signal up to the swap aborts the update (swapAndPrune checks it last); from the swap on it lets it finish.
     const pruned = await swapAndPrune(
       { client, prefix, generation, log },
-      { previousGeneration: live, lock, keep: options.keep ?? 2, protect },
+      {
+        previousGeneration: live,
+        lock,
+        keep: options.keep ?? 2,
+        protect,
+        abort,
+        beforeSwap: () => options.atStep?.('swap'),
+      },
       () => (swapped = true),
     );
     await pruneRowCachesOf(client, rowCache.dir, prefix, log);

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import type { Feature, FeatureCollection } from 'geojson';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IndexingError } from '../../indexer/execution/errors.js';
+import { IndexingAbortedError, IndexingError } from '../../indexer/execution/errors.js';
 import { listGenerations, liveGeneration } from '../../indexer/generations/generations.js';
-import { runIndexing } from '../../indexer/run.js';
+import { type FinalStep, runIndexing } from '../../indexer/run.js';
 import { readRunLock } from '../../indexer/generations/runLock.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { createElasticsearchClient, guardOf } from '../../core/elasticsearch/client.js';
@@ -27,6 +27,8 @@ import { Relay } from '../support/relay.js';
 const SAMPLE = 'datasets/sample.json';
 /** Small (one country, ten address rows): a whole run takes about a second. */
 const SMALL = 'test/fixtures/indexer-broken/manifest.json';
+/** Tiny and clean (two countries, five addresses): a run that succeeds in about a second. */
+const TINY = 'test/fixtures/indexer-generations/manifest.json';
 /** Older than any generation a run makes now: stands for what a previous run left live. */
 const EARLIER = '20200101000000000';
 
@@ -87,6 +89,70 @@ describe('signals', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, aliasesSwapped: false, previousGeneration: EARLIER });
     expect(await aliasTargets(client, p)).toEqual(aliasesOn(p, EARLIER));
     expect(await generationIndexesOf(client, p)).toEqual(indexesBefore);
+  });
+});
+
+describe('a signal during the last steps', () => {
+  /**
+   * A run with the CLI’s signal handling (handleSignals) that receives `signal` as `step` begins: the signal is
+   * emitted to the process's listeners at that point, as the kernel's would be, so the order is exact.
+   */
+  async function runSignalledAt(p: string, step: FinalStep, signal: 'SIGINT' | 'SIGTERM') {
+    const logged: { level: 'info' | 'warn' | 'error'; msg: string }[] = [];
+    const entry = (level: 'info' | 'warn' | 'error') => (obj: object | string, msg?: string) =>
+      void logged.push({ level, msg: msg ?? String(obj) });
+    let sent = false;
+    const outcome = await runIndexing({
+      client,
+      manifestPath: TINY,
+      indexPrefix: p,
+      progress: 'none',
+      rejectsPath: join(tmp, `${p}rejects.jsonl`),
+      rowCacheDir: join(tmp, `${p}rows`),
+      handleSignals: true,
+      log: { info: entry('info'), warn: entry('warn'), error: entry('error') },
+      atStep: (at) => {
+        if (at !== step) return;
+        sent = true;
+        process.emit(signal, signal);
+      },
+    }).catch((e: unknown) => e);
+    expect(sent).toBe(true);
+    // Nothing of the run still listens once it has ended.
+    expect(process.listenerCount('SIGINT') + process.listenerCount('SIGTERM')).toBe(0);
+    return { outcome, messages: logged.map((l) => l.msg) };
+  }
+
+  it.each(['mark-complete', 'save-row-cache'] as const)(
+    'before the swap (%s): the run aborts, deletes its indexes, leaves the aliases alone, and says so',
+    async (step) => {
+      const p = ownPrefix(`late-${step}`);
+      await createLiveGeneration(client, p, EARLIER);
+      const indexesBefore = await generationIndexesOf(client, p);
+      const { outcome, messages } = await runSignalledAt(p, step, 'SIGTERM');
+      // The CLI exits 143 on this error.
+      expect(outcome).toBeInstanceOf(IndexingAbortedError);
+      expect((outcome as IndexingAbortedError).signalName).toBe('SIGTERM');
+      expect((outcome as IndexingError).summary).toMatchObject({ ok: false, aliasesSwapped: false });
+      expect(await aliasTargets(client, p)).toEqual(aliasesOn(p, EARLIER));
+      expect(await generationIndexesOf(client, p)).toEqual(indexesBefore);
+      expect(messages).toContain('interrupted: deleting this run’s indexes');
+      expect(messages).not.toContain('aliases swapped');
+    },
+  );
+
+  it('once the swap has begun: the swap finishes, the run says so and ends as a success; no word of deleting', async () => {
+    const p = ownPrefix('late-swap');
+    await createLiveGeneration(client, p, EARLIER);
+    const { outcome, messages } = await runSignalledAt(p, 'swap', 'SIGINT');
+    expect(outcome).toMatchObject({ ok: true, aliasesSwapped: true, previousGeneration: EARLIER });
+    const generation = (outcome as { generation: string }).generation;
+    expect(await aliasTargets(client, p)).toEqual(aliasesOn(p, generation));
+    expect(messages).toContain('interrupted after the alias swap began: finishing the swap, then exiting');
+    expect(messages).toContain(
+      `the alias swap finished after the interrupt: generation ${generation} is live; exiting`,
+    );
+    expect(messages.filter((m) => /delet/.test(m))).toEqual([]);
   });
 });
 

@@ -4,6 +4,12 @@
  * The indexer's client is the CLI's (3 retries). A swap whose every attempt lost its answer used to be taken for
  * "not swapped", and the run deleted the generation it had just made live (the API then had nothing to serve). Now
  * the swap is sent once and the aliases read back decide; when they cannot be read, nothing is deleted.
+ *
+ * A swap whose answer failed may also still be on its way or queued on the master: a real master cannot be held
+ * with a queued change on demand, so the relay plays it, holding the request and letting it reach Elasticsearch only
+ * when a request comes that a master carries out after a queued change (a deletion of indexes, or a wait for its
+ * queue). Read back at once, such a swap looked "not moved"; the run deleted its indexes, and the deletion released
+ * the swap first: no alias left. Now the run waits for the cluster's pending alias changes before reading back.
  */
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
@@ -25,6 +31,12 @@ const FIXTURE = 'test/fixtures/indexer-generations/manifest.json';
 const EARLIER = '20200101000000000';
 const EARLIEST = '20190101000000000';
 const SWAP = /^POST \/_aliases/;
+/**
+ * What a master does after an alias change already queued on it: another change of the cluster's state (deleting
+ * indexes: `DELETE /a,b`, not a document's `DELETE /i/_doc/id`; changing aliases), or answering a wait for its queue.
+ */
+const AFTER_QUEUED =
+  /^(DELETE \/[^/ ]+ |POST \/_aliases|GET \/_cluster\/health\?[^ ]*wait_for_events|GET \/_tasks\?[^ ]*wait_for_completion)/;
 
 const space = indexerTestSpace('indexer-swap-answer-lost');
 let relay: Relay;
@@ -42,6 +54,8 @@ beforeAll(async () => {
 afterEach(() => {
   relay.lose = undefined;
   relay.refuse = undefined;
+  relay.holdQueued = undefined;
+  relay.released = [];
 });
 
 afterAll(async () => {
@@ -106,6 +120,49 @@ describe('the answer of an alias swap is lost', () => {
     const generation = (error as IndexingError).summary?.generation as string;
     // The swap was applied (the relay forwarded it): the aliases are on the new generation and it is all there.
     expect(await aliasTargets(client, p)).toEqual(allOn(p, generation));
+    expect(await generationIndexesOf(client, p)).toEqual(
+      [...generationIndexNames(p, generation), ...generationIndexNames(p, EARLIER)].sort(),
+    );
+  }, 60_000);
+
+  it.each([502, 'reset'] as const)(
+    'a swap still queued on the master when its answer failed (%s): the run waits for the master, then reads it back applied and keeps its generation',
+    async (answer) => {
+      const p = space.ownPrefix('queued');
+      await createLiveGeneration(client, p, EARLIER);
+      // The swap reaches Elasticsearch only once the run asks for something the master does after it: the run used to
+      // read the aliases back at once (not moved yet), then delete its indexes, a deletion the master carried out
+      // after the swap it had queued, leaving no alias at all.
+      relay.holdQueued = { requests: SWAP, answer, until: AFTER_QUEUED };
+      const warnings: string[] = [];
+      const summary = await run(p, warnings);
+      expect(relay.released).toEqual([expect.stringMatching(/^GET \/(_tasks|_cluster\/health)/)]);
+      expect(summary).toMatchObject({ ok: true, aliasesSwapped: true, previousGeneration: EARLIER });
+      expect(await aliasTargets(client, p)).toEqual(allOn(p, summary.generation));
+      expect(await generationIndexesOf(client, p)).toEqual(
+        [...generationIndexNames(p, summary.generation), ...generationIndexNames(p, EARLIER)].sort(),
+      );
+      expect(warnings).toContainEqual(expect.stringMatching(/aliases read back point at the new generation/));
+    },
+    60_000,
+  );
+
+  it('the master cannot be waited for: nothing is deleted, the run names the live generation and keeps its own', async () => {
+    const p = space.ownPrefix('unwaited');
+    await createLiveGeneration(client, p, EARLIER);
+    // The swap is held and never released (a change the master may still carry out, or may have dropped), and every
+    // wait for the master times out: whether the swap will still happen cannot be known.
+    const waits = { requests: /^GET \/(_tasks|_cluster\/health)/, count: 1000, status: 408 };
+    relay.holdQueued = { requests: SWAP, answer: 502, until: /$^/, then: () => (relay.refuse = waits) };
+    const error = await run(p).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IndexingError);
+    const generation = (error as IndexingError).summary?.generation as string;
+    const message = (error as IndexingError).message;
+    expect(message).toMatch(/whether the aliases moved is unknown, so no index was deleted/);
+    expect(message).toContain(`the aliases read back point at generation ${EARLIER}`);
+    expect(message).toContain(`generation ${generation} is kept`);
+    expect((error as IndexingError).summary?.problems).toEqual([message]);
+    expect(await aliasTargets(client, p)).toEqual(allOn(p, EARLIER));
     expect(await generationIndexesOf(client, p)).toEqual(
       [...generationIndexNames(p, generation), ...generationIndexNames(p, EARLIER)].sort(),
     );

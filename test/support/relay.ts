@@ -1,7 +1,8 @@
 /**
  * A TCP relay between the API and the real Elasticsearch, so a test can cut, hang and restore the connection:
  * `forward` pipes to the target, `blackhole` accepts connections and never answers. The mode applies to
- * connections accepted after it is set; `slow`, `refuse` and `lose` act on single requests of forwarded connections.
+ * connections accepted after it is set; `slow`, `refuse`, `lose`, `holdQueued` and `hang` act on single requests of
+ * forwarded connections.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -33,6 +34,25 @@ export class Relay {
   lose: { requests: RegExp; count: number; then?: () => void } | undefined;
   /** Requests held until the test lets them go (hold()). */
   private gate: { requests: RegExp; waiting: (() => void)[]; onHeld: () => void } | undefined;
+  /**
+   * The next request whose request line matches `requests` is held here, and its client gets `answer` at once (a
+   * proxy's 502, or `'reset'`: the connection cut) while the request has not reached Elasticsearch yet: a change
+   * still queued on the master when its answer failed. It goes on to Elasticsearch, on a connection of its own, only
+   * when a request matching `until` arrives (on any connection), and that one waits until Elasticsearch has answered
+   * the held one: the order a master keeps between a queued change and what comes after it. Never released if no
+   * such request comes (a change the master dropped). `then` is called once the request is held and answered.
+   */
+  holdQueued: { requests: RegExp; answer: number | 'reset'; until: RegExp; then?: () => void } | undefined;
+  /**
+   * Requests whose request line matches never reach Elasticsearch and are never answered, nor is anything after them
+   * on their connection (a node that stopped answering them); `then` is called with how many were hung so far.
+   */
+  hang: { requests: RegExp; hung?: number; then?: (hung: number) => void } | undefined;
+  /** The `holdQueued` already used (each holds one request), and the request it holds until released. */
+  private holdUsed: object | undefined;
+  private held: Buffer | undefined;
+  /** Requests that went on to Elasticsearch after the held one was answered there: what released it. */
+  released: string[] = [];
 
   constructor(
     private readonly target: URL,
@@ -57,7 +77,45 @@ export class Relay {
       const forward = () => {
         upstream.pipe(client);
         let refused: Buffer | undefined;
+        let holding: Buffer | undefined;
+        let hung = false;
         client.on('data', (chunk: Buffer) => {
+          if (hung) return;
+          const hang = this.hang;
+          if (hang && startsRequest(hang.requests, chunk)) {
+            hung = true;
+            hang.hung = (hang.hung ?? 0) + 1;
+            hang.then?.(hang.hung);
+            return;
+          }
+          if (holding || this.holds(chunk)) {
+            holding = Buffer.concat([holding ?? Buffer.alloc(0), chunk]);
+            if (!requestComplete(holding)) return;
+            this.held = holding;
+            upstream.destroy();
+            const answer = this.holdQueued?.answer ?? 502;
+            if (answer === 'reset') client.resetAndDestroy();
+            else client.end(proxyFailure(answer));
+            this.holdQueued?.then?.();
+            return;
+          }
+          if (
+            this.held &&
+            this.holdQueued &&
+            this.holdUsed === this.holdQueued &&
+            startsRequest(this.holdQueued.until, chunk)
+          ) {
+            // What the master would do after the held change: the held change goes first, this one when it is done.
+            const held = this.held;
+            this.held = undefined;
+            this.released.push(chunk.subarray(0, chunk.indexOf('\r\n')).toString('latin1'));
+            client.pause();
+            void this.send(held).then(() => {
+              upstream.write(chunk);
+              client.resume();
+            });
+            return;
+          }
           if (refused || this.refuses(chunk)) {
             // The whole request is read before the answer, so the client is never cut off while still sending.
             refused = Buffer.concat([refused ?? Buffer.alloc(0), chunk]);
@@ -125,6 +183,28 @@ export class Relay {
     return { held, release };
   }
 
+  /** Whether the request starting in `chunk` is the one to hold (see `holdQueued`). */
+  private holds(chunk: Buffer): boolean {
+    if (!this.holdQueued || this.holdUsed === this.holdQueued || !startsRequest(this.holdQueued.requests, chunk))
+      return false;
+    this.holdUsed = this.holdQueued;
+    return true;
+  }
+
+  /** Sends `request` to Elasticsearch on a connection of its own; resolves once its answer has begun to arrive. */
+  private send(request: Buffer): Promise<void> {
+    return new Promise((resolve) => {
+      const upstream = connect(Number(this.target.port), this.target.hostname, () => upstream.write(request));
+      this.sockets.add(upstream);
+      upstream.on('close', () => this.sockets.delete(upstream));
+      upstream.on('error', () => resolve());
+      upstream.once('data', () => {
+        upstream.destroy();
+        resolve();
+      });
+    });
+  }
+
   /** Whether the request starting in `chunk` is one to refuse (counted as refused if so). */
   private refuses(chunk: Buffer): boolean {
     const refuse = this.refuse;
@@ -170,6 +250,15 @@ function refusal(status: number): string {
   });
   return (
     `HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `connection: close\r\n\r\n${body}`
+  );
+}
+
+/** What a proxy answers when Elasticsearch did not answer it in time (or at all): no Elasticsearch body. */
+function proxyFailure(status: number): string {
+  const body = `${status} the proxy got no answer from Elasticsearch\n`;
+  return (
+    `HTTP/1.1 ${status} Bad Gateway\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
     `connection: close\r\n\r\n${body}`
   );
 }
