@@ -118,8 +118,9 @@ export async function* readBlobs(path: string, options: BlobReadOptions = {}): A
       await readExactly(lengthBuf, 4, offset, 'blob header length');
       const headerLength = lengthBuf.readUInt32BE(0);
       if (headerLength === 0 || headerLength > MAX_HEADER) {
-        const what = index === 0 ? 'not an OSM PBF file (no blob header at its start)' : 'damaged blob header length';
-        throw pbfFailure(path, index, offset, `${what}: ${headerLength} bytes, at most ${MAX_HEADER}`);
+        const what =
+          index === 0 ? 'not an OSM PBF file: its first 4 bytes give' : 'damaged blob: its length prefix gives';
+        throw pbfFailure(path, index, offset, `${what} a blob header of ${headerLength} bytes (at most ${MAX_HEADER})`);
       }
       const headerBuf = Buffer.alloc(headerLength);
       await readExactly(headerBuf, headerLength, offset + 4, 'blob header');
