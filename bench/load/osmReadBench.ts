@@ -1,5 +1,5 @@
 /**
- * npm run bench:osm-read [-- FILE.osm.pbf ...] [--rounds 3]
+ * npm run bench:osm-read [-- FILE.osm.pbf ...] [--rounds 3] [--only addresses|boundaries]
  *
  * The OpenStreetMap reader alone (indexer/sources/osm/), no Elasticsearch: per file, in its own child process, the
  * address read (one pass: every node's location to the on-disk store, every object with addr:housenumber handed on,
@@ -7,7 +7,7 @@
  * timed apart. Prints per file the objects in it, OSM objects per second of the address pass (objects in the file /
  * its time), the boundaries' time, the addresses and boundaries yielded and the child's peak RSS, the load average
  * with each; the files in interleaved rounds, medians at the end; writes bench/results/osm-read-bench.json.
- * Default files: data/sample/osm/*.osm.pbf. A file 20x Delft's, for the memory check: docs/openstreetmap.md.
+ * --only: that read alone in the child (its peak RSS its own). Default files: data/sample/osm/*.osm.pbf. A file 20x Delft's, for the memory check: docs/openstreetmap.md.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -20,7 +20,7 @@ import { runWithPeakRss } from '../support/childPeakRss.js';
 import { REPO_ROOT, RESULTS_DIR } from '../support/defaults.js';
 
 const { values, positionals } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, child: { type: 'string' } },
+  options: { rounds: { type: 'string', default: '3' }, child: { type: 'string' }, only: { type: 'string' } },
   allowPositionals: true,
 });
 
@@ -38,10 +38,10 @@ async function child(file: string): Promise<Measurement> {
   for await (const m of scanBlocks(file, {})) objects = m.nodes + m.wayCount + m.relationCount;
   let addresses = 0;
   const started = performance.now();
-  for await (const _ of readOsmAddresses(file)) addresses++;
+  if (values.only !== 'boundaries') for await (const _ of readOsmAddresses(file)) addresses++;
   const addressMs = performance.now() - started;
   const boundaryStart = performance.now();
-  const boundaries = (await readBoundaries(file)).length;
+  const boundaries = values.only === 'addresses' ? 0 : (await readBoundaries(file)).length;
   const boundaryMs = performance.now() - boundaryStart;
   return {
     objects,
@@ -71,9 +71,14 @@ if (values.child) {
   const runs = new Map<string, (Measurement & { peakRssMb: number; load: string })[]>();
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const file of files) {
-      const run = await runWithPeakRss(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', file], {
-        cwd: REPO_ROOT,
-      });
+      const only = values.only ? ['--only', values.only] : [];
+      const run = await runWithPeakRss(
+        process.execPath,
+        ['--import', 'tsx', import.meta.filename, '--child', file, ...only],
+        {
+          cwd: REPO_ROOT,
+        },
+      );
       if (run.code !== 0) throw new Error(`${file}: the child exited with ${run.code}`);
       const m = { ...(JSON.parse(run.stdout) as Measurement), peakRssMb: run.peakRssMb, load: load() };
       console.log(basename(file), JSON.stringify(m));

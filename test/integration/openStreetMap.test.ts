@@ -8,10 +8,12 @@ import { join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIndexing } from '../../indexer/run.js';
+import { runUpdate } from '../../indexer/update/runUpdate.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
 import { indexerTestSpace } from '../support/indexerTests.js';
+import { decodeTile, featuresOf, tilesOver } from '../support/vectorTiles.js';
 
 interface Area {
   id: string;
@@ -72,8 +74,25 @@ describe('"format": "osm-pbf"', () => {
     expect(addresses.indexed + addresses.rejected).toBe(1008);
     expect(summary.levels.municipalities).toMatchObject({ indexed: 11, rejected: 0 });
     expect(summary.levels.provinces).toMatchObject({ indexed: 2, rejected: 0 });
-    // Liechtenstein from OpenStreetMap (listed first), the 240 others from Natural Earth.
-    expect(summary.levels.countries.indexed).toBe(1 + 240);
+    // Liechtenstein from OpenStreetMap (listed first): Natural Earth's Liechtenstein skipped, its others loaded.
+    const [osm, naturalEarth] = summary.levels.countries.sources;
+    expect(osm).toMatchObject({ read: 1, rejected: 0 });
+    expect(naturalEarth).toMatchObject({ read: 240, skipped: 1 });
+  });
+
+  it('updates from the same extract as from any source: nothing added, changed or removed', async () => {
+    const update = await runUpdate({
+      client,
+      manifestPath: resolve('datasets/osm-liechtenstein.json'),
+      indexPrefix: prefix,
+      progress: 'none',
+      handleSignals: false,
+      dryRun: true,
+    });
+    expect(update.ok).toBe(true);
+    for (const kind of ['areas', 'addresses', 'streets', 'places'] as const) {
+      expect(update.changes?.[kind], kind).toMatchObject({ added: 0, changed: 0, removed: 0 });
+    }
   });
 
   it("lists Liechtenstein's two Wahlkreise and eleven Gemeinden under it", async () => {
@@ -87,6 +106,19 @@ describe('"format": "osm-pbf"', () => {
       municipalities.push(...(await get<Area[]>(`/provinces/${p.id}/municipalities`)).map((m) => m.name));
     }
     expect(municipalities.sort()).toEqual(GEMEINDEN);
+  });
+
+  it("draws the eleven Gemeinden on the map page's boundary tiles", async () => {
+    const names = new Set<string>();
+    for (const { x, y } of tilesOver([9.47, 47.04, 9.64, 47.28], 10)) {
+      const res = await fetch(`${api.url}/tiles/boundaries/10/${x}/${y}.mvt`, {
+        headers: { 'x-api-key': TEST_API_KEY },
+      });
+      expect(res.status).toBe(200);
+      const tile = decodeTile(new Uint8Array(await res.arrayBuffer()));
+      for (const f of featuresOf(tile, 'municipalities')) names.add(String(f.properties.name));
+    }
+    expect([...names].sort()).toEqual(GEMEINDEN);
   });
 
   it('/reverse in Vaduz names the address, its Gemeinde, Wahlkreis and country', async () => {
