@@ -17,6 +17,8 @@ import { SourceFileError, type SourceItem } from '../../../indexer/sources/types
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature } from '../../../indexer/transform/area.js';
 import type { AddressSource, AreaSource } from '../../../indexer/manifest/manifestSources.js';
+import { CountryClaims } from '../../../indexer/levelLoaders/countryClaims.js';
+import type { AreaRecord } from '../../../indexer/records/records.js';
 
 const DELFT = resolve('data/sample/osm/delft_tudelft_2025-08.osm.pbf');
 const LIECHTENSTEIN = resolve('data/sample/osm/liechtenstein_2015-07-27.osm.pbf');
@@ -264,5 +266,55 @@ describe('a damaged PBF file', () => {
     expect(((await failure(path)) as Error).message).toMatch(
       new RegExp(`^${path}: blob 0 at byte 0: not an OSM PBF file`),
     );
+  });
+});
+
+describe('the osm-pbf manifest', () => {
+  const parse = (levels: object) => () => parseManifest({ levels }, dir);
+  it('fills in the fields of every level it feeds and refuses the others and misplaced options', () => {
+    const m = parseManifest(
+      { levels: { countries: [{ file: 'x.osm.pbf', format: 'osm-pbf', osm: { country: 'LI' } }] } },
+      dir,
+    );
+    expect(m.levels.countries?.[0]?.fields).toMatchObject({
+      key: 'osm_key',
+      name: 'name',
+      countryCode: 'country_code',
+    });
+    expect(parse({ buildings: [{ file: 'x.osm.pbf', format: 'osm-pbf', fields: { key: 'k' } }] })).toThrow(
+      /osm-pbf feeds countries and provinces and municipalities and cities and suburbs and addresses only/,
+    );
+    expect(
+      parse({
+        countries: [{ file: 'x.geojson', format: 'geojson', osm: { country: 'LI' }, fields: { key: 'k', name: 'n' } }],
+      }),
+    ).toThrow(/osm: only for osm-pbf sources/);
+    expect(parse({ addresses: [{ file: 'x.osm.pbf', format: 'osm-pbf', osm: { adminLevels: [8] } }] })).toThrow(
+      /adminLevels: only for area levels/,
+    );
+    expect(parse({ addresses: [{ file: 'x.osm.pbf', format: 'osm-pbf', encoding: 'latin1' }] })).toThrow(
+      /encoding: not for osm-pbf sources/,
+    );
+  });
+});
+
+describe('which source of a level wins a country', () => {
+  const area = (countryCode: string, country_id = '') =>
+    ({ countryCode, parents: { country_id } }) as unknown as AreaRecord;
+  it('keeps the first source listed where an osm-pbf source is one of the two, both register sources otherwise', () => {
+    // Natural Earth (a register-like file) listed after the Liechtenstein extract: its Liechtenstein is skipped.
+    const countries = new CountryClaims([true, false]);
+    expect(countries.claim('countries', area('LI'), 0)).toBe(true);
+    expect(countries.claim('countries', area('LI'), 1)).toBe(false);
+    expect(countries.claim('countries', area('AT'), 1)).toBe(true);
+    // CBS listed first, then the Delft extract: the Netherlands stays CBS's; no country, never skipped.
+    const municipalities = new CountryClaims([false, true]);
+    expect(municipalities.claim('municipalities', area('', 'nl'), 0)).toBe(true);
+    expect(municipalities.claim('municipalities', area('', 'nl'), 1)).toBe(false);
+    expect(municipalities.claim('municipalities', area('', ''), 1)).toBe(true);
+    // Two register files of one country (one per province): both kept.
+    const registers = new CountryClaims([false, false]);
+    expect(registers.claim('municipalities', area('', 'nl'), 0)).toBe(true);
+    expect(registers.claim('municipalities', area('', 'nl'), 1)).toBe(true);
   });
 });
