@@ -72,10 +72,12 @@ function decompress(raw: Uint8Array, path: string, index: number, offset: number
     }
   }
   if (!data) throw pbfFailure(path, index, offset, 'the blob holds no data');
-  if (kind === 'raw') return data;
+  if (kind === 'raw') return Buffer.from(data); // the read buffer is reused for the next blob
   let out: Buffer;
   try {
-    if (kind === 'zlib') out = zlib.inflateSync(data);
+    // Sized to the blob's own raw_size: one output chunk, not a chain of 16 KiB chunks concatenated at the end.
+    const chunkSize = rawSize > 0 && rawSize <= MAX_BLOB ? Math.max(rawSize, 64) : 64 * 1024;
+    if (kind === 'zlib') out = zlib.inflateSync(data, { chunkSize });
     else if (kind === 'zstd' && typeof zlib.zstdDecompressSync === 'function') out = zlib.zstdDecompressSync(data);
     else {
       throw pbfFailure(
@@ -103,6 +105,7 @@ export async function* readBlobs(path: string, options: BlobReadOptions = {}): A
     let offset = options.from ?? 0;
     let index = options.fromIndex ?? 0;
     const lengthBuf = Buffer.alloc(4);
+    let readBuffer = Buffer.allocUnsafe(1024 * 1024);
     const readExactly = async (buf: Buffer, length: number, at: number, what: string) => {
       const { bytesRead } = await file.read(buf, 0, length, at);
       if (bytesRead < length) {
@@ -150,7 +153,9 @@ export async function* readBlobs(path: string, options: BlobReadOptions = {}): A
       if (dataSize < 0 || dataSize > MAX_BLOB) {
         throw pbfFailure(path, index, offset, `damaged blob header: blob size ${dataSize}, at most ${MAX_BLOB}`);
       }
-      const raw = Buffer.alloc(dataSize);
+      // One read buffer for the whole file, grown to the largest blob (a blob's data is decompressed before the next read).
+      if (readBuffer.length < dataSize) readBuffer = Buffer.allocUnsafe(Math.max(dataSize, readBuffer.length * 2));
+      const raw = readBuffer.subarray(0, dataSize);
       await readExactly(raw, dataSize, offset + 4 + headerLength, 'blob');
       let data: Uint8Array;
       try {
