@@ -88,6 +88,7 @@ export const SOURCE_ID_NAMES = [
   'best_address',
   'openaddresses_id',
   'openaddresses_hash',
+  'osm',
 ] as const;
 export type SourceIdName = (typeof SOURCE_ID_NAMES)[number];
 export type SourceIds = Partial<Record<SourceIdName, string>>;

@@ -9,6 +9,7 @@ import { areaFromFeature, mergeAreas, toAreaDoc } from '../transform/area.js';
 import { readField } from '../transform/fields.js';
 import { countRepairs } from '../execution/summary.js';
 import { featureRecord } from './featureRecord.js';
+import { CountryClaims } from './countryClaims.js';
 
 export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Promise<void> {
   const sources = (ctx.manifest.levels[level] ?? []) as (AreaSource | { format: 'derived' })[];
@@ -18,7 +19,8 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
   ctx.initUnassigned(level);
   const s = ctx.levels[level];
   const byKey = new Map<string, { record: AreaRecord; origin: number; position: number }>();
-  for (const source of fileSources) {
+  const claims = new CountryClaims(fileSources.map((f) => f.format === 'osm-pbf'));
+  for (const [index, source] of fileSources.entries()) {
     for await (const { item, summary, origin } of ctx.records(level, source)) {
       // The repair of a boundary is the dear part of a level: kept for the next run (indexer/rows/derivationMemo.ts).
       const outcome = ctx.memoize('area', [level, item.props, item.geometry, source.fields], () =>
@@ -37,6 +39,15 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
         continue;
       }
       const record = await resolveArea(ctx, level, source, outcome.value, item);
+      if (!claims.claim(level, record, index)) {
+        // An earlier source of this level already covers the area's country: that one wins (not an error).
+        s.indexed--;
+        s.read--;
+        summary.read--;
+        s.skipped++;
+        summary.skipped++;
+        continue;
+      }
       byKey.set(record.key, { record, origin, position: item.position });
     }
   }

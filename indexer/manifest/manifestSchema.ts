@@ -3,7 +3,7 @@
  * source's fields or several sources, checked before any index exists.
  */
 import { z } from 'zod';
-import { isAreaLevel, LEVELS } from '../records/levels.js';
+import { type AreaLevelName, isAreaLevel, LEVELS } from '../records/levels.js';
 import {
   type AddressSource,
   AddressSourceSchema,
@@ -14,20 +14,21 @@ import {
 } from './manifestSources.js';
 import { isOfficialFormat, OFFICIAL_LEVELS, STATUS_FORMATS, withOfficialFields } from './officialSources.js';
 
-const areaList = z.array(AreaSourceSchema);
+/** An area level's sources; an official format's (osm-pbf) get their fields filled in first. */
+const areaList = (level: AreaLevelName) => z.array(z.preprocess(withOfficialFields(level), AreaSourceSchema));
 
 export const ManifestSchema = z
   .strictObject({
     name: z.string().optional(),
     description: z.string().optional(),
     levels: z.strictObject({
-      countries: areaList.optional(),
-      provinces: areaList.optional(),
-      municipalities: areaList.optional(),
+      countries: areaList('countries').optional(),
+      provinces: areaList('provinces').optional(),
+      municipalities: areaList('municipalities').optional(),
       cities: z
         .array(z.union([z.preprocess(withOfficialFields('cities'), AreaSourceSchema), DerivedCitySourceSchema]))
         .optional(),
-      suburbs: areaList.optional(),
+      suburbs: areaList('suburbs').optional(),
       buildings: z.array(BuildingSourceSchema).optional(),
       addresses: z.array(z.preprocess(withOfficialFields('addresses'), AddressSourceSchema)).optional(),
     }),
@@ -58,7 +59,8 @@ export const ManifestSchema = z
           if (source.statuses && !STATUS_FORMATS.includes(source.format)) {
             ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: `${source.format} has no statuses` });
           }
-          const csvKeys = source.format === 'bag-gpkg' ? ['delimiter', 'encoding', 'multilineFields'] : ['delimiter'];
+          const binary = source.format === 'bag-gpkg' || source.format === 'osm-pbf';
+          const csvKeys = binary ? ['delimiter', 'encoding', 'multilineFields'] : ['delimiter'];
           for (const key of csvKeys as ('delimiter' | 'encoding' | 'multilineFields')[]) {
             if (source[key] !== undefined) {
               ctx.addIssue({ code: 'custom', path: [...path, key], message: `not for ${source.format} sources` });
@@ -66,6 +68,12 @@ export const ManifestSchema = z
           }
         } else if (source.statuses) {
           ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: 'only for official formats' });
+        }
+        if (source.osm && source.format !== 'osm-pbf') {
+          ctx.addIssue({ code: 'custom', path: [...path, 'osm'], message: 'only for osm-pbf sources' });
+        }
+        if (source.osm?.adminLevels && !isAreaLevel(level)) {
+          ctx.addIssue({ code: 'custom', path: [...path, 'osm', 'adminLevels'], message: 'only for area levels' });
         }
         if (level === 'countries' && source.parent) {
           ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'countries have no parent' });

@@ -151,7 +151,15 @@ const AddressFieldsSchema = z.strictObject({
  * `geojson`, `geojsonseq` and `csv` are read with the manifest's `fields`; the official formats
  * (indexer/manifest/officialSources.ts) know their own layout and fill `fields` themselves.
  */
-export const SOURCE_FORMATS = ['geojson', 'geojsonseq', 'csv', 'bag-gpkg', 'best-csv', 'openaddresses'] as const;
+export const SOURCE_FORMATS = [
+  'geojson',
+  'geojsonseq',
+  'csv',
+  'bag-gpkg',
+  'best-csv',
+  'openaddresses',
+  'osm-pbf',
+] as const;
 
 const FileSourceBase = {
   file: z.string().min(1),
@@ -168,6 +176,18 @@ const FileSourceBase = {
    */
   multilineFields: z.boolean().optional(),
   filter: z.array(FilterSchema).default([]),
+  /** osm-pbf only (docs/openstreetmap.md): the extract's country and the admin_levels this level takes. */
+  osm: z
+    .strictObject({
+      /** ISO 3166-1 alpha-2: its admin_level table; boundaries outside its own admin_level 2 boundary are skipped. */
+      country: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 code')
+        .optional(),
+      /** The admin_levels this level takes instead of the country's defaults (indexer/sources/osm/adminLevels.ts). */
+      adminLevels: z.array(z.number().int().min(1).max(12)).min(1).optional(),
+    })
+    .optional(),
   parent: ParentSpecSchema.optional(),
   /** Free text for humans (licence, provenance); ignored by the indexer. */
   note: z.string().optional(),

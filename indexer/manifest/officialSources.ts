@@ -1,12 +1,12 @@
 /**
- * Sources in an official format (`"format": "bag-gpkg"`, `"best-csv"`, `"openaddresses"`): whole sources with nothing to map. The format knows its
+ * Sources in an official format (`"format": "bag-gpkg"`, `"best-csv"`, `"openaddresses"`, `"osm-pbf"`): whole sources with nothing to map. The format knows its
  * layout, so the manifest names only the file; this fills in the fields its reader's records carry (pure), before the
  * manifest schema checks the source like any other. A `fields` the manifest does give replaces the format's own.
  */
 import type { LevelName } from '../records/levels.js';
 import type { AddressSource, AreaSource } from './manifestSources.js';
 
-export const OFFICIAL_FORMATS = ['bag-gpkg', 'best-csv', 'openaddresses'] as const;
+export const OFFICIAL_FORMATS = ['bag-gpkg', 'best-csv', 'openaddresses', 'osm-pbf'] as const;
 export type OfficialFormat = (typeof OFFICIAL_FORMATS)[number];
 
 /** The levels each official format can feed. */
@@ -14,6 +14,7 @@ export const OFFICIAL_LEVELS: Record<OfficialFormat, readonly LevelName[]> = {
   'bag-gpkg': ['addresses', 'cities'],
   'best-csv': ['addresses'],
   openaddresses: ['addresses'],
+  'osm-pbf': ['countries', 'provinces', 'municipalities', 'cities', 'suburbs', 'addresses'],
 };
 
 /** Formats whose records carry a status to filter on (`statuses.keep` overrides the default list). */
@@ -83,10 +84,54 @@ const OPENADDRESSES_FIELDS: AddressSource['fields'] = {
   lat: 'lat',
 };
 
+/**
+ * What indexer/sources/osm/readOsmAddresses.ts's records carry: the object's tags, its `osm_object` (`node/123`) and
+ * where it is (`lon`, `lat`). `addr:place` stands for the street where there is none (a hamlet's numbers);
+ * `addr:unit`, else `addr:flats`, is the addition.
+ */
+const OSM_ADDRESS_FIELDS: AddressSource['fields'] = {
+  sourceId: 'osm_object',
+  sourceIds: { osm: 'osm_object' },
+  street: { first: ['addr:street', 'addr:place'] },
+  number: 'addr:housenumber',
+  addition: { first: ['addr:unit', 'addr:flats'] },
+  postcode: 'addr:postcode',
+  city: 'addr:city',
+  lon: 'lon',
+  lat: 'lat',
+};
+
+/**
+ * What indexer/sources/osm/readOsmAreas.ts's boundaries carry: the relation's tags, `osm_key` (`r123`) and
+ * `country_code` (its ISO 3166-1 tag, or the source's country for its admin_level 2). `name` is the shown name,
+ * `name:nl/fr/de` the names per language.
+ */
+const OSM_AREA_FIELDS: AreaSource['fields'] = {
+  key: 'osm_key',
+  name: 'name',
+  names: { nl: 'name:nl', fr: 'name:fr', de: 'name:de' },
+  localIdentifier: { first: ['ISO3166-2', 'ref'] },
+  countryCode: 'country_code',
+};
+
+const OSM_COUNTRY_FIELDS: AreaSource['fields'] = {
+  ...OSM_AREA_FIELDS,
+  localIdentifier: 'country_code',
+  countryCode3: 'ISO3166-1:alpha3',
+};
+
 const DEFAULT_FIELDS: Record<OfficialFormat, Partial<Record<LevelName, object>>> = {
   'bag-gpkg': { addresses: BAG_ADDRESS_FIELDS, cities: BAG_CITY_FIELDS },
   'best-csv': { addresses: BEST_ADDRESS_FIELDS },
   openaddresses: { addresses: OPENADDRESSES_FIELDS },
+  'osm-pbf': {
+    addresses: OSM_ADDRESS_FIELDS,
+    countries: OSM_COUNTRY_FIELDS,
+    provinces: OSM_AREA_FIELDS,
+    municipalities: OSM_AREA_FIELDS,
+    cities: OSM_AREA_FIELDS,
+    suburbs: OSM_AREA_FIELDS,
+  },
 };
 
 const DEFAULT_PARENT: Partial<Record<OfficialFormat, AddressSource['parent']>> = { 'best-csv': BEST_PARENT };

@@ -12,6 +12,7 @@ import { readCsvHeader, readCsvTable } from '../sources/csv.js';
 import { bagProblems } from '../sources/bag/readBag.js';
 import { bestProblems } from '../sources/best/readBest.js';
 import { openAddressesProblems } from '../sources/openaddresses/readOpenAddresses.js';
+import { osmPbfProblems } from '../sources/osm/pbfBlobs.js';
 import { fieldProperties } from '../transform/fields.js';
 
 /** The columns a source reads: its fields, its filters and its parent code (mapped sources: official ones check their own layout). */
@@ -39,6 +40,7 @@ export async function sourceProblems(manifest: Manifest): Promise<string[]> {
       if (source.format === 'derived') continue;
       if (source.format === 'bag-gpkg')
         problems.push(...bagProblems(source.file, level === 'cities' ? 'cities' : 'addresses'));
+      if (source.format === 'osm-pbf') problems.push(...(await osmPbfProblems(source.file)));
       if (source.format === 'csv') {
         const header = await readCsvHeader(source.file, source).catch((e: unknown) => void note(e));
         const problem = header && missingColumns(source.file, sourceColumns(source), header);

@@ -4,7 +4,9 @@ import { readGeoJson, readGeoJsonSeq } from './geojson.js';
 import { readBagAddresses, readBagCities } from './bag/readBag.js';
 import { readBest } from './best/readBest.js';
 import { readOpenAddresses } from './openaddresses/readOpenAddresses.js';
-import type { LevelName } from '../records/levels.js';
+import { readOsmAddresses } from './osm/readOsmAddresses.js';
+import { readOsmAreas } from './osm/readOsmAreas.js';
+import { isAreaLevel, type LevelName } from '../records/levels.js';
 import type { ReadProgress, ReadStats, SourceItem } from './types.js';
 
 export type { ReadProgress, ReadStats, SourceItem, StatusCounts } from './types.js';
@@ -32,5 +34,15 @@ export function readSource(
       return readBest(source.file, { ...options, keep: source.statuses?.keep });
     case 'openaddresses':
       return readOpenAddresses(source.file, options);
+    case 'osm-pbf':
+      if (level && isAreaLevel(level)) {
+        return readOsmAreas(source.file, level, {
+          progress,
+          stats,
+          country: source.osm?.country,
+          adminLevels: source.osm?.adminLevels,
+        });
+      }
+      return readOsmAddresses(source.file, { progress, stats });
   }
 }

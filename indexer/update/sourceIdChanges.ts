@@ -10,7 +10,13 @@ import type { SourceIds } from '../../core/elasticsearch/documents.js';
 import type { KindCounts } from './kindChanges.js';
 
 /** The id that names the address itself in its source (not its building or object), first found. */
-const ADDRESS_SOURCE_IDS = ['bag_nummeraanduiding', 'best_address', 'openaddresses_id', 'openaddresses_hash'] as const;
+const ADDRESS_SOURCE_IDS = [
+  'bag_nummeraanduiding',
+  'best_address',
+  'openaddresses_id',
+  'openaddresses_hash',
+  'osm',
+] as const;
 
 export function stableSourceId(ids: SourceIds | undefined): string | undefined {
   if (!ids) return undefined;

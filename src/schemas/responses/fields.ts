@@ -10,7 +10,7 @@ export const AddressNames = z
   .optional()
   .describe("The street's and the city's names per language, where there is more than one");
 
-/** Present only where an official source named the address (BAG, BeST Address, OpenAddresses). */
+/** Present only where an official source named the address (BAG, BeST Address, OpenAddresses, OpenStreetMap). */
 const sourceIdShape = {
   bag_nummeraanduiding: z.string().optional().describe('BAG nummeraanduiding (the address), 16 digits'),
   bag_verblijfsobject: z.string().optional().describe('BAG verblijfsobject the address belongs to'),
@@ -20,6 +20,7 @@ const sourceIdShape = {
   best_address: z.string().optional().describe('BeST Address address_id'),
   openaddresses_id: z.string().optional().describe("OpenAddresses' ID"),
   openaddresses_hash: z.string().optional().describe("OpenAddresses' HASH"),
+  osm: z.string().optional().describe('The OpenStreetMap object carrying the address: node/N, way/N or relation/N'),
 } satisfies Record<SourceIdName, z.ZodOptional<z.ZodString>>;
 export const SourceIds = z
   .object(sourceIdShape)
