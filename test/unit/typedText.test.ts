@@ -34,6 +34,15 @@ describe('readTypedText: what a text says besides the address (issue 49)', () =>
     expect(read(text).text).not.toMatch(/\b(?:zn|sn)\b|\/|-/i);
   });
 
+  it('keeps the letters of a Dutch postcode that look like a mark, and brackets where names hold them', () => {
+    expect(read('Oosterhamriklaan 285, 9715 SN Groningen')).toMatchObject({
+      text: 'Oosterhamriklaan 285, 9715 SN Groningen',
+      noNumber: false,
+    });
+    expect(read('9715 ZN 3').noNumber).toBe(false);
+    expect(readTypedText('Bergen (L.)', known, { keepBrackets: true }).text).toBe('Bergen (L.)');
+  });
+
   it('keeps a dash after a number (a range or an addition) and a first word that looks like a mark', () => {
     expect(read('Fok 56 - 206, Heerenveen')).toMatchObject({ text: 'Fok 56 - 206, Heerenveen', noNumber: false });
     expect(read('Sn 1')).toMatchObject({ text: 'Sn 1', noNumber: false });

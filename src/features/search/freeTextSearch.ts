@@ -39,10 +39,13 @@ export class FreeTextSearch {
     private readonly cityNames: CityNameRepository,
   ) {}
 
-  /** The text as every reader reads it (typedText.ts): a bracketed locality, a country, a no-number mark taken out. */
-  async typed(q: string): Promise<TypedText> {
+  /**
+   * The text as the place reader reads it (typedText.ts): a country and a no-number mark taken out; brackets kept,
+   * since place names hold them (`Bergen (L.)`).
+   */
+  async placeText(q: string): Promise<TypedText> {
     const cities = await this.cityNames.known();
-    return readTypedText(q, (words) => cities.namedExactly(words));
+    return readTypedText(q, (words) => cities.namedExactly(words), { keepBrackets: true });
   }
 
   async search(request: FreeTextRequest): Promise<ForwardAnswer[]> {

@@ -136,8 +136,8 @@ export class SearchBox {
     );
     const places = wantPlaces
       ? await this.placesAfter(kept, {
-          // The place reader reads what the address reader read: no bracketed locality, country or no-number mark.
-          text: (await this.freeText.typed(r.q)).text || r.q,
+          // The place reader reads what the address reader read: no country or no-number mark.
+          text: (await this.freeText.placeText(r.q)).text || r.q,
           size: r.size,
           focus: r.focus,
           layers: placeLayers,

@@ -29,18 +29,29 @@ const LONE_MARK_RE = /^[-/–]$/;
 /** The words of a text part, as the readers split them. */
 const wordsOf = (part: string) => part.split(/\s+/).filter(Boolean);
 
-export function readTypedText(raw: string, isArea: (words: readonly string[]) => boolean): TypedText {
-  const bracketsRead = raw.replace(BRACKETS_RE, (_, inside: string) => {
-    const words = wordsOf(inside.replace(/[,;]/g, ' '));
-    return words.length > 0 && isArea(words) ? `, ${words.join(' ')},` : ' ';
-  });
+/**
+ * `keepBrackets`: for the place reader, whose names may hold them (`Bergen (L.)`, a municipality): only the country
+ * and the no-number marks are taken out.
+ */
+export function readTypedText(
+  raw: string,
+  isArea: (words: readonly string[]) => boolean,
+  { keepBrackets = false }: { keepBrackets?: boolean } = {},
+): TypedText {
+  const bracketsRead = keepBrackets
+    ? raw
+    : raw.replace(BRACKETS_RE, (_, inside: string) => {
+        const words = wordsOf(inside.replace(/[,;]/g, ' '));
+        return words.length > 0 && isArea(words) ? `, ${words.join(' ')},` : ' ';
+      });
   let noNumber = false;
   // Word by word within its part: a no-number mark goes; a lone dash or slash after a word parts the text.
   const parts = bracketsRead.split(/([,;])/).map((part, i) => {
     if (i % 2 === 1) return part;
     const out: string[] = [];
     for (const word of wordsOf(part)) {
-      if (NO_NUMBER_RE.test(word) && out.length > 0) {
+      // Not the letters of a Dutch postcode ("9715 SN Groningen").
+      if (NO_NUMBER_RE.test(word) && out.length > 0 && !/^\d{4}$/.test(out[out.length - 1]!)) {
         noNumber = true;
         continue;
       }
