@@ -12,6 +12,7 @@ import {
 import { CompleteStreetCache } from '../../src/features/autocomplete/completeStreetCache.js';
 
 const street = (streetname: string, other?: string): StreetHit => ({
+  id: `street-${streetKey(streetname)}`,
   streetname,
   city: 'Delft',
   location: { lat: 52, lon: 4.37 },
