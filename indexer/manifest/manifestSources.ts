@@ -173,7 +173,27 @@ const FileSourceBase = {
   note: z.string().optional(),
 };
 
-export const AreaSourceSchema = z.strictObject({ ...FileSourceBase, fields: AreaFieldsSchema });
+/**
+ * An area's names per language joined from a table (CSV), for a source that lacks them (Natural Earth's admin-1 has
+ * no French or German names): the row whose `key` column equals the area's own `field` gives, per language, the
+ * column `names` maps it to. A language the source names itself (`fields.names`) keeps the source's name; the name
+ * shown without a language (`fields.name`) stays the source's.
+ */
+export const NamesTableSchema = z.strictObject({
+  file: z.string().min(1),
+  delimiter: z.string().length(1).optional(),
+  encoding: EncodingSchema.optional(),
+  key: z.string().min(1),
+  field: FieldSpecSchema,
+  names: byLanguage(z.string().min(1)),
+});
+export type NamesTableSpec = z.infer<typeof NamesTableSchema>;
+
+export const AreaSourceSchema = z.strictObject({
+  ...FileSourceBase,
+  fields: AreaFieldsSchema,
+  namesTable: NamesTableSchema.optional(),
+});
 export const BuildingSourceSchema = z.strictObject({ ...FileSourceBase, fields: BuildingFieldsSchema });
 /**
  * Street names in other languages, joined to each address from a table (CSV) by its street name as the
