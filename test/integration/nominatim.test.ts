@@ -139,6 +139,46 @@ describe('GET /nominatim/reverse, /lookup, /status', () => {
   });
 });
 
+describe('the attribution of an answer', () => {
+  const OSM = '© OpenStreetMap contributors, ODbL 1.0';
+  const BEST = 'BeST Address / UrbIS (BOSA)';
+  const CBS = '© CBS / Kadaster, CC BY 4.0';
+  const NATURAL_EARTH = 'Made with Natural Earth (public domain)';
+
+  it('names the sources of its data: a Delft address its own, a Brussels address BeST Address / UrbIS', async () => {
+    // The sample's Delft addresses come from OpenStreetMap (imported there from the BAG); Brussels' from BeST / UrbIS,
+    // their French street names from OpenStreetMap; the country names from Natural Earth (datasets/sample.json).
+    const delft = (await nominatim('search', { q: 'Mekelweg 8 Delft', format: 'json' })).body[0];
+    expect(delft.place_id).toBe((await nativeTop('Mekelweg 8 Delft')).id);
+    expect(delft.licence).toBe(`${OSM}; ${NATURAL_EARTH}`);
+    const brussels = (await nominatim('search', { q: 'Rue Neuve 1, 1000 Bruxelles', format: 'json' })).body[0];
+    expect(brussels).toMatchObject({ display_name: expect.stringContaining('1000'), addresstype: 'place' });
+    expect(brussels.licence).toBe(`${BEST}; French street names ${OSM}; ${NATURAL_EARTH}`);
+    expect(brussels.licence).not.toContain('CBS');
+
+    // A collection names the sources of all its results, each once.
+    const both = (await nominatim('search', { q: 'Mekelweg 8 Delft', format: 'geojson' })).body;
+    expect(both.licence).toBe(delft.licence);
+    const geocodejson = (await nominatim('search', { q: 'Rue Neuve 1, 1000 Bruxelles', format: 'geocodejson' })).body;
+    expect(geocodejson.geocoding).toMatchObject({ licence: brussels.licence, attribution: brussels.licence });
+
+    // Reverse names the areas around the address too: Delft's municipality and province are CBS / Kadaster's.
+    const at = { lat: String(delft.lat), lon: String(delft.lon) };
+    const reverse = (await nominatim('reverse', { ...at, format: 'jsonv2' })).body;
+    expect(reverse.address).toMatchObject({ state: 'Zuid-Holland' });
+    expect(reverse.licence).toBe(`${OSM}; ${CBS}; ${NATURAL_EARTH}`);
+  });
+
+  it("is Pelias' geocoding.attribution too", async () => {
+    const get = async (path: string, params: Record<string, string>) =>
+      (await fetch(`${api.url}${path}?${new URLSearchParams({ ...params, api_key: TEST_API_KEY })}`)).json() as any;
+    const brussels = await get('/pelias/v1/search', { text: 'Rue Neuve 1, 1000 Bruxelles', size: '1' });
+    expect(brussels.geocoding.attribution).toBe(`${BEST}; French street names ${OSM}; ${NATURAL_EARTH}`);
+    const delft = await get('/pelias/v1/autocomplete', { text: 'Mekelweg 8' });
+    expect(delft.geocoding.attribution).toBe(`${OSM}; ${NATURAL_EARTH}`);
+  });
+});
+
 describe('the key in the query string', () => {
   it('never reaches a log line, on an answer or an error (one logged at error level too), and the header works as well', async () => {
     const lines: { msg: string; level: number; [key: string]: unknown }[] = [];

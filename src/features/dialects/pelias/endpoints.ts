@@ -8,6 +8,7 @@ import { errorText } from '../../../http/errors.js';
 import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { addressPlaces } from '../addressLookup.js';
 import type { AddressRepository } from '../../address/addressRepository.js';
+import type { AttributionRepository } from '../../../indexes/attribution.js';
 import { answerAutocomplete } from '../../autocomplete/autocompleteAnswer.js';
 import type { AutocompleteServices } from '../../autocomplete/endpoint.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
@@ -35,6 +36,8 @@ import {
 
 export interface PeliasServices extends SearchServices, AutocompleteServices, ReverseServices {
   addresses: AddressRepository;
+  /** Whom the data comes from: `geocoding.attribution`. */
+  attribution: AttributionRepository;
 }
 
 const endpoint = endpointsOf<PeliasServices>();
@@ -60,12 +63,15 @@ export const peliasSearchEndpoint = endpoint({
   summary: 'Pelias: search',
   description: `Pelias' /v1/search over the native search box: \`text\`, ${FILTERS}`,
   query: PeliasSearchQuery,
-  handle: async ({ query, acceptLanguage }, { searchBox }) => {
+  handle: async ({ query, acceptLanguage }, { searchBox, attribution }) => {
     const request = peliasSearchRequest(query, acceptLanguage);
-    const results = request === 'empty' ? [] : await searchBox.search(request);
+    const [results, sources] = await Promise.all([
+      request === 'empty' ? [] : searchBox.search(request),
+      attribution.sources(),
+    ]);
     const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
     const places = results.map((r) => inLanguage(searchPlace(r), language));
-    return peliasCollection(places.filter(keepsTo(query)), echo(query));
+    return peliasCollection(places.filter(keepsTo(query)), echo(query), sources);
   },
 });
 
@@ -85,8 +91,11 @@ export const peliasAutocompleteEndpoint = endpoint({
       lon: query['focus.point.lon'],
       lang,
     };
-    const suggestions = await answerAutocomplete(services, request, acceptLanguage);
-    return peliasCollection(suggestions.map(suggestionPlace).filter(keepsTo(query)), echo(query));
+    const [suggestions, sources] = await Promise.all([
+      answerAutocomplete(services, request, acceptLanguage),
+      services.attribution.sources(),
+    ]);
+    return peliasCollection(suggestions.map(suggestionPlace).filter(keepsTo(query)), echo(query), sources);
   },
 });
 
@@ -107,13 +116,16 @@ export const peliasReverseEndpoint = endpoint({
     const lon = query['point.lon'];
     const radius = reverseRadiusMetres(query['boundary.circle.radius'], DEFAULT_REVERSE_RADIUS_METRES);
     const language = { lang: languageOf(query.lang), acceptLanguage };
-    const answer = await answerReverse(services, { lat, lon, radius, size: query.size, language });
+    const [answer, sources] = await Promise.all([
+      answerReverse(services, { lat, lon, radius, size: query.size, language }),
+      services.attribution.sources(),
+    ]);
     const areas = AREA_LEVELS.map((level) => reversePlace(answer, level, { lat, lon }));
     const places = [...reverseAddresses(answer), ...areas].filter(
       (p, i, all): p is DialectPlace => p !== undefined && all.findIndex((o) => o?.id === p.id) === i,
     );
     const kept = places.filter((p) => !query.layers || query.layers.includes(p.kind)).slice(0, query.size);
-    return peliasCollection(kept, echo(query));
+    return peliasCollection(kept, echo(query), sources);
   },
 });
 
@@ -126,13 +138,13 @@ export const peliasPlaceEndpoint = endpoint({
     "Pelias' /v1/place for the addresses our answers name: `ids` is a comma-separated list of `gid`s " +
     '(`geocoder:address:<id>`, up to 50); other ids are left out.',
   query: PeliasPlaceQuery,
-  handle: async ({ query }, { addresses }) => {
+  handle: async ({ query }, { addresses, attribution }) => {
     const ids = query.ids.flatMap((gid) => {
       const parsed = idOfGid(gid);
       return parsed?.layer === 'address' ? [parsed.id] : [];
     });
-    const places = await addressPlaces(addresses, ids);
-    return peliasCollection(places, echo(query));
+    const [places, sources] = await Promise.all([addressPlaces(addresses, ids), attribution.sources()]);
+    return peliasCollection(places, echo(query), sources);
   },
 });
 
