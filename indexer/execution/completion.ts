@@ -6,6 +6,7 @@
 import { INDEX_KINDS, type ParentIds } from '../../core/elasticsearch/documents.js';
 import { countDocuments } from '../generations/countDocuments.js';
 import { markComplete } from '../generations/generationIndexes.js';
+import { attributionOf } from '../manifest/attribution.js';
 import { AREA_LEVELS, LEVELS } from '../records/levels.js';
 import type { RunContext } from './runContext.js';
 import { compactLevel, verifyLevels, verifyPlaces, verifyStreets } from './summary.js';
@@ -59,6 +60,8 @@ export function updateBasisOf(remap: ReadonlyMap<string, ParentIds>, updateSeria
 
 export async function markGenerationComplete(run: RunContext, manifest: string, basis: UpdateBasis): Promise<void> {
   const completedAt = new Date().toISOString();
+  // Whom the data is from, kept with the generation: the service reads it once per generation.
+  const attribution = attributionOf(run.manifest);
   for (const kind of INDEX_KINDS) {
     const documents =
       kind === 'areas'
@@ -74,6 +77,7 @@ export async function markGenerationComplete(run: RunContext, manifest: string, 
       manifest,
       documents,
       basis,
+      attribution,
     });
   }
 }

@@ -2,6 +2,7 @@
  * One generation's indexes: their names and settings, created for loading (no replicas, no refresh), finished
  * (refreshed, force-merged, replicas restored, green) and marked complete. The alias side is generations.ts.
  */
+import type { SourceAttribution } from '../../core/elasticsearch/attribution.js';
 import { type Client, errors } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
@@ -84,6 +85,8 @@ export interface CompletionInfo {
   documents: number;
   /** What a later `update` starts from (execution/completion.ts). */
   basis?: object;
+  /** Whom the generation's data is from, per level and country (core/elasticsearch/attribution.ts). */
+  attribution?: readonly SourceAttribution[];
 }
 
 export class AliasConflictError extends Error {
@@ -223,6 +226,7 @@ export async function markComplete(
         manifest: info.manifest,
         documents: info.documents,
         ...(info.basis ? { update: info.basis } : {}),
+        ...(info.attribution ? { attribution: info.attribution } : {}),
       },
     },
   });

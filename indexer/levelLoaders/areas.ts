@@ -5,7 +5,7 @@ import type { AreaSource } from '../manifest/manifestSources.js';
 import { type AreaRecord, emptyAllParents } from '../records/records.js';
 import { arrayItems, type RunContext } from '../execution/runContext.js';
 import type { SourceItem } from '../sources/index.js';
-import { areaFromFeature, mergeAreas, toAreaDoc } from '../transform/area.js';
+import { areaFromFeature, mergeAreas, toAreaDoc, withTableNames } from '../transform/area.js';
 import { readField } from '../transform/fields.js';
 import { countRepairs } from '../execution/summary.js';
 import { featureRecord } from './featureRecord.js';
@@ -21,6 +21,7 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
   const byKey = new Map<string, { record: AreaRecord; origin: number; position: number }>();
   const claims = new CountryClaims(fileSources.map((f) => f.format === 'osm-pbf'));
   for (const [index, source] of fileSources.entries()) {
+    const names = source.namesTable && { spec: source.namesTable, table: await ctx.lookups.names(source.namesTable) };
     for await (const { item, summary, origin } of ctx.records(level, source)) {
       // The repair of a boundary is the dear part of a level: kept for the next run (indexer/rows/derivationMemo.ts).
       const outcome = ctx.memoize('area', [level, item.props, item.geometry, source.fields], () =>
@@ -30,15 +31,17 @@ export async function loadAreaLevel(ctx: RunContext, level: AreaLevelName): Prom
         await ctx.reject(level, summary, item.position, outcome, featureRecord(item), { item });
         continue;
       }
-      const existing = byKey.get(outcome.value.key);
+      // Joined after the memo: its key does not hold the table's contents.
+      const area = names ? withTableNames(outcome.value, item.props, names.spec, names.table) : outcome.value;
+      const existing = byKey.get(area.key);
       s.indexed++;
-      countRepairs(s, outcome.value.repairs);
+      countRepairs(s, area.repairs);
       if (existing) {
         s.merged++;
-        existing.record = mergeAreas(existing.record, outcome.value);
+        existing.record = mergeAreas(existing.record, area);
         continue;
       }
-      const record = await resolveArea(ctx, level, source, outcome.value, item);
+      const record = await resolveArea(ctx, level, source, area, item);
       if (!claims.claim(level, record, index)) {
         // An earlier source of this level already covers the area's country: that one wins (not an error).
         s.indexed--;

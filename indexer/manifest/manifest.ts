@@ -46,10 +46,14 @@ export function parseManifest(raw: unknown, baseDir: string): Manifest {
   return manifest;
 }
 
-/** The tables a source joins besides its own file: the parent lookup, the street names and their scope's lookup. */
+/**
+ * The tables a source joins besides its own file: the parent lookup, an area's names table, the street names and
+ * their scope's lookup.
+ */
 export function joinTables(source: FileSource): { file: string }[] {
   const tables: { file: string }[] = [];
   if (source.parent?.by === 'code' && source.parent.lookup) tables.push(source.parent.lookup);
+  if ('namesTable' in source && source.namesTable) tables.push(source.namesTable);
   if ('streetNames' in source && source.streetNames) {
     tables.push(source.streetNames);
     if (source.streetNames.within?.lookup) tables.push(source.streetNames.within.lookup);

@@ -161,6 +161,20 @@ export const SOURCE_FORMATS = [
   'osm-pbf',
 ] as const;
 
+/**
+ * Whom a source's data is from, as answers name it (core/elasticsearch/attribution.ts): the credit it asks for and the
+ * countries its data lies in (none: any, a world-wide file). An answer names the sources of the levels it shows in
+ * its place's country.
+ */
+export const AttributionSchema = z.strictObject({
+  text: z.string().trim().min(1).max(300),
+  countries: z
+    .array(z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code, upper case'))
+    .min(1)
+    .optional(),
+});
+export type AttributionSpec = z.infer<typeof AttributionSchema>;
+
 const FileSourceBase = {
   file: z.string().min(1),
   format: z.enum(SOURCE_FORMATS),
@@ -191,9 +205,31 @@ const FileSourceBase = {
   parent: ParentSpecSchema.optional(),
   /** Free text for humans (licence, provenance); ignored by the indexer. */
   note: z.string().optional(),
+  /** What answers showing this source's data credit (kept with the generation). */
+  attribution: AttributionSchema.optional(),
 };
 
-export const AreaSourceSchema = z.strictObject({ ...FileSourceBase, fields: AreaFieldsSchema });
+/**
+ * An area's names per language joined from a table (CSV), for a source that lacks them (Natural Earth's admin-1 has
+ * no French or German names): the row whose `key` column equals the area's own `field` gives, per language, the
+ * column `names` maps it to. A language the source names itself (`fields.names`) keeps the source's name; the name
+ * shown without a language (`fields.name`) stays the source's.
+ */
+export const NamesTableSchema = z.strictObject({
+  file: z.string().min(1),
+  delimiter: z.string().length(1).optional(),
+  encoding: EncodingSchema.optional(),
+  key: z.string().min(1),
+  field: FieldSpecSchema,
+  names: byLanguage(z.string().min(1)),
+});
+export type NamesTableSpec = z.infer<typeof NamesTableSchema>;
+
+export const AreaSourceSchema = z.strictObject({
+  ...FileSourceBase,
+  fields: AreaFieldsSchema,
+  namesTable: NamesTableSchema.optional(),
+});
 export const BuildingSourceSchema = z.strictObject({ ...FileSourceBase, fields: BuildingFieldsSchema });
 /**
  * Street names in other languages, joined to each address from a table (CSV) by its street name as the
@@ -215,6 +251,8 @@ export const StreetNamesSchema = z.strictObject({
   names: byLanguage(z.string().min(1)),
   alternatives: byLanguage(z.string().min(1)).optional(),
   separator: z.string().min(1).default(';'),
+  /** The names' own credit (an OpenStreetMap table: ODbL), in the countries of the addresses' source. */
+  attribution: AttributionSchema.shape.text.optional(),
 });
 export type StreetNamesSpec = z.infer<typeof StreetNamesSchema>;
 
@@ -233,6 +271,7 @@ export const DerivedCitySourceSchema = z.strictObject({
   from: z.literal('addresses'),
   note: z.string().optional(),
 });
+// Derived cities are credited as the addresses they come from (indexer/manifest/attribution.ts).
 
 export type AreaSource = z.infer<typeof AreaSourceSchema>;
 export type BuildingSource = z.infer<typeof BuildingSourceSchema>;

@@ -4,7 +4,7 @@
  * manifest schema checks the source like any other. A `fields` the manifest does give replaces the format's own.
  */
 import type { LevelName } from '../records/levels.js';
-import type { AddressSource, AreaSource } from './manifestSources.js';
+import type { AddressSource, AreaSource, AttributionSpec } from './manifestSources.js';
 
 export const OFFICIAL_FORMATS = ['bag-gpkg', 'best-csv', 'openaddresses', 'osm-pbf'] as const;
 export type OfficialFormat = (typeof OFFICIAL_FORMATS)[number];
@@ -136,6 +136,15 @@ const DEFAULT_FIELDS: Record<OfficialFormat, Partial<Record<LevelName, object>>>
 
 const DEFAULT_PARENT: Partial<Record<OfficialFormat, AddressSource['parent']>> = { 'best-csv': BEST_PARENT };
 
+/**
+ * The credit a national register's data carries when the manifest names none (OpenAddresses gathers many sources:
+ * none by default).
+ */
+const DEFAULT_ATTRIBUTION: Partial<Record<OfficialFormat, AttributionSpec>> = {
+  'bag-gpkg': { text: 'BAG, Kadaster (CC0 1.0)', countries: ['NL'] },
+  'best-csv': { text: 'BeST Address, BOSA', countries: ['BE'] },
+};
+
 export function isOfficialFormat(format: unknown): format is OfficialFormat {
   return typeof format === 'string' && (OFFICIAL_FORMATS as readonly string[]).includes(format);
 }
@@ -147,14 +156,16 @@ export function isOfficialFormat(format: unknown): format is OfficialFormat {
 export function withOfficialFields(level: LevelName) {
   return (raw: unknown): unknown => {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-    const source = raw as { format?: unknown; fields?: unknown; parent?: unknown };
+    const source = raw as { format?: unknown; fields?: unknown; parent?: unknown; attribution?: unknown };
     if (!isOfficialFormat(source.format)) return raw;
     const fields = DEFAULT_FIELDS[source.format][level];
     const parent = level === 'addresses' ? DEFAULT_PARENT[source.format] : undefined;
+    const attribution = DEFAULT_ATTRIBUTION[source.format];
     return {
       ...source,
       ...(source.fields === undefined && fields ? { fields: structuredClone(fields) } : {}),
       ...(source.parent === undefined && parent ? { parent: structuredClone(parent) } : {}),
+      ...(source.attribution === undefined && attribution ? { attribution: structuredClone(attribution) } : {}),
     };
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What is checked of the source files before any index is created (after the manifest itself and the files'
- * existence, manifest.ts): every column a CSV source maps or filters on is in its header, and every lookup
- * table has its key and value columns and at least one row. A mistyped column then fails at once, naming the
+ * existence, manifest.ts): every column a CSV source maps or filters on is in its header, every lookup
+ * table has its key and value columns and at least one row, and every names table its key and names columns. A mistyped column then fails at once, naming the
  * columns the file does have, instead of after a whole file of rejects.
  */
 import { LEVELS } from '../records/levels.js';
@@ -44,6 +44,12 @@ export async function sourceProblems(manifest: Manifest): Promise<string[]> {
       if (source.format === 'csv') {
         const header = await readCsvHeader(source.file, source).catch((e: unknown) => void note(e));
         const problem = header && missingColumns(source.file, sourceColumns(source), header);
+        if (problem) problems.push(problem);
+      }
+      const names = 'namesTable' in source ? source.namesTable : undefined;
+      if (names) {
+        const header = await readCsvHeader(names.file, names).catch((e: unknown) => void note(e));
+        const problem = header && missingColumns(names.file, [names.key, ...Object.values(names.names)], header);
         if (problem) problems.push(problem);
       }
       const lookup = source.parent?.by === 'code' ? source.parent.lookup : undefined;

@@ -6,7 +6,7 @@ import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../records/ids.js';
 import { AREA_LEVEL_VALUE, type AreaLevelName } from '../records/levels.js';
-import type { AreaSource, PrimaryLanguageSpec } from '../manifest/manifestSources.js';
+import type { AreaSource, NamesTableSpec, PrimaryLanguageSpec } from '../manifest/manifestSources.js';
 import { type Names, otherNames } from '../records/names.js';
 import { type AreaRecord, emptyParents } from '../records/records.js';
 import { type Outcome, reject } from '../execution/rejectReasons.js';
@@ -69,6 +69,21 @@ function readNames(props: Properties, specs: AreaSource['fields']['names']): Nam
 function primaryLanguage(props: Properties, spec: PrimaryLanguageSpec | undefined): string {
   if (spec === undefined || typeof spec === 'string') return spec ?? '';
   return spec.map[propertyText(props, spec.property)] ?? '';
+}
+
+/**
+ * The area with the names its row of a names table gives it (`namesTable`); a language the source names itself keeps
+ * the source's name. An area the table has no row for is left as it is.
+ */
+export function withTableNames(
+  record: AreaRecord,
+  props: Properties,
+  spec: NamesTableSpec,
+  table: ReadonlyMap<string, Names>,
+): AreaRecord {
+  const joined = table.get(readField(props, spec.field));
+  if (!joined || Object.keys(joined).length === 0) return record;
+  return { ...record, names: { ...joined, ...record.names } };
 }
 
 /**

@@ -59,6 +59,9 @@ const LARGE_BODY_PATHS = ENDPOINTS.filter((endpoint) => endpoint.largeBody).map(
 /** The routes whose errors take a dialect's shape (their paths are exact, without parameters). */
 const ERROR_SHAPES = new Map(ENDPOINTS.flatMap((e) => (e.errorShape ? [[e.path, e.errorShape] as const] : [])));
 
+/** `/health//` -> `/health`; `/` stays `/`. */
+const withoutTrailingSlashes = (path: string) => path.replace(/(?<=.)\/+$/, '');
+
 export function createApp({ config, client, logger, now, state = new ServiceState(), tileSeeds }: AppOptions): Koa {
   const app = new Koa();
   // ctx.ip names the client behind a proxy only when its X-Forwarded-For is trusted (a client can write one).
@@ -118,7 +121,10 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   // The pages load before a user has typed a key (the map page asks for it).
   const pages = [apiReferencePage(), mapPage(config.mapBase)];
   const pagePrefixes = pages.map((page) => page.prefix);
-  const isOpenPath = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
+  // A public path with trailing slashes (`/health/`, `/openapi.json/`) is not a route (the route gate answers 404)
+  // but no key would make it one: it passes authentication as its public path does, never a 401.
+  const isPublic = (path: string) => OPEN_PATHS.has(path) || isOpenPagePath(path, pagePrefixes);
+  const isOpenPath = (path: string) => isPublic(path) || isPublic(withoutTrailingSlashes(path));
   // Every rule above and below matches paths exactly as declared: other spellings are unknown paths (404).
   const routes = new RouteTable([...ENDPOINTS, ...pagePaths(pages).map((path) => ({ method: 'get', path }))]);
   const queryKeyRoutes = new RouteTable(ENDPOINTS.filter((endpoint) => endpoint.keyInQuery));

@@ -31,6 +31,7 @@ import type { TileServices } from '../features/tiles/endpoints.js';
 import { BoundaryTiles } from '../features/tiles/tileRepository.js';
 import type { TileSeeds } from '../features/tiles/seed/tileSeeds.js';
 import { IndexGenerations } from '../indexes/generations.js';
+import { AttributionRepository } from '../indexes/attribution.js';
 
 /** What every endpoint of ./endpoints.ts uses: each feature declares its part. */
 export interface Services
@@ -84,5 +85,6 @@ export function buildSearchServices(options: SearchStackOptions) {
     shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
     boundaryTiles: new BoundaryTiles(client, generations, logger, tileSeeds),
+    attribution: new AttributionRepository(client, generations),
   };
 }

@@ -524,7 +524,7 @@ describe('the map page', { timeout: 120_000 }, () => {
     expect(await page.getByTestId('error').isVisible()).toBe(false);
   });
 
-  it('shows names in the language picked: Brussels municipalities in French', async () => {
+  it('shows names in the language picked: the Brussels region and its municipalities in French', async () => {
     // The switch reloads the page. Let the previous test's pin move settle first; a view request it still starts
     // late on a loaded machine is cancelled by the reload, which is the browser doing its job, not a failure.
     await settled();
@@ -532,7 +532,8 @@ describe('the map page', { timeout: 120_000 }, () => {
       Promise.all([page.waitForEvent('load'), page.getByTestId('language').selectOption('fr')]),
     );
     await choose('country', 'Belg', '1 country', /^Belgium/);
-    await choose('province', 'Brussels', '1 province', /^Brussels/);
+    // The region by its French name, named in French (Belgium's provinces carry their three languages' names).
+    await choose('province', 'Bruxelles', '1 province', /^Région de Bruxelles-Capitale/);
     await page.getByTestId('filter-municipality').fill('Elsene');
     await page
       .getByTestId('items-municipality')

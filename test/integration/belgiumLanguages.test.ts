@@ -182,6 +182,36 @@ describe('the hierarchy in the answer language', () => {
     expect(dutch.headers.get('etag')).not.toBe(byHeader.headers.get('etag'));
   });
 
+  it("names Belgium's provinces in Dutch, French or German as asked, and finds them by any of those names", async () => {
+    const [belgium] = (await api.call('GET', '/countries?country_code=BE')).body;
+    const provinces = async (query: string) =>
+      (await api.call('GET', `/countries/${belgium.id}/provinces?${query}`)).body as {
+        name: string;
+        local_identifier: string;
+      }[];
+    const named = (list: { name: string; local_identifier: string }[]) =>
+      Object.fromEntries(list.map((p) => [p.local_identifier, p.name]));
+    expect(named(await provinces('lang=fr'))).toMatchObject({
+      'BE-VAN': 'Anvers',
+      'BE-WLG': 'Liège',
+      'BE-VWV': 'Flandre-Occidentale',
+      'BE-BRU': 'Région de Bruxelles-Capitale',
+    });
+    expect(named(await provinces('lang=nl'))).toMatchObject({
+      'BE-VAN': 'Antwerpen',
+      'BE-WLG': 'Luik',
+      'BE-WHT': 'Henegouwen',
+      'BE-BRU': 'Brussels Hoofdstedelijk Gewest',
+    });
+    expect(named(await provinces('lang=de'))).toMatchObject({ 'BE-WLG': 'Lüttich', 'BE-WHT': 'Hennegau' });
+    for (const name of ['Anvers', 'Antwerpen', 'Antwerp']) {
+      expect(
+        (await provinces(`name=${name}`)).map((p) => p.local_identifier),
+        name,
+      ).toEqual(['BE-VAN']);
+    }
+  });
+
   it('gives the Brussels derived city its municipality names', async () => {
     const cities = await api.call('GET', '/cities?name=Ixelles');
     expect(cities.body).toEqual([
@@ -298,11 +328,25 @@ describe('Nieuwstraat 1 / Rue Neuve 1 in either language through every endpoint'
     });
     expect(french.body.areas.city).toMatchObject({ name: 'Bruxelles' });
     expect(french.body.areas.country).toMatchObject({ local_identifier: 'BE' });
+    // The region (a province of the hierarchy) too: Belgium's provinces carry their Dutch, French and German names.
+    expect(french.body.areas.province).toEqual({
+      id: expect.any(String),
+      name: 'Région de Bruxelles-Capitale',
+      local_identifier: 'BE-BRU',
+      names: {
+        nl: 'Brussels Hoofdstedelijk Gewest',
+        fr: 'Région de Bruxelles-Capitale',
+        de: 'Region Brüssel-Hauptstadt',
+      },
+    });
 
     const dutch = await api.call('GET', `${at}&lang=nl`);
     expect(dutch.body.addresses[0]).toMatchObject({ id, ...DUTCH });
     expect(dutch.body.areas.municipality).toMatchObject({ name: 'Brussel' });
     expect(dutch.body.areas.city).toMatchObject({ name: 'Brussel' });
+    expect(dutch.body.areas.province).toMatchObject({ name: 'Brussels Hoofdstedelijk Gewest' });
+    const german = await api.call('GET', at, { headers: { 'Accept-Language': 'de' } });
+    expect(german.body.areas.province).toMatchObject({ name: 'Region Brüssel-Hauptstadt' });
 
     const byHeader = await api.call('GET', at, { headers: { 'Accept-Language': 'fr-BE,fr;q=0.9' } });
     expect(byHeader.body.areas.municipality).toMatchObject({ name: 'Bruxelles' });
@@ -311,6 +355,8 @@ describe('Nieuwstraat 1 / Rue Neuve 1 in either language through every endpoint'
     const plain = await api.call('GET', at);
     expect(plain.body.addresses[0]).toMatchObject({ ...DUTCH, names: NAMES });
     expect(plain.body.areas.municipality).toMatchObject({ name: 'Brussel' });
+    // The region's own name is Natural Earth's (`Brussels`), its languages' in `names`.
+    expect(plain.body.areas.province).toMatchObject({ name: 'Brussels', names: french.body.areas.province.names });
     expect((await api.call('GET', `${at}&lang=en`)).status).toBe(400);
   });
 

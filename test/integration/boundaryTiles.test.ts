@@ -261,8 +261,17 @@ describe('GET /tiles/boundaries.json', () => {
     const body = res.body;
     expect(body).toMatchObject({ tilejson: '3.0.0', minzoom: 0, maxzoom: MAX_ZOOM, scheme: 'xyz' });
     expect(body.tiles).toEqual([`${api.url}/tiles/boundaries/{z}/{x}/{y}.mvt`]);
-    expect(body.attribution).toContain('OpenStreetMap');
-    expect(body.attribution).toContain('CBS / Kadaster');
+    // The sources of what the tiles draw (the sample's manifest): areas and buildings, not the addresses.
+    expect(body.attribution).toBe(
+      [
+        'Made with Natural Earth (public domain)',
+        '© CBS / Kadaster, CC BY 4.0',
+        'Statbel (Directorate-general Statistics - Statistics Belgium)',
+        '<a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>, ODbL 1.0',
+        // Brussels' cities are derived from its addresses.
+        'BeST Address / UrbIS (BOSA)',
+      ].join(' · '),
+    );
     // The sample's countries cover the world (up to web mercator's edge).
     expect(body.bounds[0]).toBeLessThan(-170);
     expect(body.bounds[2]).toBeGreaterThan(170);

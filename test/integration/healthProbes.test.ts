@@ -1,11 +1,13 @@
 /**
  * Liveness and readiness apart, one coalesced Elasticsearch check however many callers, the per-address limit of
- * anonymous requests (beside keyed searches that keep their own budget), and what anonymous callers are told.
+ * anonymous requests (beside keyed searches that keep their own budget), what anonymous callers are told, and the
+ * public paths' other spellings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { HEALTH_CACHE_MS } from '../../src/indexes/health.js';
 import { ErrorResponse, Health, Liveness, Readiness } from '../../src/schemas/responses.js';
+import { ENDPOINTS } from '../../src/wiring/endpoints.js';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 
 const anonymous = { 'x-api-key': '' };
@@ -63,42 +65,46 @@ describe('liveness and readiness', () => {
     expect(checks).toBeLessThanOrEqual(2 + INDEX_KINDS.length);
   });
 
-  it('tells the version and index names only to keyed or loopback callers', async () => {
-    const outside = Health.parse((await api.call('GET', '/health', { headers: remote })).body);
-    expect(outside.status).toBe('ok');
-    expect(outside.elasticsearch.version).toBeUndefined();
-    for (const index of Object.values(outside.indexes)) {
-      expect(index).toEqual({ documents: expect.any(Number) });
+  it('answers an anonymous caller its status alone, from loopback too, and the figures only with a key', async () => {
+    // Behind a reverse proxy on the same host every client is 127.0.0.1: where the caller is proves nothing.
+    const keyed = { 'x-forwarded-for': '203.0.113.7' };
+    for (const headers of [anonymous, remote, { 'x-api-key': 'made-up-key' }]) {
+      const shown = await api.call('GET', '/health', { headers });
+      expect(shown.status).toBe(200);
+      expect(shown.body).toEqual({ status: 'ok' });
     }
-    const keyed = Health.parse(
-      (await api.call('GET', '/health', { headers: { 'x-forwarded-for': '203.0.113.7' } })).body,
-    );
-    expect(keyed.elasticsearch.version).toMatch(/^\d+\.\d+/);
-    expect(Object.values(keyed.indexes)[0]?.index).toContain('-');
-    const local = Health.parse((await api.call('GET', '/health', { headers: anonymous })).body);
-    expect(local.elasticsearch.version).toMatch(/^\d+\.\d+/);
+    const full = await api.call('GET', '/health', { headers: keyed });
+    const body = Health.parse(full.body);
+    expect(body.elasticsearch?.version).toMatch(/^\d+\.\d+/);
+    expect(Object.values(body.indexes ?? {})[0]?.index).toContain('-');
+    expect(full.body.body_cache).toEqual({
+      entries: expect.any(Number),
+      bytes: expect.any(Number),
+      max_bytes: expect.any(Number),
+    });
+    expect(full.body.tile_seeding).toEqual({ state: 'off' });
+    expect(full.body.guard).toEqual({ breaker: 'closed', in_flight: expect.any(Number), queued: expect.any(Number) });
   });
 
-  it('shows the body cache and the load on Elasticsearch only to keyed or loopback callers', async () => {
-    // An anonymous caller could otherwise watch the effect of its own load: the breaker's state is all it gets.
-    const outside = await api.call('GET', '/health', { headers: remote });
-    Health.parse(outside.body);
-    expect(outside.body.body_cache).toBeUndefined();
-    expect(outside.body.guard).toEqual({ breaker: 'closed' });
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, anonymous]) {
-      const shown = await api.call('GET', '/health', { headers });
-      Health.parse(shown.body);
-      expect(shown.body.body_cache).toEqual({
-        entries: expect.any(Number),
-        bytes: expect.any(Number),
-        max_bytes: expect.any(Number),
-      });
-      expect(shown.body.guard).toEqual({
-        breaker: 'closed',
-        in_flight: expect.any(Number),
-        queued: expect.any(Number),
-      });
+  it('answers a public path spelt with a trailing slash 404 with or without a key, never 401', async () => {
+    // Every path that answers without a key: the open endpoints (their declarations) and the pages' files.
+    const open = ENDPOINTS.filter((e) => e.access !== 'key' && !e.path.includes('{')).map((e) => e.path);
+    const paths = [...open, '/docs/index.html', '/map/app.js'];
+    expect(paths).toEqual(expect.arrayContaining(['/health', '/health/ready', '/openapi.json', '/metrics']));
+    for (const path of paths) {
+      for (const spelling of [`${path}/`, `${path}//`]) {
+        for (const headers of [anonymous, {}]) {
+          const answer = await api.call('GET', spelling, { headers });
+          // A dialect's public path reads its trailing slash as the path (src/http/dialectSlash.ts).
+          if (path.startsWith('/nominatim/')) expect([200, 404], spelling).toContain(answer.status);
+          else expect({ spelling, status: answer.status }).toEqual({ spelling, status: 404 });
+        }
+      }
     }
+    // The pages' folders are their index (`/docs/`, `/map/`), as before.
+    expect((await api.call('GET', '/docs/', { headers: anonymous })).status).toBe(200);
+    // A path that is not public still needs a key before anything says whether it exists.
+    expect((await api.call('GET', '/countries/', { headers: anonymous })).status).toBe(401);
   });
 });
 

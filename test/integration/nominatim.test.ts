@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
+import { uniqueIndexPrefix } from '../support/elasticsearch.js';
 import { type GeopyLocation, runGeopy } from '../support/geopy.js';
 
 let api: TestApi;
@@ -138,10 +139,55 @@ describe('GET /nominatim/reverse, /lookup, /status', () => {
   });
 });
 
+describe('the attribution of an answer', () => {
+  const OSM = '© OpenStreetMap contributors, ODbL 1.0';
+  const BEST = 'BeST Address / UrbIS (BOSA)';
+  const CBS = '© CBS / Kadaster, CC BY 4.0';
+  const NATURAL_EARTH = 'Made with Natural Earth (public domain)';
+
+  it('names the sources of its data: a Delft address its own, a Brussels address BeST Address / UrbIS', async () => {
+    // The sample's Delft addresses come from OpenStreetMap (imported there from the BAG); Brussels' from BeST / UrbIS,
+    // their French street names from OpenStreetMap; the country names from Natural Earth (datasets/sample.json).
+    const delft = (await nominatim('search', { q: 'Mekelweg 8 Delft', format: 'json' })).body[0];
+    expect(delft.place_id).toBe((await nativeTop('Mekelweg 8 Delft')).id);
+    expect(delft.licence).toBe(`${OSM}; ${NATURAL_EARTH}`);
+    const brussels = (await nominatim('search', { q: 'Rue Neuve 1, 1000 Bruxelles', format: 'json' })).body[0];
+    expect(brussels).toMatchObject({ display_name: expect.stringContaining('1000'), addresstype: 'place' });
+    expect(brussels.licence).toBe(`${BEST}; French street names ${OSM}; ${NATURAL_EARTH}`);
+    expect(brussels.licence).not.toContain('CBS');
+
+    // A collection names the sources of all its results, each once.
+    const both = (await nominatim('search', { q: 'Mekelweg 8 Delft', format: 'geojson' })).body;
+    expect(both.licence).toBe(delft.licence);
+    const geocodejson = (await nominatim('search', { q: 'Rue Neuve 1, 1000 Bruxelles', format: 'geocodejson' })).body;
+    expect(geocodejson.geocoding).toMatchObject({ licence: brussels.licence, attribution: brussels.licence });
+
+    // Reverse names the areas around the address too: Delft's municipality and province are CBS / Kadaster's.
+    const at = { lat: String(delft.lat), lon: String(delft.lon) };
+    const reverse = (await nominatim('reverse', { ...at, format: 'jsonv2' })).body;
+    expect(reverse.address).toMatchObject({ state: 'Zuid-Holland' });
+    expect(reverse.licence).toBe(`${OSM}; ${CBS}; ${NATURAL_EARTH}`);
+  });
+
+  it("is Pelias' geocoding.attribution too", async () => {
+    const get = async (path: string, params: Record<string, string>) =>
+      (await fetch(`${api.url}${path}?${new URLSearchParams({ ...params, api_key: TEST_API_KEY })}`)).json() as any;
+    const brussels = await get('/pelias/v1/search', { text: 'Rue Neuve 1, 1000 Bruxelles', size: '1' });
+    expect(brussels.geocoding.attribution).toBe(`${BEST}; French street names ${OSM}; ${NATURAL_EARTH}`);
+    const delft = await get('/pelias/v1/autocomplete', { text: 'Mekelweg 8' });
+    expect(delft.geocoding.attribution).toBe(`${OSM}; ${NATURAL_EARTH}`);
+  });
+});
+
 describe('the key in the query string', () => {
-  it('never reaches a log line, on an answer or an error, and the header works as well', async () => {
-    const lines: { msg: string }[] = [];
-    const logged = await startTestApi({ logSink: (line) => lines.push(line) });
+  it('never reaches a log line, on an answer or an error (one logged at error level too), and the header works as well', async () => {
+    const lines: { msg: string; level: number; [key: string]: unknown }[] = [];
+    const logSink = (line: { msg: string; [key: string]: unknown }) => lines.push(line as (typeof lines)[number]);
+    const logged = await startTestApi({ logSink });
+    // No index under this prefix: Elasticsearch answers index_not_found, a 503 whose line is logged at error level
+    // with the error and its cause (what Elasticsearch said of the search), the line most likely to carry a request's
+    // details.
+    const unloaded = await startTestApi({ logSink, indexPrefix: uniqueIndexPrefix('nominatim-unloaded') });
     try {
       const key = encodeURIComponent(TEST_API_KEY);
       const ok = await fetch(`${logged.url}/nominatim/search?q=Delft&api_key=${key}`);
@@ -150,12 +196,34 @@ describe('the key in the query string', () => {
       expect((await fetch(`${logged.url}/nominatim/search?q=Delft&api_key=wrong-key-value`)).status).toBe(401);
       const header = await fetch(`${logged.url}/nominatim/search?q=Delft`, { headers: { 'X-Api-Key': TEST_API_KEY } });
       expect(header.status).toBe(200);
-      expect(lines.length).toBeGreaterThanOrEqual(4);
+      const failed = await fetch(`${unloaded.url}/nominatim/search?q=Delft&api_key=${key}`);
+      expect(failed.status).toBe(503);
+      expect(await failed.json()).toEqual({ error: { code: 503, message: expect.any(String) } });
+
+      // pino's levels: 30 info, 50 error.
+      const requests = lines.filter((line) => line.msg === 'request');
+      expect(requests.map((line) => [line.level, line.status])).toEqual([
+        [30, 200],
+        [30, 400],
+        [30, 401],
+        [30, 200],
+      ]);
+      const errors = lines.filter((line) => line.level >= 50);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ msg: 'request failed', status: 503, path: '/nominatim/search' });
+      // The error with its cause, Elasticsearch's answer, folded in (pino's error serialiser).
+      expect(errors[0]?.err).toMatchObject({
+        type: 'BackendUnavailableError',
+        message: expect.stringContaining('index_not_found_exception'),
+        stack: expect.stringContaining('caused by: ResponseError'),
+      });
       const text = JSON.stringify(lines);
       expect(text).not.toContain(TEST_API_KEY);
+      expect(text).not.toContain(key);
       expect(text).not.toContain('wrong-key-value');
     } finally {
       await logged.close();
+      await unloaded.close();
     }
   });
 });

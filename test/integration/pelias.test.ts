@@ -2,7 +2,8 @@
  * The Pelias dialect (/pelias/v1/) against the sample in the real Elasticsearch: search, autocomplete, reverse and
  * place over HTTP, and geopy's Pelias class unchanged (it sends the key as `api_key=` itself).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { streetId } from '../../core/elasticsearch/stableIds.js';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 import { type GeopyLocation, runGeopy } from '../support/geopy.js';
 
@@ -83,6 +84,55 @@ describe('GET /pelias/v1/search and /autocomplete', () => {
     expect(body.features.map((f: any) => f.properties.label.split(',')[0])).toContain('Mekelweg');
     expect(body.features).toHaveLength(native.length);
     expect(body.features[0].geometry.coordinates).toEqual([native[0].longitude, native[0].latitude]);
+  });
+
+  it("gives a street its own stable id, the streets index's, the same in every answer and dialect", async () => {
+    const get = async (path: string) => (await fetch(`${api.url}${path}`)).json() as Promise<any>;
+    const withKey = (path: string, params: Record<string, string>) =>
+      get(`${path}?${new URLSearchParams({ ...params, api_key: TEST_API_KEY })}`);
+    // The streets index's documents of two streets, Dutch and Brussels: the ids the answers must give.
+    const streets = await api.client.search<{ id: string; street_key: string; city_key: string }>({
+      index: `${inject('samplePrefix')}streets`,
+      query: { terms: { street_key: ['mekelweg', 'elizastraat'] } },
+      _source: ['id', 'street_key', 'city_key'],
+    });
+    const docs = streets.hits.hits.map((hit) => hit._source!);
+    expect(docs.map((d) => d.street_key).sort()).toEqual(['elizastraat', 'mekelweg']);
+    for (const doc of docs) {
+      // Derived from the data's keys alone (core/elasticsearch/stableIds.ts): a reindex of the same data gives it again.
+      expect(doc.id).toBe(streetId(doc.street_key, doc.city_key));
+    }
+    const [mekelweg, eliza] = ['mekelweg', 'elizastraat'].map((key) => docs.find((d) => d.street_key === key)!.id);
+
+    for (const [text, name, id, focus] of [
+      ['Mekelw', 'Mekelweg Delft', mekelweg, { 'focus.point.lat': '51.99', 'focus.point.lon': '4.37' }],
+      ['Elizastr', 'Elizastraat Elsene', eliza, {}],
+    ] as const) {
+      const streetOf = (features: any[]) => features.find((f) => f.properties.layer === 'street');
+      // Asked again, and with a focus (the refined and the searched street answers alike).
+      for (const params of [{ text }, { text, ...focus }, { text }]) {
+        const suggested = streetOf((await pelias('autocomplete', params)).body.features);
+        expect(suggested.properties).toMatchObject({ id, gid: `geocoder:street:${id}`, source_id: id });
+      }
+      const searched = streetOf((await pelias('search', { text: name, layers: 'street' })).body.features);
+      expect(searched.properties.gid).toBe(`geocoder:street:${id}`);
+      const native = (await api.call('GET', `/autocomplete?q=${text}`)).body;
+      expect(native.find((s: any) => s.type === 'street')).toMatchObject({ id });
+    }
+    const nativeStreet = (await api.call('GET', '/search?q=Mekelweg%20Delft')).body.find(
+      (r: any) => r.type === 'street',
+    );
+    expect(nativeStreet.id).toBe(mekelweg);
+    const photon = await withKey('/photon/api', { q: 'Mekelweg Delft', layer: 'street' });
+    expect(photon.features[0].properties).toMatchObject({ type: 'street', id: mekelweg });
+
+    // The street of the nearest address (reverse): the native answer's `street_id`, Nominatim's street level.
+    const address = await nativeTop('Mekelweg 8 Delft');
+    const at = { lat: String(address.latitude), lon: String(address.longitude) };
+    const reverse = (await api.call('GET', `/reverse?${new URLSearchParams(at)}`)).body;
+    expect(reverse.addresses[0]).toMatchObject({ streetname: 'Mekelweg', street_id: mekelweg });
+    const nominatim = await withKey('/nominatim/reverse', { ...at, zoom: '16', format: 'jsonv2' });
+    expect(nominatim).toMatchObject({ addresstype: 'road', name: 'Mekelweg', place_id: mekelweg });
   });
 
   it("answers errors in Pelias' shape, with our statuses", async () => {

@@ -271,8 +271,18 @@ describe('describeMatch', () => {
   const match = { doc, street: 'exact', number: 'exact', reading: 'primary', ambiguous: false } as const;
 
   it.each([
-    [{ streetname: 'Mekelweg', number: '8' }, match, 1, { street: 'exact', number: 'exact', postcode: 'none', city: 'none' }],
-    [{ streetname: 'mekelweg', number: '8' }, match, 0.97, { street: 'normalized', number: 'exact', postcode: 'none', city: 'none' }],
+    [
+      { streetname: 'Mekelweg', number: '8' },
+      match,
+      1,
+      { street: 'exact', number: 'exact', postcode: 'none', city: 'none' },
+    ],
+    [
+      { streetname: 'mekelweg', number: '8' },
+      match,
+      0.97,
+      { street: 'normalized', number: 'exact', postcode: 'none', city: 'none' },
+    ],
     [
       { streetname: 'Mekelweg', number: '8b', postcode: '2628 CD' },
       match,
@@ -303,7 +313,12 @@ describe('describeMatch', () => {
       0.7,
       { street: 'exact', number: 'exact', postcode: 'none', city: 'none' },
     ],
-    [{ postcode: '2628CD', number: '8' }, match, 1, { street: 'none', number: 'exact', postcode: 'exact', city: 'none' }],
+    [
+      { postcode: '2628CD', number: '8' },
+      match,
+      1,
+      { street: 'none', number: 'exact', postcode: 'exact', city: 'none' },
+    ],
   ] as const)('%j -> %s', (body, m, confidence, codes) => {
     expect(describeMatch(parse(body), m)).toEqual({ confidence, match: codes });
   });

@@ -10,6 +10,7 @@ import {
 } from '../../src/features/tiles/levelTiles.js';
 import { areaProperties, type TileProperties } from '../../src/features/tiles/tileFeatures.js';
 import { tileJson } from '../../src/features/tiles/tileJson.js';
+import { Attribution, UNRECORDED_SOURCES } from '../../src/indexes/attribution.js';
 import { AREA_TOLERANCE, LABEL_LAYER, levelsAt, MAX_ZOOM, outsidePyramid } from '../../src/features/tiles/zoomTable.js';
 import type { AreaDoc } from '../../core/elasticsearch/documents.js';
 import { boxPolygon } from '../support/geometry.js';
@@ -149,16 +150,34 @@ describe('encoding', () => {
 });
 
 describe('TileJSON', () => {
+  const none = new Attribution([]);
+
   it('puts the caller’s query key into the tile URL, encoded, and none for a header key', () => {
-    const withKey = tileJson('https://geo.example', 'a b&c', undefined);
+    const withKey = tileJson('https://geo.example', 'a b&c', undefined, none);
     expect(withKey.tiles).toEqual(['https://geo.example/tiles/boundaries/{z}/{x}/{y}.mvt?api_key=a+b%26c']);
-    expect(tileJson('https://geo.example', undefined, undefined).tiles).toEqual([
+    expect(tileJson('https://geo.example', undefined, undefined, none).tiles).toEqual([
       'https://geo.example/tiles/boundaries/{z}/{x}/{y}.mvt',
     ]);
   });
 
   it('keeps the bounds inside web mercator', () => {
-    const { bounds } = tileJson('o', undefined, { minLon: -180, minLat: -90, maxLon: 180, maxLat: 83.6 });
+    const { bounds } = tileJson('o', undefined, { minLon: -180, minLat: -90, maxLon: 180, maxLat: 83.6 }, none);
     expect(bounds).toEqual([-180, -85.0511, 180, 83.6]);
+  });
+
+  it('credits the sources of what the tiles draw, once each, as escaped HTML with OpenStreetMap linked', () => {
+    const attribution = new Attribution([
+      { level: 'countries', text: 'Made with Natural Earth' },
+      { level: 'cities', countries: ['NL'], text: '© OpenStreetMap contributors, ODbL 1.0' },
+      { level: 'buildings', countries: ['NL'], text: '© OpenStreetMap contributors, ODbL 1.0' },
+      { level: 'municipalities', countries: ['BE'], text: 'Statbel <Belgium> & co' },
+      // Addresses are not drawn.
+      { level: 'addresses', countries: ['BE'], text: 'BeST Address' },
+    ]);
+    expect(tileJson('o', undefined, undefined, attribution).attribution).toBe(
+      'Made with Natural Earth · <a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>, ' +
+        'ODbL 1.0 · Statbel &lt;Belgium&gt; &amp; co',
+    );
+    expect(tileJson('o', undefined, undefined, none).attribution).toBe(UNRECORDED_SOURCES);
   });
 });

@@ -13,6 +13,7 @@ import { answerBytes, CompleteStreetCache, MAX_BYTES } from '../../src/features/
 import { sources } from '../../src/indexes/paging.js';
 
 const street = (streetname: string, other?: string): StreetHit => ({
+  id: `street-${streetKey(streetname)}`,
   streetname,
   city: 'Delft',
   location: { lat: 52, lon: 4.37 },

@@ -31,6 +31,8 @@ export type AutocompleteHit = Pick<AddressDoc, (typeof AUTOCOMPLETE_SOURCE)[numb
  * longer keystroke is answered from a complete shorter one by the same rules, completeStreets.ts).
  */
 export const STREET_SOURCE = [
+  // The street's own stable id (the places index and GET /search name the street by it too).
+  'id',
   'streetname',
   'city',
   'location',

@@ -11,7 +11,7 @@ const fields = picker<typeof AutocompleteSuggestion, Fields>(AutocompleteSuggest
   latitude: (s) => s.location.lat,
 });
 
-/** One suggestion; `id` and `bbox` only where there is one (addresses; areas). */
+/** One suggestion; `id` and `bbox` only where there is one (addresses, streets and areas; areas). */
 export function autocompleteRecord(suggestion: Suggestion) {
   const record = fields(suggestion);
   if (record.id === undefined) delete record.id;

@@ -215,6 +215,7 @@ function rankStreets(q: StreetPrefixQuery, found: readonly RefinedStreet[]): Ran
       suggestion: {
         type: 'street',
         label: doc.city ? `${doc.streetname}, ${doc.city}` : doc.streetname,
+        id: doc.id,
         ...blank,
         streetname: doc.streetname,
         city: doc.city,

@@ -14,7 +14,10 @@ import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../.
 export type PlaceKind = 'address' | PlaceType;
 
 export interface DialectPlace {
-  /** Our id: an address id, a street id, `postcode:<country>:<code>`, or an area's hierarchy id. */
+  /**
+   * Our id: an address id, a street id (the streets index's, which /search and /autocomplete give the street and
+   * /reverse gives an address's street as `street_id`), `postcode:<country>:<code>`, or an area's hierarchy id.
+   */
   id: string;
   kind: PlaceKind;
   /** The place's own name: the address as "Mekelweg 8", a street's, an area's name. */
@@ -236,7 +239,7 @@ export function reversePlace(answer: Reverse, level: ReverseLevel, at: { lat: nu
       return {
         ...place,
         kind: 'street',
-        id: '',
+        id: nearest.street_id,
         name: nearest.streetname,
         housenumber: '',
         label,

@@ -20,6 +20,9 @@ export const REVERSE_ADDRESS_SOURCE = [
   // The Address record's ids of its suburb and building.
   'suburb_id',
   'building_id',
+  // The street's keys: its id (`street_id`) is derived from them, as the indexer derived it.
+  'street_key',
+  'city_key',
 ] as const satisfies readonly (keyof AddressDoc)[];
 export type ReverseAddressDoc = Pick<AddressDoc, (typeof REVERSE_ADDRESS_SOURCE)[number]>;
 

@@ -23,8 +23,9 @@ export const healthEndpoint = endpoint({
   tag: 'Service',
   summary: 'Service and Elasticsearch health',
   description:
-    'For load balancers: 200 `ok` while Elasticsearch answers and every index is loaded; 503 otherwise. Also ' +
-    'the body cache and the circuit breaker around Elasticsearch.',
+    'For load balancers: 200 `ok` while Elasticsearch answers and every index is loaded; 503 otherwise. With a ' +
+    'valid key also the Elasticsearch version, the indexes, the body cache, the tile seeding and the circuit ' +
+    'breaker around Elasticsearch; without one the status alone.',
   access: 'open',
   ok: { description: '`status: ok`', schema: Health },
   sameShape: {

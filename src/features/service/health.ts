@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import type { GuardStats } from '../../../core/elasticsearch/circuitBreaker.js';
 import type { BodyCache } from '../../http/bodyCache.js';
 import type { ServiceState } from '../../http/serviceState.js';
-import { isDirectLoopback } from '../../http/clientAddress.js';
-import { type BackendHealth, type HealthRepository, type IndexState, NO_INDEXES } from '../../indexes/health.js';
+import { type BackendHealth, type HealthRepository, NO_INDEXES } from '../../indexes/health.js';
 
 type Readiness = 'ok' | 'not_loaded' | 'unavailable' | 'draining';
 
@@ -40,16 +39,11 @@ export async function readiness({
 }
 
 /**
- * The Elasticsearch version, concrete index names, the body cache and the load on Elasticsearch (in flight, queued)
- * help an attacker (who could watch the effect of its own load) more than a load balancer: keyed or local only.
+ * The figures (the Elasticsearch version, index names and sizes, the body cache, the load on Elasticsearch, the tile
+ * seeding) help an attacker, who could watch the effect of its own load, more than a load balancer, which needs the
+ * status alone: keyed callers only. Not "loopback" either: behind a reverse proxy on the same host every client is.
  */
-const mayShowDetails = (ctx: Context) => ctx.state.keyFingerprint !== undefined || isDirectLoopback(ctx);
-
-function shownIndexes(indexes: BackendHealth['indexes'], detailed: boolean) {
-  if (detailed) return indexes;
-  const counts = (index: IndexState | null) => (index ? { documents: index.documents } : null);
-  return Object.fromEntries(Object.entries(indexes).map(([kind, index]) => [kind, counts(index)]));
-}
+const mayShowDetails = (ctx: Context) => ctx.state.keyFingerprint !== undefined;
 
 /** The process answers: no Elasticsearch call, so a liveness probe never restarts a process for a slow cluster. */
 export const serveLiveness = (): Middleware => (ctx) => {
@@ -68,30 +62,28 @@ export const serveReadiness =
 /**
  * 200 "ok" while Elasticsearch answers and every alias points at an index; 503 "not_loaded" while Elasticsearch
  * answers but an index is missing (the API could only answer 503), "unavailable" while it does not answer,
- * "draining" from SIGTERM on. Adds the details (the version, index names, body cache and the guard's load only for
- * keyed or loopback callers).
+ * "draining" from SIGTERM on. Without a valid key that status is all (as /health/ready); with one, the details.
  */
 export function serveHealth(deps: HealthServices): Middleware {
   const { bodies, guard, tileSeeding } = deps;
-  const guardState = (detailed: boolean) => {
-    const stats = guard();
-    const breaker = stats?.breaker ?? 'closed';
-    return detailed ? { breaker, in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 } : { breaker };
-  };
   return async (ctx) => {
     const [status, backend] = await readiness(deps);
-    const detailed = mayShowDetails(ctx);
     ctx.status = status === 'ok' ? 200 : 503;
+    if (!mayShowDetails(ctx)) {
+      ctx.body = { status };
+      return;
+    }
+    const stats = guard();
     ctx.body = {
       status,
       elasticsearch: {
-        ...(detailed ? { version: backend?.version ?? 'unknown' } : {}),
+        version: backend?.version ?? 'unknown',
         cluster_status: backend?.clusterStatus ?? 'unreachable',
       },
-      indexes: shownIndexes(backend?.indexes ?? NO_INDEXES, detailed),
-      ...(detailed ? { body_cache: bodies.stats() } : {}),
-      ...(detailed && tileSeeding ? { tile_seeding: tileSeeding() } : {}),
-      guard: guardState(detailed),
+      indexes: backend?.indexes ?? NO_INDEXES,
+      body_cache: bodies.stats(),
+      ...(tileSeeding ? { tile_seeding: tileSeeding() } : {}),
+      guard: { breaker: stats?.breaker ?? 'closed', in_flight: stats?.in_flight ?? 0, queued: stats?.queued ?? 0 },
     };
   };
 }

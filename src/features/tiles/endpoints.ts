@@ -11,11 +11,14 @@ import { parseQuery } from '../../http/validate.js';
 import { NoQuery } from '../../schemas/requests.js';
 import { TILE_PATH, tileJson } from './tileJson.js';
 import type { BoundaryTiles } from './tileRepository.js';
+import type { AttributionRepository } from '../../indexes/attribution.js';
 import { MAX_ZOOM, MIN_ZOOM, outsidePyramid } from './zoomTable.js';
 
 /** The services the tile endpoints use (src/wiring/services.ts builds them). */
 export interface TileServices {
   boundaryTiles: BoundaryTiles;
+  /** Whom the data comes from: the TileJSON's `attribution`. */
+  attribution: AttributionRepository;
 }
 
 const endpoint = endpointsOf<TileServices>();
@@ -73,13 +76,14 @@ export const TILE_ENDPOINTS: readonly Endpoint<TileServices>[] = [
     ok: { description: 'The TileJSON', schema: TileJsonSchema },
     backend: true,
     serve:
-      ({ boundaryTiles }) =>
+      ({ boundaryTiles, attribution }) =>
       async (ctx) => {
         parseQuery(NoQuery, ctx.query);
         const key = (ctx.state as { queryKey?: string | null }).queryKey ?? undefined;
         // TileJSON's URLs are absolute: where the request came to (behind a proxy, when TRUST_PROXY, its
         // X-Forwarded-Proto, -Host and -Prefix). Koa 3's ctx.origin is the Origin header, not this.
-        const body = tileJson(externalOrigin(ctx), key, await boundaryTiles.bounds());
+        const [bounds, sources] = await Promise.all([boundaryTiles.bounds(), attribution.sources()]);
+        const body = tileJson(externalOrigin(ctx), key, bounds, sources);
         ctx.type = JSON_TYPE;
         // Written for this caller (its key may be in it): not for shared caches.
         ctx.set('Cache-Control', 'private, no-cache');

@@ -10,16 +10,30 @@
 import { MAX_ZOOM, MIN_ZOOM, LABEL_LAYER, LEVEL_LAYERS, levelsAt } from './zoomTable.js';
 import { NAME_LANGUAGES } from './tileFeatures.js';
 import type { TileBounds } from './tileRepository.js';
+import { type Attribution, UNRECORDED_SOURCES } from '../../indexes/attribution.js';
 
 export const TILE_PATH = '/tiles/boundaries/{z}/{x}/{y}.mvt';
 
+/** The levels the tiles draw: every area level and the buildings (derived cities are credited as their addresses). */
+const TILED_LEVELS = ['countries', 'provinces', 'municipalities', 'cities', 'suburbs', 'buildings'] as const;
+
+const OSM_CREDIT = '© OpenStreetMap contributors';
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
 /**
- * What the sample's sources ask to be credited (data/sample/ATTRIBUTION.md): OpenStreetMap (ODbL), CBS / Kadaster
- * (CC BY 4.0), Statbel, and Natural Earth (public domain, credited as a courtesy). MapLibre shows it as HTML.
+ * The credits of the sources of what the tiles draw, from the live generation's table (src/indexes/attribution.ts),
+ * as the HTML MapLibre shows: each text escaped, OpenStreetMap's credit linked to its copyright page as OSM asks.
  */
-export const ATTRIBUTION =
-  '<a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a> (ODbL) · ' +
-  '© CBS / Kadaster (CC BY 4.0) · Statbel · Made with Natural Earth';
+export function tileAttribution(attribution: Attribution): string {
+  const credits = attribution.ofLevels(TILED_LEVELS);
+  if (credits.length === 0) return escapeHtml(UNRECORDED_SOURCES);
+  return credits
+    .map((text) =>
+      escapeHtml(text).replace(OSM_CREDIT, `<a href="https://www.openstreetmap.org/copyright">${OSM_CREDIT}</a>`),
+    )
+    .join(' · ');
+}
 
 /** Web mercator stops here: TileJSON's bounds stay inside the square the pyramid covers. */
 const MAX_LATITUDE = 85.0511;
@@ -57,7 +71,12 @@ export function vectorLayers() {
   return [...layers, label];
 }
 
-export function tileJson(origin: string, key: string | undefined, bounds: TileBounds | undefined) {
+export function tileJson(
+  origin: string,
+  key: string | undefined,
+  bounds: TileBounds | undefined,
+  attribution: Attribution,
+) {
   const query = key === undefined ? '' : `?${new URLSearchParams({ api_key: key }).toString()}`;
   const clampLat = (lat: number) => Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat));
   return {
@@ -65,7 +84,7 @@ export function tileJson(origin: string, key: string | undefined, bounds: TileBo
     name: 'boundaries',
     description: 'Administrative boundaries (countries to suburbs) and buildings, with a label point per area',
     version: '1.0.0',
-    attribution: ATTRIBUTION,
+    attribution: tileAttribution(attribution),
     scheme: 'xyz',
     tiles: [`${origin}${TILE_PATH}${query}`],
     minzoom: MIN_ZOOM,

@@ -5,7 +5,7 @@ import { AddressNames, Coordinates } from './fields.js';
 
 /**
  * GET /autocomplete: streets, addresses, postcodes and areas for type-ahead, `type` as GET /search names them;
- * `id` on addresses and areas (the hierarchy id), `bbox` on areas.
+ * `id` on addresses, streets (the street's id, as GET /search names it) and areas (the hierarchy id), `bbox` on areas.
  */
 export const AutocompleteSuggestion = z.object({
   type: z.enum(['address', ...PLACE_TYPES]),

@@ -5,7 +5,13 @@ import { Address } from './addresses.js';
 import { AreaNames, Coordinates } from './fields.js';
 
 /** GET /reverse: the nearest addresses with their distance, and the areas whose polygons contain the point. */
-export const ReverseAddress = Address.extend({ ...Coordinates, distance_m: z.number().min(0) });
+export const ReverseAddress = Address.extend({
+  ...Coordinates,
+  distance_m: z.number().min(0),
+  street_id: z
+    .string()
+    .describe("The id of the address's street in its city: the id GET /search and /autocomplete give that street"),
+});
 export const AreaRef = z.object({ id: z.string(), name: z.string(), local_identifier: z.string(), names: AreaNames });
 export const ReverseResponse = z.object({
   addresses: z.array(ReverseAddress),

@@ -8,22 +8,26 @@ import { z } from 'zod';
 export const Readiness = z.object({ status: z.enum(['ok', 'not_loaded', 'unavailable', 'draining']) });
 export const Liveness = z.object({ status: z.literal('ok') });
 
+/**
+ * GET /health: `status` for everyone; every other field only for a caller with a valid key (without one the answer
+ * is `/health/ready`'s: the figures help an attacker more than a load balancer).
+ */
 export const Health = z.object({
   status: Readiness.shape.status,
-  elasticsearch: z.object({
-    /** Only for keyed or loopback callers. */
-    version: z.string().optional(),
-    cluster_status: z.string(),
-  }),
-  /** `alias` and `index` only for keyed or loopback callers. */
-  indexes: z.record(
-    z.string(),
-    z.object({ alias: z.string().optional(), index: z.string().optional(), documents: z.number() }).nullable(),
-  ),
-  /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES): keyed or loopback callers only. */
+  elasticsearch: z
+    .object({
+      version: z.string(),
+      cluster_status: z.string(),
+    })
+    .optional(),
+  /** Per index kind: its alias, concrete index and documents; `null` while the alias points at no index. */
+  indexes: z
+    .record(z.string(), z.object({ alias: z.string(), index: z.string(), documents: z.number() }).nullable())
+    .optional(),
+  /** The rendered-body cache of boundary and hierarchy answers (BODY_CACHE_BYTES). */
   body_cache: z.object({ entries: z.number().int(), bytes: z.number().int(), max_bytes: z.number().int() }).optional(),
   /**
-   * The boundary tiles cut ahead for the live generation (TILE_SEEDING, docs/tiles.md): keyed or loopback callers only.
+   * The boundary tiles cut ahead for the live generation (TILE_SEEDING, docs/tiles.md): keyed callers only.
    * `off` when seeding is turned off; the counts once tiles arrive, `stats` once it is complete. `failed`, `stalled`
    * (no progress for TILE_SEED_STALL_MS: the worker was killed) and `capped` (the store reached TILE_SEED_MAX_BYTES)
    * say why in `reason`; the tiles not stored are then cut on demand.
@@ -49,15 +53,14 @@ export const Health = z.object({
         .optional(),
     })
     .optional(),
-  /**
-   * The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS):
-   * `in_flight` and `queued` for keyed or loopback callers only.
-   */
-  guard: z.object({
-    breaker: z.enum(['closed', 'open']),
-    in_flight: z.number().int().optional(),
-    queued: z.number().int().optional(),
-  }),
+  /** The circuit breaker and load bound around Elasticsearch (BREAKER_*, MAX_IN_FLIGHT_SEARCHES, MAX_QUEUED_REQUESTS). */
+  guard: z
+    .object({
+      breaker: z.enum(['closed', 'open']),
+      in_flight: z.number().int(),
+      queued: z.number().int(),
+    })
+    .optional(),
 });
 
 /** GET /openapi.json: an OpenAPI 3.1 document (its own shape is the OpenAPI specification's). */

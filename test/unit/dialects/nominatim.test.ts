@@ -15,6 +15,7 @@ import {
   nominatimReverse,
 } from '../../../src/features/dialects/nominatim/nominatimPlaces.js';
 import { searchPlace } from '../../../src/features/dialects/place.js';
+import { Attribution, UNRECORDED_SOURCES } from '../../../src/indexes/attribution.js';
 import type { SearchResult } from '../../../src/schemas/responses.js';
 
 const parse = (query: Record<string, string>) => NominatimSearchQuery.parse(query);
@@ -128,7 +129,30 @@ describe('Nominatim reverse parameters', () => {
 });
 
 describe('Nominatim results', () => {
-  const json = { format: 'json' as const, addressdetails: true, namedetails: false };
+  const attribution = new Attribution([
+    { level: 'countries', text: 'Natural Earth' },
+    { level: 'provinces', countries: ['NL'], text: 'CBS' },
+    { level: 'cities', countries: ['NL'], text: 'OSM' },
+    { level: 'addresses', countries: ['NL'], text: 'OSM' },
+    { level: 'addresses', countries: ['BE'], text: 'BeST' },
+  ]);
+  const json = { format: 'json' as const, addressdetails: true, namedetails: false, attribution };
+
+  it("names the sources of each result's data in its licence, and of all of them in a collection's", () => {
+    expect(nominatimPlace(searchPlace(ADDRESS), json).licence).toBe('OSM; Natural Earth');
+    // The city shows its province too: CBS's data.
+    expect(nominatimPlace(searchPlace(CITY), json).licence).toBe('OSM; CBS; Natural Earth');
+    const brussels = searchPlace({ ...ADDRESS, postcode: '1050', city: 'Elsene' });
+    expect(nominatimPlace(brussels, json).licence).toBe('BeST; Natural Earth');
+    const places = [searchPlace(ADDRESS), brussels];
+    expect(nominatimResults(places, { ...json, format: 'geojson' })).toMatchObject({
+      licence: 'OSM; Natural Earth; BeST',
+    });
+    expect(nominatimResults([], { ...json, format: 'geojson' })).toMatchObject({ licence: UNRECORDED_SOURCES });
+    // A generation that kept no table (indexed before it was kept) names no source it cannot know.
+    const none = nominatimPlace(searchPlace(ADDRESS), { ...json, attribution: new Attribution([]) });
+    expect(none.licence).toBe(UNRECORDED_SOURCES);
+  });
 
   it('an address: strings for lat, lon and boundingbox, the address details, the country from its postcode', () => {
     const place = nominatimPlace(searchPlace(ADDRESS), json);

@@ -23,6 +23,7 @@ const ADDRESS = {
   longitude: 4.37,
   latitude: 51.99,
   distance_m: 3,
+  street_id: 's-mekelweg',
 };
 const at = { lat: 51.99, lon: 4.37 };
 
@@ -42,6 +43,8 @@ describe('reversePlace', () => {
   it('its street, without a house number', () => {
     const street = reversePlace({ addresses: [ADDRESS], areas: AREAS }, 'street', at);
     expect(street).toMatchObject({ kind: 'street', name: 'Mekelweg', housenumber: '', label: 'Mekelweg, Delft' });
+    // The street's own id, not the address's, nor an empty one.
+    expect(street?.id).toBe('s-mekelweg');
   });
 
   it('an area with the larger areas only, at the point asked; the next larger level where one is missing', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifest, ManifestError, parseManifest } from '../../../indexer/manifest/manifest.js';
+import { attributionOf } from '../../../indexer/manifest/attribution.js';
 
 const base = '/data/manifests';
 
@@ -164,5 +165,72 @@ describe('official formats', () => {
     expect(errorOf({ levels: { cities: [{ ...oa, fields: { key: 'a', name: 'b' } }] } }).issues).toContain(
       'levels.cities.0.format: openaddresses feeds addresses only',
     );
+  });
+});
+
+describe('the attribution table kept with a generation', () => {
+  it('one entry per credited source at its level; street names with their addresses; derived cities as the addresses', () => {
+    const osm = { text: '© OpenStreetMap contributors, ODbL 1.0', countries: ['NL'] };
+    const manifest = parseManifest(
+      {
+        levels: {
+          countries: [
+            {
+              file: 'c.geojson',
+              format: 'geojson',
+              attribution: { text: 'Natural Earth' },
+              fields: { key: 'k', name: 'n' },
+            },
+          ],
+          cities: [
+            { file: 'b.geojson', format: 'geojson', attribution: osm, fields: { key: 'k', name: 'n' } },
+            { format: 'derived', from: 'addresses' },
+          ],
+          suburbs: [{ file: 's.geojson', format: 'geojson', fields: { key: 'k', name: 'n' } }],
+          addresses: [
+            {
+              file: 'a.csv',
+              format: 'csv',
+              attribution: osm,
+              fields: { street: 's', number: 'n', lon: 'x', lat: 'y' },
+            },
+            {
+              file: 'be.csv',
+              format: 'csv',
+              attribution: { text: 'BeST Address / UrbIS (BOSA)', countries: ['BE'] },
+              fields: { street: 's', number: 'n', lon: 'x', lat: 'y' },
+              streetNames: {
+                file: 'names.csv',
+                language: 'nl',
+                street: 's',
+                names: { fr: 'f' },
+                attribution: 'OSM names',
+              },
+            },
+            { file: 'bag.gpkg', format: 'bag-gpkg' },
+          ],
+        },
+      },
+      base,
+    );
+    expect(attributionOf(manifest)).toEqual([
+      { level: 'countries', text: 'Natural Earth' },
+      { level: 'cities', countries: ['NL'], text: osm.text },
+      { level: 'cities', countries: ['BE'], text: 'BeST Address / UrbIS (BOSA)' },
+      // The BAG's own credit where the manifest names none.
+      { level: 'cities', countries: ['NL'], text: 'BAG, Kadaster (CC0 1.0)' },
+      { level: 'addresses', countries: ['NL'], text: osm.text },
+      { level: 'addresses', countries: ['BE'], text: 'BeST Address / UrbIS (BOSA)' },
+      { level: 'addresses', countries: ['NL'], text: 'BAG, Kadaster (CC0 1.0)' },
+      { level: 'addresses', countries: ['BE'], text: 'OSM names' },
+    ]);
+  });
+
+  it('refuses a credit without text and a country that is not an ISO code', () => {
+    const source = (attribution: unknown) => ({
+      levels: { countries: [{ file: 'c.geojson', format: 'geojson', attribution, fields: { key: 'k', name: 'n' } }] },
+    });
+    expect(() => parseManifest(source({ text: ' ' }), base)).toThrow(ManifestError);
+    expect(() => parseManifest(source({ text: 'x', countries: ['nl'] }), base)).toThrow(ManifestError);
   });
 });

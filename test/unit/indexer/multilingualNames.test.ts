@@ -9,7 +9,7 @@ import { type StreetNamesSpec, StreetNamesSchema } from '../../../indexer/manife
 import { StreetAccumulator } from '../../../indexer/derived/streetDocuments.js';
 import { applyStreetNames, StreetNameTable } from '../../../indexer/derived/streetNames.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
-import { areaFromFeature, toAreaDoc } from '../../../indexer/transform/area.js';
+import { areaFromFeature, toAreaDoc, withTableNames } from '../../../indexer/transform/area.js';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';
 import { boxPolygon } from '../../support/geometry.js';
 
@@ -103,6 +103,35 @@ function brusselsAddress(street: string, city: string): AddressDoc {
   if (entry) applyStreetNames(outcome.value, entry);
   return outcome.value;
 }
+
+describe('area names joined from a names table', () => {
+  const spec = { file: 'provinces.csv', key: 'iso', field: 'iso_3166_2', names: { nl: 'nl', fr: 'fr' } };
+  const table = new Map([['BE-BRU', { nl: 'Brussels Hoofdstedelijk Gewest', fr: 'Région de Bruxelles-Capitale' }]]);
+  const province = (props: Record<string, string>, fields: Parameters<typeof areaFromFeature>[3]) => {
+    const outcome = areaFromFeature('provinces', props, square, fields);
+    if (!outcome.ok) throw new Error(outcome.detail);
+    return withTableNames(outcome.value, props, spec, table);
+  };
+
+  it("gives the area its row's names, keeps the source's name shown, and its other names searchable", () => {
+    const fields = { key: 'iso_3166_2', name: 'name', localIdentifier: 'iso_3166_2' };
+    const brussels = province({ iso_3166_2: 'BE-BRU', name: 'Brussels' }, fields);
+    expect(brussels.name).toBe('Brussels');
+    expect(brussels.names).toEqual({ nl: 'Brussels Hoofdstedelijk Gewest', fr: 'Région de Bruxelles-Capitale' });
+    expect(toAreaDoc(brussels).other_name_keys).toEqual([
+      'brussels hoofdstedelijk gewest',
+      'region de bruxelles capitale',
+    ]);
+  });
+
+  it('keeps a language the source names itself, and leaves an area the table does not know as it was', () => {
+    const fields = { key: 'iso_3166_2', name: 'name', names: { nl: 'name_nl' } };
+    const own = province({ iso_3166_2: 'BE-BRU', name: 'Brussels', name_nl: 'Brussel' }, fields);
+    expect(own.names).toEqual({ nl: 'Brussel', fr: 'Région de Bruxelles-Capitale' });
+    const unknown = province({ iso_3166_2: 'LU-D', name: 'Diekirch' }, { key: 'iso_3166_2', name: 'name' });
+    expect(unknown).not.toHaveProperty('names');
+  });
+});
 
 describe('street names joined from a table', () => {
   it('joins by the scope (city name -> NIS through the lookup, any case) and the street key', () => {

@@ -94,6 +94,34 @@ describe('before any index is created', () => {
       expect.stringMatching(/lookup-empty\.csv: lookup table has no row with a "gemeentecode"$/),
     ]);
   });
+  it('a names table without the columns it maps', async () => {
+    writeFileSync(join(dir, 'names-bad.csv'), 'iso_3166_2,name_nl\nBE-BRU,Brussels Hoofdstedelijk Gewest\n');
+    const manifest = parseManifest(
+      {
+        levels: {
+          provinces: [
+            {
+              file: '../../..' + 'data/sample/world/ne_10m_admin1_be.geojson',
+              format: 'geojson',
+              fields: { key: 'iso_3166_2', name: 'name' },
+              namesTable: {
+                file: 'names-bad.csv',
+                key: 'iso_3166_2',
+                field: 'iso_3166_2',
+                names: { nl: 'name_nl', fr: 'name_fr' },
+              },
+            },
+          ],
+        },
+      },
+      dir,
+    );
+    expect(await sourceProblems(manifest)).toEqual([
+      expect.stringMatching(
+        /names-bad\.csv: column "name_fr" not in the header; the file's columns: iso_3166_2, name_nl$/,
+      ),
+    ]);
+  });
 });
 
 describe('validate', () => {

@@ -11,6 +11,7 @@ import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { addressPlaces } from '../addressLookup.js';
 import { outlinesOf } from './outlines.js';
 import type { AreaRepository } from '../../hierarchy/areaRepository.js';
+import type { AttributionRepository } from '../../../indexes/attribution.js';
 import type { AddressRepository } from '../../address/addressRepository.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
@@ -34,6 +35,8 @@ export interface NominatimServices extends SearchServices, ReverseServices, Heal
   addresses: AddressRepository;
   /** The areas' outlines, for polygon_geojson. */
   areas: AreaRepository;
+  /** Whom the data comes from: each result's `licence`. */
+  attribution: AttributionRepository;
 }
 
 const endpoint = endpointsOf<NominatimServices>();
@@ -56,9 +59,12 @@ export const nominatimSearchEndpoint = endpoint({
     'Other parameters are ignored.',
   query: NominatimSearchQuery,
   ok: { description: "Places in Nominatim's format", schema: NominatimAnswer },
-  handle: async ({ query, acceptLanguage }, { searchBox, areas }) => {
+  handle: async ({ query, acceptLanguage }, { searchBox, areas, attribution }) => {
     const request = nominatimSearchRequest(query, acceptLanguage);
-    const results = request === 'empty' ? [] : await searchBox.search(request);
+    const [results, sources] = await Promise.all([
+      request === 'empty' ? [] : searchBox.search(request),
+      attribution.sources(),
+    ]);
     const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
     const places = results.map((r) => inLanguage(searchPlace(r), language));
     const options = {
@@ -66,6 +72,7 @@ export const nominatimSearchEndpoint = endpoint({
       addressdetails: query.addressdetails ?? false,
       namedetails: query.namedetails ?? false,
       outlines: query.polygon_geojson ? await outlinesOf(areas, places, query.polygon_threshold) : undefined,
+      attribution: sources,
     };
     const answer = nominatimResults(places, options, request === 'empty' ? '' : request.q);
     // Whole outlines (up to `limit` of them) make a boundary answer's bytes: they go out under the same limits.
@@ -88,18 +95,16 @@ export const nominatimReverseEndpoint = endpoint({
   handle: async ({ query, acceptLanguage }, services) => {
     const { lat, lon } = query;
     const language = { lang: languageOf(query['accept-language']), acceptLanguage };
-    const answer = await answerReverse(services, {
-      lat,
-      lon,
-      radius: DEFAULT_REVERSE_RADIUS_METRES,
-      size: 1,
-      language,
-    });
+    const [answer, sources] = await Promise.all([
+      answerReverse(services, { lat, lon, radius: DEFAULT_REVERSE_RADIUS_METRES, size: 1, language }),
+      services.attribution.sources(),
+    ]);
     const place = reversePlace(answer, reverseLevelOfZoom(query.zoom), { lat, lon });
     const options = {
       format: query.format,
       addressdetails: query.addressdetails ?? true,
       namedetails: query.namedetails ?? false,
+      attribution: sources,
     };
     return nominatimReverse(place, options);
   },
@@ -115,12 +120,13 @@ export const nominatimLookupEndpoint = endpoint({
     'carry (up to 50); ids that name no address are left out, as Nominatim leaves out what it does not know.',
   query: NominatimLookupQuery,
   ok: { description: "Addresses in Nominatim's format", schema: NominatimAnswer },
-  handle: async ({ query }, { addresses }) => {
-    const places = await addressPlaces(addresses, query.osm_ids);
+  handle: async ({ query }, { addresses, attribution }) => {
+    const [places, sources] = await Promise.all([addressPlaces(addresses, query.osm_ids), attribution.sources()]);
     const options = {
       format: query.format,
       addressdetails: query.addressdetails ?? false,
       namedetails: query.namedetails ?? false,
+      attribution: sources,
     };
     return nominatimResults(places, options);
   },

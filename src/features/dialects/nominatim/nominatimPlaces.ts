@@ -1,15 +1,16 @@
 /**
  * Our places in Nominatim's result formats (json, jsonv2, geojson, geocodejson), with the fields its clients read:
  * `place_id`, `lat`/`lon` as strings, `display_name`, `boundingbox` as strings [minlat, maxlat, minlon, maxlon],
- * `class`/`category`, `type`, `place_rank`, `addresstype`, `importance`, `address{}`, `licence`. Pure.
+ * `class`/`category`, `type`, `place_rank`, `addresstype`, `importance`, `address{}`, `licence` (the credits of the
+ * sources of what the result shows, from the live generation's attribution table: a Brussels address names BeST
+ * Address, a Delft one its own source). Pure.
  */
 import type { Geometry } from 'geojson';
 import { z } from 'zod';
+import type { Attribution } from '../../../indexes/attribution.js';
+import { sourcesOf, sourcesOfAll } from '../attribution.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
 import type { NominatimFormat } from './nominatimQuery.js';
-
-/** As the API document's licence says (src/openapi/document.ts): the strictest of the sources, with attribution. */
-export const NOMINATIM_LICENCE = 'Data © OpenStreetMap contributors, ODbL 1.0; © CBS / Kadaster, CC BY 4.0';
 
 /** Nominatim's class, type, rank and address type for each of our kinds. */
 const KIND: Record<PlaceKind, { class: string; type: string; rank: number; addresstype: string }> = {
@@ -56,6 +57,8 @@ export interface NominatimOptions {
   namedetails: boolean;
   /** polygon_geojson: the areas' outlines by place id (./outlines.ts). */
   outlines?: ReadonlyMap<string, Geometry> | undefined;
+  /** Whom the live generation's data comes from: each `licence` names its result's sources. */
+  attribution: Attribution;
 }
 
 function nameDetails(p: DialectPlace): Record<string, string> {
@@ -69,7 +72,7 @@ export function nominatimPlace(p: DialectPlace, o: NominatimOptions): Record<str
   const [minLon, minLat, maxLon, maxLat] = p.bbox;
   return {
     place_id: p.id,
-    licence: NOMINATIM_LICENCE,
+    licence: o.attribution.text(sourcesOf(p)),
     lat: fixed(p.lat),
     lon: fixed(p.lon),
     ...(o.format === 'jsonv2' ? { category: kind.class } : { class: kind.class }),
@@ -138,12 +141,14 @@ function geocodejsonFeature(p: DialectPlace) {
 /** A list of results in the format asked for; `query`: the text searched, for geocodejson's header. */
 export function nominatimResults(places: readonly DialectPlace[], o: NominatimOptions, query = ''): unknown {
   if (o.format === 'geojson') {
-    return { type: 'FeatureCollection', licence: NOMINATIM_LICENCE, features: places.map((p) => geojsonFeature(p, o)) };
+    const licence = o.attribution.text(sourcesOfAll(places));
+    return { type: 'FeatureCollection', licence, features: places.map((p) => geojsonFeature(p, o)) };
   }
   if (o.format === 'geocodejson') {
+    const licence = o.attribution.text(sourcesOfAll(places));
     return {
       type: 'FeatureCollection',
-      geocoding: { version: '0.1.0', attribution: NOMINATIM_LICENCE, licence: NOMINATIM_LICENCE, query },
+      geocoding: { version: '0.1.0', attribution: licence, licence, query },
       features: places.map(geocodejsonFeature),
     };
   }

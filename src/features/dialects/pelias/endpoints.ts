@@ -8,6 +8,7 @@ import { errorText } from '../../../http/errors.js';
 import { DEFAULT_REVERSE_RADIUS_METRES } from '../../../schemas/requests.js';
 import { addressPlaces } from '../addressLookup.js';
 import type { AddressRepository } from '../../address/addressRepository.js';
+import type { AttributionRepository } from '../../../indexes/attribution.js';
 import { answerAutocomplete } from '../../autocomplete/autocompleteAnswer.js';
 import type { AutocompleteServices } from '../../autocomplete/endpoint.js';
 import { answerReverse } from '../../reverse/reverseAnswer.js';
@@ -38,6 +39,8 @@ import {
 
 export interface PeliasServices extends SearchServices, AutocompleteServices, ReverseServices {
   addresses: AddressRepository;
+  /** Whom the data comes from: `geocoding.attribution`. */
+  attribution: AttributionRepository;
 }
 
 const endpoint = endpointsOf<PeliasServices>();
@@ -58,14 +61,17 @@ const FILTERS =
 
 /** The search box's answer to a Pelias search request, in Pelias' GeoJSON, kept to the query's filters. */
 async function peliasSearch(
-  searchBox: SearchServices['searchBox'],
+  { searchBox, attribution }: PeliasServices,
   request: SearchBoxRequest | 'empty',
   query: PeliasSearchQuery | PeliasStructuredQuery,
 ) {
-  const results = request === 'empty' ? [] : await searchBox.search(request);
+  const [results, sources] = await Promise.all([
+    request === 'empty' ? [] : searchBox.search(request),
+    attribution.sources(),
+  ]);
   const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
   const places = results.map((r) => inLanguage(searchPlace(r), language));
-  return peliasCollection(places.filter(keepsTo(query)), echo(query));
+  return peliasCollection(places.filter(keepsTo(query)), echo(query), sources);
 }
 
 export const peliasSearchEndpoint = endpoint({
@@ -75,8 +81,8 @@ export const peliasSearchEndpoint = endpoint({
   summary: 'Pelias: search',
   description: `Pelias' /v1/search over the native search box: \`text\`, ${FILTERS}`,
   query: PeliasSearchQuery,
-  handle: ({ query, acceptLanguage }, { searchBox }) =>
-    peliasSearch(searchBox, peliasSearchRequest(query, acceptLanguage), query),
+  handle: ({ query, acceptLanguage }, services) =>
+    peliasSearch(services, peliasSearchRequest(query, acceptLanguage), query),
 });
 
 export const peliasStructuredEndpoint = endpoint({
@@ -89,8 +95,8 @@ export const peliasStructuredEndpoint = endpoint({
     'last), `postalcode`, `locality` (else `borough`, `neighbourhood`), `county`, `region`, `country` (a code or a ' +
     `name), read as one address text by the same reader as /v1/search's \`text\`; ${FILTERS}`,
   query: PeliasStructuredQuery,
-  handle: ({ query, acceptLanguage }, { searchBox }) =>
-    peliasSearch(searchBox, peliasStructuredRequest(query, acceptLanguage), query),
+  handle: ({ query, acceptLanguage }, services) =>
+    peliasSearch(services, peliasStructuredRequest(query, acceptLanguage), query),
 });
 
 export const peliasAutocompleteEndpoint = endpoint({
@@ -109,8 +115,11 @@ export const peliasAutocompleteEndpoint = endpoint({
       lon: query['focus.point.lon'],
       lang,
     };
-    const suggestions = await answerAutocomplete(services, request, acceptLanguage);
-    return peliasCollection(suggestions.map(suggestionPlace).filter(keepsTo(query)), echo(query));
+    const [suggestions, sources] = await Promise.all([
+      answerAutocomplete(services, request, acceptLanguage),
+      services.attribution.sources(),
+    ]);
+    return peliasCollection(suggestions.map(suggestionPlace).filter(keepsTo(query)), echo(query), sources);
   },
 });
 
@@ -131,13 +140,16 @@ export const peliasReverseEndpoint = endpoint({
     const lon = query['point.lon'];
     const radius = reverseRadiusMetres(query['boundary.circle.radius'], DEFAULT_REVERSE_RADIUS_METRES);
     const language = { lang: languageOf(query.lang), acceptLanguage };
-    const answer = await answerReverse(services, { lat, lon, radius, size: query.size, language });
+    const [answer, sources] = await Promise.all([
+      answerReverse(services, { lat, lon, radius, size: query.size, language }),
+      services.attribution.sources(),
+    ]);
     const areas = AREA_LEVELS.map((level) => reversePlace(answer, level, { lat, lon }));
     const places = [...reverseAddresses(answer), ...areas].filter(
       (p, i, all): p is DialectPlace => p !== undefined && all.findIndex((o) => o?.id === p.id) === i,
     );
     const kept = places.filter((p) => !query.layers || query.layers.includes(p.kind)).slice(0, query.size);
-    return peliasCollection(kept, echo(query));
+    return peliasCollection(kept, echo(query), sources);
   },
 });
 
@@ -150,13 +162,13 @@ export const peliasPlaceEndpoint = endpoint({
     "Pelias' /v1/place for the addresses our answers name: `ids` is a comma-separated list of `gid`s " +
     '(`geocoder:address:<id>`, up to 50); other ids are left out.',
   query: PeliasPlaceQuery,
-  handle: async ({ query }, { addresses }) => {
+  handle: async ({ query }, { addresses, attribution }) => {
     const ids = query.ids.flatMap((gid) => {
       const parsed = idOfGid(gid);
       return parsed?.layer === 'address' ? [parsed.id] : [];
     });
-    const places = await addressPlaces(addresses, ids);
-    return peliasCollection(places, echo(query));
+    const [places, sources] = await Promise.all([addressPlaces(addresses, ids), attribution.sources()]);
+    return peliasCollection(places, echo(query), sources);
   },
 });
 

@@ -4,6 +4,8 @@
  * `country_a`, `region`, `localadmin`, `locality`, `neighbourhood`, `label`) and `bbox`. Pure.
  */
 import { z } from 'zod';
+import { type Attribution, UNRECORDED_SOURCES } from '../../../indexes/attribution.js';
+import { sourcesOfAll } from '../attribution.js';
 import type { DialectPlace } from '../place.js';
 import { PELIAS_LAYER_OF } from './peliasQuery.js';
 
@@ -60,12 +62,11 @@ export function peliasFeature(p: DialectPlace) {
   };
 }
 
-const ATTRIBUTION = '/docs/';
-
-function header(query: Record<string, unknown>, errors?: string[]) {
+/** `attribution`: the credits of the answer's sources (src/indexes/attribution.ts), or where to read about them. */
+function header(query: Record<string, unknown>, attribution: string, errors?: string[]) {
   return {
     version: '0.2',
-    attribution: ATTRIBUTION,
+    attribution,
     query,
     ...(errors ? { errors } : {}),
     engine: { name: 'geocoder', author: 'geocoder', version: '1.0' },
@@ -73,8 +74,12 @@ function header(query: Record<string, unknown>, errors?: string[]) {
   };
 }
 
-/** The collection, with the envelope of its features' boxes and points. */
-export function peliasCollection(places: readonly DialectPlace[], query: Record<string, unknown>) {
+/** The collection, with the envelope of its features' boxes and points and the credits of their sources. */
+export function peliasCollection(
+  places: readonly DialectPlace[],
+  query: Record<string, unknown>,
+  attribution: Attribution,
+) {
   const features = places.map(peliasFeature);
   const box = [Infinity, Infinity, -Infinity, -Infinity];
   for (const p of places) {
@@ -84,7 +89,7 @@ export function peliasCollection(places: readonly DialectPlace[], query: Record<
     box[3] = Math.max(box[3]!, p.bbox[3], p.lat);
   }
   return {
-    geocoding: header(query),
+    geocoding: header(query, attribution.text(sourcesOfAll(places))),
     type: 'FeatureCollection',
     features,
     ...(places.length ? { bbox: box } : {}),
@@ -93,7 +98,7 @@ export function peliasCollection(places: readonly DialectPlace[], query: Record<
 
 /** Pelias' error body: the collection, empty, with `geocoding.errors`. */
 export const peliasError = (message: string) => ({
-  geocoding: header({}, [message]),
+  geocoding: header({}, UNRECORDED_SOURCES, [message]),
   type: 'FeatureCollection',
   features: [],
 });
