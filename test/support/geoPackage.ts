@@ -4,6 +4,7 @@
  * blobs built byte by byte (the binary header, then little-endian WKB), so a test can put a damaged blob in any row.
  */
 import { DatabaseSync } from 'node:sqlite';
+import { ADDRESS_COLUMNS } from '../../indexer/sources/bag/bagLayout.js';
 
 /** RD New's definition as PDOK's file declares it (the reader checks the organization and code, not the text). */
 const RD_NEW_WKT = 'PROJCS["Amersfoort / RD New",GEOGCS["Amersfoort"],AUTHORITY["EPSG","28992"]]';
@@ -93,21 +94,10 @@ export interface BagTables {
   woonplaats?: FeatureRow[];
 }
 
-const ADDRESS_COLUMNS = [
-  'identificatie',
-  'status',
-  'openbare_ruimte_naam',
-  'huisnummer',
-  'huisletter',
-  'toevoeging',
-  'postcode',
-  'woonplaats_naam',
-  'nummeraanduiding_hoofdadres_identificatie',
-];
 const COLUMNS: Record<keyof BagTables, string[]> = {
   verblijfsobject: [...ADDRESS_COLUMNS, 'pand_identificatie'],
-  standplaats: ADDRESS_COLUMNS,
-  ligplaats: ADDRESS_COLUMNS,
+  standplaats: [...ADDRESS_COLUMNS],
+  ligplaats: [...ADDRESS_COLUMNS],
   woonplaats: ['identificatie', 'status', 'woonplaats'],
 };
 const GEOMETRY_TYPE: Record<keyof BagTables, string> = {
