@@ -136,8 +136,7 @@ export class SearchBox {
     );
     const places = wantPlaces
       ? await this.placesAfter(kept, {
-          // The place reader reads what the address reader read: no country or no-number mark.
-          text: (await this.freeText.placeText(r.q)).text || r.q,
+          text: r.q,
           size: r.size,
           focus: r.focus,
           layers: placeLayers,
@@ -152,7 +151,12 @@ export class SearchBox {
 
   private async placesAfter(addresses: readonly ForwardAnswer[], q: PlaceQuery): Promise<PlaceResult[]> {
     const next = placeSearchAfter(addresses);
-    if (next.ask === 'names') return this.places.search(q);
+    if (next.ask === 'names') {
+      // The place reader reads what the address reader read: no country or no-number mark. Only here: a confident
+      // address asks for its street by name and city, not by the text.
+      const text = (await this.freeText.placeText(q.text)).text || q.text;
+      return this.places.search({ ...q, text });
+    }
     if (q.layers && !q.layers.includes('street')) return [];
     const { streetname, city } = next.address.doc;
     const streets = await this.places.round(
