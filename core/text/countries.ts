@@ -63,3 +63,12 @@ export const COUNTRY_NAME_MAX_WORDS = Math.max(...[...BY_NAME.keys()].map((k) =>
 export function countryNamed(text: string): CountryCode | undefined {
   return BY_NAME.get(normaliseText(text));
 }
+
+/** The last word of every name and code ("belgique", "bas", "nl"): a cheap first test of a text's last word. */
+const LAST_WORDS: ReadonlySet<string> = new Set([...BY_NAME.keys()].map((k) => k.slice(k.lastIndexOf(' ') + 1)));
+
+/** Whether a word typed last ("Belgique", "Pays-Bas", "NL") may end a country's name or be its code. */
+export function mayEndCountryName(word: string): boolean {
+  const key = normaliseText(word);
+  return LAST_WORDS.has(key.slice(key.lastIndexOf(' ') + 1));
+}

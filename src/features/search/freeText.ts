@@ -104,24 +104,30 @@ function findPostcode(
         if (next && next.segment === one.segment && pattern.test(`${one.lower} ${next.lower}`)) {
           return { start: i, length: 2, text: `${one.text} ${next.text}` };
         }
-        // Of two bare numbers in a row the later is the postcode: the first is the number's box ("Pleinlaan 2 4255
-        // 1050 Elsene").
-        const beforeAnother = next !== undefined && next.segment === one.segment && pattern.test(next.lower);
-        // "1595 Waterloosesteenweg, 1180 Ukkel": a four-digit number before the street is its house number when
-        // another postcode-shaped number follows.
-        const numberFirst =
-          next?.segment === one.segment &&
-          /^\p{L}/u.test(next.text) &&
-          tokens[i - 1]?.segment !== one.segment &&
-          tokens.slice(i + 1).some((t) => pattern.test(t.lower));
-        const asNumber = isNumberSlot(tokens, i) || beforeAnother || numberFirst;
-        if (pattern.test(one.lower) && !(lookslikeNumber && asNumber)) {
-          return { start: i, length: 1, text: one.text };
-        }
+        if (!pattern.test(one.lower)) continue;
+        if (!lookslikeNumber || !readAsNumber(tokens, i, pattern)) return { start: i, length: 1, text: one.text };
       }
     }
   }
   return undefined;
+}
+
+/**
+ * Whether a bare postcode-shaped number at `i` is the house number instead: after the street's word (isNumberSlot);
+ * of two bare numbers in a row the later is the postcode, the first the number's box ("Pleinlaan 2 4255 1050
+ * Elsene"); a four-digit number before the street is its house number when another postcode-shaped number follows
+ * ("1595 Waterloosesteenweg, 1180 Ukkel").
+ */
+function readAsNumber(tokens: readonly Token[], i: number, pattern: RegExp): boolean {
+  const [one, next] = [tokens[i]!, tokens[i + 1]];
+  if (isNumberSlot(tokens, i)) return true;
+  if (next === undefined || next.segment !== one.segment) return false;
+  if (pattern.test(next.lower)) return true;
+  return (
+    /^\p{L}/u.test(next.text) &&
+    tokens[i - 1]?.segment !== one.segment &&
+    tokens.slice(i + 1).some((t) => pattern.test(t.lower))
+  );
 }
 
 const isNumber = (t: Token) => /^\d/.test(t.lower) && parseHouseNumber(t.text) !== null;

@@ -10,7 +10,12 @@
  * - A mark that there is no number (`zn`, `z/n`, `sn`, `s/n`, a lone `-` or `/` after the street): dropped, and said,
  *   so the text is read as a street.
  */
-import { COUNTRY_NAME_MAX_WORDS, type CountryCode, countryNamed } from '../../../core/text/countries.js';
+import {
+  COUNTRY_NAME_MAX_WORDS,
+  type CountryCode,
+  countryNamed,
+  mayEndCountryName,
+} from '../../../core/text/countries.js';
 
 export interface TypedText {
   /** The text without the parts above; commas as typed (new ones where a bracket or a lone dash parted it). */
@@ -85,6 +90,8 @@ export function readTypedText(
  */
 function trailingCountry(text: string): { code: CountryCode; rest: string } | undefined {
   const trimmed = text.replace(/[\s,;.]+$/, '');
+  const lastWord = /[^\s,;]+$/.exec(trimmed)?.[0];
+  if (lastWord === undefined || !mayEndCountryName(lastWord)) return undefined;
   const tokens = [...trimmed.matchAll(/[^\s,;]+/g)];
   for (let k = Math.min(COUNTRY_NAME_MAX_WORDS, tokens.length - 1); k >= 1; k--) {
     const last = tokens.slice(-k);
