@@ -1,6 +1,7 @@
 /**
- * docs/configuration.md's tables against the schemas that read the environment: every variable the code reads is a
- * row, once, and no row names one the code does not read.
+ * The configuration tables (the README's short one, docs/configuration.md's full one) against the schemas that read
+ * the environment: every variable the code reads is a row of each, once, and no row names one the code does not
+ * read. And the README stays a front door: no line over 160 characters, no date.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -34,7 +35,7 @@ function tableVariables(markdown: string): string[] {
     .flatMap((cell) => (cell === undefined ? [] : [...cell.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!)));
 }
 
-describe.each(['docs/configuration.md'])('the configuration tables of %s', (file) => {
+describe.each(['README.md', 'docs/configuration.md'])('the configuration tables of %s', (file) => {
   const documented = tableVariables(read(file));
 
   it('name every variable the code reads, once', () => {
@@ -45,5 +46,17 @@ describe.each(['docs/configuration.md'])('the configuration tables of %s', (file
 
   it('name no variable the code does not read', () => {
     expect(documented.filter((name) => !readByCode.has(name))).toEqual([]);
+  });
+});
+
+describe('the README', () => {
+  const lines = read('README.md').split('\n');
+
+  it('has no line over 160 characters', () => {
+    expect(lines.flatMap((line, i) => (line.length > 160 ? [`${i + 1}: ${line.length}`] : []))).toEqual([]);
+  });
+
+  it('has no date: the dated runs are in docs/bench-log/', () => {
+    expect(lines.filter((line) => /20\d{2}|Nov|Dec/.test(line))).toEqual([]);
   });
 });
