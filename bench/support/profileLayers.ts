@@ -3,7 +3,7 @@
  * that belongs to a package or a repository source folder, so a socket write or a JSON.parse (native frames) goes
  * to whoever called it; samples with no such frame are node:http's and net's own (parsing, socket reads). Module
  * loading at start-up is left out of the shares. Pure: a profile in, rows out (the "what each layer
- * costs" tables of docs/performance.md and docs/bench-log/).
+ * costs" tables of docs/bench-log/).
  */
 import type { CpuProfile, SelfTime } from './cpuProfile.js';
 

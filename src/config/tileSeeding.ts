@@ -38,7 +38,7 @@ export const DEFAULT_SEED_STALL_MS = 60_000;
 /** The store's cap: 128 MiB, 2.5 times the bulk data's 51 MB (docs/tiles.md), so it bounds a runaway, not the data. */
 export const DEFAULT_SEED_MAX_BYTES = 128 * 1024 * 1024;
 
-const TileSeedingEnvSchema = z.object({
+export const TileSeedingEnvSchema = z.object({
   /** Cut the boundary tiles of each generation ahead, in a child process (src/features/tiles/seed); false: on demand. */
   TILE_SEEDING: booleanFlag.default(true),
   /** The deepest zoom seeded (deeper tiles are cut on demand). */

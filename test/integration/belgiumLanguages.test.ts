@@ -39,6 +39,23 @@ describe('the same Brussels address in French and Dutch', () => {
     expect(ids.size).toBe(1);
   });
 
+  it('/search finds Rue de la Loi 16 (Wetstraat 16) in the centre of Brussels, written in either language', async () => {
+    const ids = new Set<string>();
+    for (const q of ['Rue de la Loi 16, Bruxelles', 'Wetstraat 16 Brussel', 'Wetstraat 16, Brussel']) {
+      const res = await search(q);
+      expect(res.body[0], q).toMatchObject({
+        type: 'address',
+        number: '16',
+        postcode: '1000',
+        names: { streetname: { nl: 'Wetstraat', fr: 'Rue de la Loi' } },
+      });
+      ids.add(res.body[0].id);
+    }
+    expect(ids.size).toBe(1);
+    const french = await search('Rue de la Loi 16, Bruxelles');
+    expect(french.body[0]).toMatchObject({ streetname: 'Rue de la Loi', city: 'Bruxelles' });
+  });
+
   it('/search answers in the language of the query, with both names', async () => {
     const french = await search('Rue Élise 117, 1050 Ixelles');
     expect(french.body[0]).toMatchObject({

@@ -1,42 +1,19 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+/**
+ * scripts/checkDocLinks.mjs, the documentation's link check (`node scripts/checkDocLinks.mjs`): how it reads
+ * Markdown as GitHub renders it, that it catches a broken link, and that every link of this repository leads
+ * somewhere.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { githubSlug, markdownAnchors, relativeLinks } from '../support/markdownLinks.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { githubSlug, markdownAnchors, markdownFiles, relativeLinks } from '../../scripts/checkDocLinks.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const skipped = new Set(['node_modules', 'dist', '.git', '.cache', 'coverage', 'test-output', 'rejects']);
-
-/** Every Markdown file of the repository: README.md, docs/**, indexer/README.md and the others. */
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return skipped.has(entry.name) ? [] : markdownFiles(path);
-    return entry.name.endsWith('.md') ? [path] : [];
-  });
-}
-
-const anchorsOf = new Map<string, Set<string>>();
-function anchors(file: string): Set<string> {
-  let found = anchorsOf.get(file);
-  if (found === undefined) {
-    found = markdownAnchors(readFileSync(file, 'utf8'));
-    anchorsOf.set(file, found);
-  }
-  return found;
-}
-
-/** What is wrong with one link of `file`, or undefined when it leads somewhere. */
-function brokenLink(file: string, target: string): string | undefined {
-  const hash = target.indexOf('#');
-  const path = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
-  const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
-  const destination = path === '' ? file : resolve(dirname(file), path);
-  if (!existsSync(destination)) return 'no such file';
-  if (anchor === undefined) return undefined;
-  if (statSync(destination).isDirectory() || !destination.endsWith('.md')) return 'an anchor into a non-Markdown file';
-  return anchors(destination).has(anchor) ? undefined : `no heading #${anchor}`;
-}
+const script = join(repoRoot, 'scripts/checkDocLinks.mjs');
+const check = (root: string) => spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
 
 describe('GitHub heading anchors', () => {
   it('lower-cases, drops punctuation but - and _, and turns spaces into -', () => {
@@ -61,21 +38,32 @@ describe('GitHub heading anchors', () => {
   });
 });
 
-describe('the documentation links', () => {
-  const files = markdownFiles(repoRoot);
+describe('node scripts/checkDocLinks.mjs', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'doc-links-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('covers the README, docs/ and the indexer README', () => {
-    const names = files.map((file) => relative(repoRoot, file));
+    const names = markdownFiles(repoRoot).map((file) => relative(repoRoot, file));
     expect(names).toEqual(expect.arrayContaining(['README.md', 'docs/api.md', 'indexer/README.md']));
   });
 
-  it('lead to files that exist and to headings those files have', () => {
-    const broken = files.flatMap((file) =>
-      relativeLinks(readFileSync(file, 'utf8')).flatMap(({ target, line }) => {
-        const problem = brokenLink(file, target);
-        return problem === undefined ? [] : [`${relative(repoRoot, file)}:${line} ${target}: ${problem}`];
-      }),
+  it('fails on a missing file and a missing heading, naming the file, the line and the link', () => {
+    mkdirSync(join(scratch, 'docs'));
+    writeFileSync(join(scratch, 'docs/a.md'), '# A\n\n## Quick start\n');
+    writeFileSync(
+      join(scratch, 'README.md'),
+      '# R\n\n[ok](docs/a.md#quick-start) [here](#r)\n[gone](docs/b.md)\n[no heading](docs/a.md#slow-start)\n',
     );
-    expect(broken).toEqual([]);
+    const run = check(scratch);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('README.md:4 docs/b.md: no such file');
+    expect(run.stderr).toContain('README.md:5 docs/a.md#slow-start: no heading #slow-start');
+    expect(run.stderr).not.toContain('quick-start:');
+  });
+
+  it('passes on this repository: every relative link leads to a file and a heading it has', () => {
+    const run = check(repoRoot);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });
