@@ -170,6 +170,8 @@ module.exports = {
   ],
   options: {
     includeOnly: '^(src|core|indexer|dev|bench|test|scripts)/',
+    // test/fixtures/import-boundaries breaks these rules on purpose (test/unit/importBoundaries.test.ts).
+    exclude: { path: '^test/fixtures/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     combinedDependencies: false,
