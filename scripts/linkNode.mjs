@@ -19,7 +19,7 @@ const npmNode = npmNodeVersion(process.env.npm_config_user_agent, process.versio
 function ourLink() {
   try {
     return lstatSync(link).isSymbolicLink() && /\/node-linux-[a-z0-9]+\/bin\/node$/.test(readlinkSync(link));
-  } catch (e) {
+  } catch {
     return false;
   }
 }
@@ -38,7 +38,7 @@ if (!isTooOld(npmNode)) {
     if (ourLink()) unlinkSync(link);
     symlinkSync(target, link);
     execFileSync(link, ['--version'], { stdio: 'ignore' });
-  } catch (e) {
+  } catch {
     process.stderr.write(
       '\nThis project runs on Node.js ' +
         wanted +

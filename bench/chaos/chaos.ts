@@ -237,7 +237,7 @@ async function phase(
         },
       },
     ],
-  } as autocannon.Options);
+  });
   const failed = (status: string) => {
     bad.push(Date.now());
     non2xx[status] = (non2xx[status] ?? 0) + 1;
@@ -522,6 +522,7 @@ async function main() {
       await phase('1 kill master + restart', apiUrl, requests, rate, 120, async (ctl) => {
         await sleep(5_000);
         const name = await masterName(c.urls[0] as string).catch(() => undefined);
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: tsc reads it as possibly undefined
         const node = c.nodes.find((n) => n.name === name) ?? (c.nodes[c.nodes.length - 1] as (typeof c.nodes)[number]);
         ctl.faultAt();
         await node.kill();

@@ -13,7 +13,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { Client } from '@elastic/elasticsearch';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import type { AreaDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';

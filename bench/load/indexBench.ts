@@ -143,7 +143,7 @@ async function rawBulk(client: Client, sourceAlias: string, rawIndex: string): P
       docs++;
       if (bytes >= DEFAULT_TUNING.flushBytes) flush();
     }
-    after = hits[hits.length - 1]?.sort as unknown[];
+    after = hits[hits.length - 1]?.sort;
   }
   flush();
 
@@ -154,13 +154,11 @@ async function rawBulk(client: Client, sourceAlias: string, rawIndex: string): P
     while (next < files.length) {
       const file = files[next++] as string;
       const ndjson = await readFile(file, 'utf8');
-      const res = (await client.transport.request({
+      const res = await client.transport.request<{ errors: boolean }>({
         method: 'POST',
         path: `/${rawIndex}/_bulk`,
         bulkBody: ndjson,
-      })) as {
-        errors: boolean;
-      };
+      });
       if (res.errors) throw new Error('raw bulk request had item errors');
     }
   };

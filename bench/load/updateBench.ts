@@ -39,7 +39,7 @@ const { values } = parseArgs({
     'dry-run-too': { type: 'boolean', default: false },
   },
 });
-const prefix = values.prefix as string;
+const prefix = values.prefix;
 if (prefix.startsWith('bench-bulk')) throw new Error('--prefix must not be the shared bench-bulk- data');
 const fraction = Number(values.fraction);
 const random = seededRandom(Number(values.seed));
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
   const client = createElasticsearchClient({ url, requestTimeoutMs: 300_000, maxRetries: 2 });
   try {
-    const manifestPath = resolve(values.manifest as string);
+    const manifestPath = resolve(values.manifest);
     const manifest = absolutePaths(JSON.parse(readFileSync(manifestPath, 'utf8')), dirname(manifestPath)) as {
       levels: { addresses: { file: string }[] };
     };

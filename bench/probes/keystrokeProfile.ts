@@ -88,7 +88,7 @@ async function main() {
     const searcher: Searcher = {
       async search<T>(index: string, body: estypes.SearchRequest, lane: Lane = 'exact') {
         const res = await client.search<T>({ index, ...body, profile: true });
-        const times = timesOf(res as estypes.SearchResponse, byType);
+        const times = timesOf(res, byType);
         const key = `${index.slice(prefix.length)} ${lane}`;
         for (const [map, k] of [
           [bySearch, key],

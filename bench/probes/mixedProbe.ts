@@ -84,7 +84,7 @@ async function eventLoopDelay(pid: number): Promise<{ p99?: number; max?: number
 
 const client = createElasticsearchClient({ url: esUrl, requestTimeoutMs: 600_000 });
 const esPid = await elasticsearchPid(client);
-const addresses = await sampleAddresses(client, args.prefix!, 2000, BENCH_SEED);
+const addresses = await sampleAddresses(client, args.prefix, 2000, BENCH_SEED);
 const forwardRequests = streetBodies(addresses, false, seededRandom(BENCH_SEED)).map((b) => ({
   method: 'POST' as const,
   path: '/geocode/forward',
@@ -94,7 +94,7 @@ const apis = [];
 for (const root of (args.root ?? [REPO_ROOT]).map((r) => resolve(r))) {
   const api = await startApiProcess({
     elasticsearchUrl: esUrl,
-    indexPrefix: args.prefix!,
+    indexPrefix: args.prefix,
     apiKey: BENCH_API_KEY,
     root,
     imports: [join(REPO_ROOT, 'bench/support/eventLoopProbe.ts')],
@@ -114,7 +114,7 @@ try {
       headers: { 'x-api-key': BENCH_API_KEY, 'content-type': 'application/json' },
       requests: forwardRequests,
     };
-    for (const phase of args.phases!.split(',')) {
+    for (const phase of args.phases.split(',')) {
       const loopers = phase.includes('autocannon')
         ? startLoopers('autocannon', api.url, duration + 2)
         : phase.includes('lean')

@@ -166,7 +166,7 @@ fs.createReadStream = function (this: unknown, ...args: Parameters<typeof create
     });
   }
   return stream;
-} as typeof createReadStream;
+};
 syncBuiltinESMExports();
 
 process.on('exit', () => {

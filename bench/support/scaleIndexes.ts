@@ -112,7 +112,7 @@ export async function ensureReplicated(
 
 /** Every index of every generation under the prefix, and the indexer's lock index (exact names: no wildcards). */
 export async function deletePrefix(client: Client, prefix: string): Promise<void> {
-  const indexes = (await listGenerations(client, prefix)).flatMap((g) => Object.values(g.indexes).map((i) => i!.index));
+  const indexes = (await listGenerations(client, prefix)).flatMap((g) => Object.values(g.indexes).map((i) => i.index));
   await deleteIndexes(client, [...indexes, lockIndexName(prefix)]);
 }
 

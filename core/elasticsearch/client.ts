@@ -87,6 +87,10 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
     probe: () => transport?.unguarded({ method: 'GET', path: '/' }) ?? Promise.resolve(),
   });
 
+  /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument,
+     @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-this-alias --
+     the transport's request() is overloaded (with or without meta, streamed); the guard passes its arguments on
+     unchanged. `transport` is this instance, for the breaker's probe. */
   class GuardedTransport extends SniffingTransport {
     constructor(...[transportOptions, ...rest]: ConstructorParameters<typeof SniffingTransport>) {
       // Timeouts are retried by bounded() (with the rest of the deadline), never by the transport.
@@ -143,6 +147,8 @@ export function createElasticsearchClient(options: ElasticsearchClientOptions): 
       }
     }
   }
+  /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument,
+     @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-this-alias */
 
   const client = new Client({
     nodes,

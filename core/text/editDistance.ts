@@ -8,9 +8,9 @@ export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINIT
   const lb = b.length;
   if (Math.abs(la - lb) > max) return max + 1;
   if (la === 0 || lb === 0) return Math.min(Math.max(la, lb), max + 1);
-  let prev2: number[] = new Array(lb + 1).fill(0);
+  let prev2: number[] = new Array<number>(lb + 1).fill(0);
   let prev: number[] = Array.from({ length: lb + 1 }, (_, j) => j);
-  let cur: number[] = new Array(lb + 1).fill(0);
+  let cur: number[] = new Array<number>(lb + 1).fill(0);
   for (let i = 1; i <= la; i++) {
     cur[0] = i;
     let rowMin = i;

@@ -44,6 +44,6 @@ const shutdown = async () => {
   await stop();
   process.exit(0);
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
 setInterval(() => {}, 1 << 30);

@@ -41,7 +41,7 @@ export interface LocalNode {
   version: string;
   javaHome: string;
   startupMs: number;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const ARTIFACT_GROUP_PATH = 'org/elasticsearch/distribution/integ-test-zip/elasticsearch';
@@ -271,7 +271,7 @@ export interface LocalCluster {
   /** Waits for the cluster (asked through any answering node) to reach a status; false on timeout. */
   waitForStatus(status: 'green' | 'yellow', timeoutMs: number): Promise<boolean>;
   /** Stops every node and removes the run directory. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface LocalClusterOptions extends LocalNodeOptions {

@@ -13,7 +13,7 @@ export interface RunningElasticsearch {
   kind: 'external' | 'testcontainers' | 'local';
   url: string;
   version: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface StartOptions extends LocalNodeOptions {

@@ -82,8 +82,6 @@ export function backoffMs(attempt: number, baseMs = 500, capMs = 30_000, random 
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-type BulkFn = Client['bulk'];
-
 export function withRequestRetries(
   bulk: (params: unknown, options: unknown) => Promise<unknown>,
   retries: number,
@@ -174,7 +172,7 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
     tuning.requestRetries,
     undefined,
     options.onRetry,
-  ) as unknown as BulkFn;
+  );
 
   // Enough for every document of every request in flight plus the one being assembled (no indexed
   // document is smaller than ~250 bytes of NDJSON).
@@ -246,7 +244,7 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
     },
     { requestTimeout: tuning.requestTimeoutMs },
   );
-  const abort = () => helper.abort();
+  const abort = () => void helper.abort();
   signal?.addEventListener('abort', abort, { once: true });
   try {
     const stats = await helper;

@@ -7,14 +7,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { IndexKind, ParentIds, StreetDoc } from '../../core/elasticsearch/documents.js';
 import type { WritePolicy } from './writePolicy.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
-import {
-  type BulkLoadOptions,
-  type BulkTuning,
-  bulkLoad,
-  type DroppedDocument,
-  type LoadItem,
-  type LoadResult,
-} from './bulkLoader.js';
+import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
 import { Hierarchy } from '../records/hierarchy.js';
 import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
 import type { Logger } from './logger.js';
@@ -30,7 +23,6 @@ import { type ReadStats, readSource, type SourceItem } from '../sources/index.js
 import { classifyItem, rowOf } from '../records/sourceItems.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
-import { matchesFilters } from '../transform/fields.js';
 
 export interface RunSetup {
   client: Client;
@@ -282,6 +274,7 @@ export class RunContext {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable over values in memory, for the loaders
 export async function* arrayItems<T>(items: T[]): AsyncGenerator<T> {
   for (const item of items) yield item;
 }

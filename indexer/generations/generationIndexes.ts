@@ -5,7 +5,7 @@
 import type { SourceAttribution } from '../../core/elasticsearch/attribution.js';
 import { type Client, errors } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import { type IndexDefinition, indexDefinition } from '../../core/elasticsearch/mappings.js';
 
 /** UTC `YYYYMMDDHHmmssSSS`: sorts as text in time order. */
@@ -129,7 +129,7 @@ export async function createGenerationIndex(
   await client.indices.create({
     index,
     settings: loadingSettings(def, layout),
-    mappings: def.mappings as never,
+    mappings: def.mappings,
     wait_for_active_shards: 1,
   });
 }

@@ -100,7 +100,7 @@ async function ensureLockIndex(client: Client, index: string): Promise<void> {
       wait_for_active_shards: 1,
     });
   } catch (error) {
-    const type = (error as errors.ResponseError).body?.error?.type;
+    const type = ((error as errors.ResponseError).body as { error?: { type?: string } } | undefined)?.error?.type;
     if (type !== 'resource_already_exists_exception') throw error;
   }
 }

@@ -37,6 +37,7 @@ async function blockSettings(client: Client, index: string): Promise<Record<stri
   for (const [name, info] of Object.entries(res ?? {})) {
     if (name === 'error' || name === 'status') continue;
     const value = info?.settings?.[SETTING];
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a setting's value (true/false) as text
     out[name] = value === undefined ? undefined : String(value);
   }
   return out;
@@ -57,7 +58,7 @@ async function markersOf(client: Client, prefix: string, indexes: string[]): Pro
 
 async function lift(client: Client, prefix: string, index: string, prior: false | null): Promise<void> {
   // An index deleted since (an orphan removed) has nothing left to lift.
-  await client.indices.putSettings({ index, settings: { [SETTING]: prior } as never }, { ignore: [404] });
+  await client.indices.putSettings({ index, settings: { [SETTING]: prior } }, { ignore: [404] });
   await client.delete({ index: lockIndexName(prefix), id: markerId(index) }, { ignore: [404] });
 }
 

@@ -60,7 +60,7 @@ interface Modules {
   GeoJSONReader: new (factory: JtsFactory) => { read(g: GeoJsonGeometry): JtsGeometry };
   GeoJSONWriter: new () => { write(g: JtsGeometry): GeoJsonGeometry };
   Polygonizer: new () => Polygonizer;
-  UnaryUnionOp: { union(g: JtsGeometry | JtsGeometry[] | unknown): JtsGeometry };
+  UnaryUnionOp: { union(g: unknown): JtsGeometry };
   IsValidOp: new (g: JtsGeometry) => { isValid(): boolean; getValidationError(): { toString(): string } | null };
   GeometryPrecisionReducer: { reduce(g: JtsGeometry, precisionModel: unknown): JtsGeometry };
 }

@@ -84,6 +84,7 @@ async function resolveArea(
     ctx.countUnassigned(level, r.unassigned);
     return ctx.hierarchy.completeArea(record, r.parents);
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed: tsc reads the element as possibly undefined
   const parentLevel = spec.level ?? (AREA_LEVELS[AREA_LEVELS.indexOf(level) - 1] as AreaLevelName);
   let value = readField(item.props, spec.field);
   if (spec.lookup) value = (await ctx.lookups.get(spec.lookup)).get(value) ?? '';

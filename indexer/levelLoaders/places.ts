@@ -30,6 +30,7 @@ export async function loadPlaces(ctx: RunContext): Promise<void> {
       },
     }),
   });
+  // eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable over values in memory, for the loaders
   async function* items(): AsyncGenerator<LoadItem<PlaceDoc>> {
     for (const doc of docs) {
       count(doc.type);

@@ -10,8 +10,6 @@ import type { Manifest } from './manifestSchema.js';
 import type { FieldSpec, FileSource } from './manifestSources.js';
 import { readCsvHeader, readCsvTable } from '../sources/csv.js';
 import { bagProblems } from '../sources/bag/readBag.js';
-import { bestProblems } from '../sources/best/readBest.js';
-import { openAddressesProblems } from '../sources/openaddresses/readOpenAddresses.js';
 import { osmPbfProblems } from '../sources/osm/pbfBlobs.js';
 import { fieldProperties } from '../transform/fields.js';
 

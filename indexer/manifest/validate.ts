@@ -5,7 +5,6 @@
  * few samples, lines swallowed by multi-line records, the encoding, and how many records miss their lookup table.
  * A data team runs it before a long load; exit 0 when a run would not fail on its input, else 1.
  */
-import type { Geometry } from 'geojson';
 import { isAreaLevel, LEVELS, type LevelName } from '../records/levels.js';
 import { loadManifest, ManifestError } from './manifest.js';
 import type { AddressSource, AreaSource, BuildingSource, FileSource } from './manifestSources.js';
@@ -55,11 +54,11 @@ export interface ValidationReport {
 
 /** The record transform a run applies to an item of `level` (pure; parents are not resolved here). */
 function transformOutcome(level: LevelName, source: FileSource, item: SourceItem): Outcome<unknown> {
-  const geometry = item.geometry as Geometry | null | undefined;
+  const geometry = item.geometry;
   if (level === 'addresses') return addressFromRecord(item.props, geometry, (source as AddressSource).fields);
   if (level === 'buildings') return buildingFromFeature(item.props, geometry, (source as BuildingSource).fields);
   if (isAreaLevel(level)) return areaFromFeature(level, item.props, geometry, (source as AreaSource).fields);
-  throw new Error(`no transform for ${level}`);
+  throw new Error(`no transform for ${level as string}`);
 }
 
 async function lookupOf(source: FileSource): Promise<Map<string, string> | undefined> {

@@ -43,5 +43,5 @@ export function classifyItem(item: SourceItem, source: Pick<FileSource, 'filter'
 
 /** The GeoPackage table and fid an item was read from, for its reject line; empty for other sources. */
 export function rowOf(item: SourceItem): { table?: string; fid?: number } {
-  return item.table === undefined ? {} : { table: item.table, fid: item.fid as number };
+  return item.table === undefined ? {} : { table: item.table, fid: item.fid };
 }

@@ -73,7 +73,7 @@ export class RowCacheBuilder {
     const r = this.length++;
     if (!this.order) return r;
     if (r === this.order.length) this.grow(2 * r);
-    (this.order as Int32Array)[r] = ~ownRow;
+    this.order[r] = ~ownRow;
     return r;
   }
 

@@ -244,8 +244,8 @@ async function readOpen(handle: FileHandle, path: string, prefix: string, genera
   let meta: StoredHead;
   let strings: string[];
   try {
-    meta = JSON.parse(text.toString('utf8', 0, headBytes));
-    strings = JSON.parse(text.toString('utf8', headBytes, headBytes + stringBytes));
+    meta = JSON.parse(text.toString('utf8', 0, headBytes)) as StoredHead;
+    strings = JSON.parse(text.toString('utf8', headBytes, headBytes + stringBytes)) as string[];
   } catch {
     return { missing: `${path}: unreadable head` };
   }

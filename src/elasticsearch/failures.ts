@@ -7,6 +7,9 @@ import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
 import { BackendUnavailableError } from '../../core/domain/errors.js';
 import { isUnreachable } from '../../core/elasticsearch/circuitBreaker.js';
 
+/** The part of an Elasticsearch error answer read here (the client types the body `any`). */
+type ErrorBody = { error?: { type?: string } };
+
 /** An Elasticsearch answer that means "overloaded or without our indexes", for a request or one msearch item. */
 export function isUnavailableAnswer(status: number, errorType: string | undefined): boolean {
   return status === 429 || status >= 502 || errorType === 'index_not_found_exception';
@@ -15,7 +18,7 @@ export function isUnavailableAnswer(status: number, errorType: string | undefine
 function isBackendUnavailable(error: unknown): boolean {
   if (isUnreachable(error)) return true;
   if (error instanceof esErrors.ResponseError) {
-    return isUnavailableAnswer(error.statusCode ?? 0, error.body?.error?.type);
+    return isUnavailableAnswer(error.statusCode ?? 0, (error.body as ErrorBody | undefined)?.error?.type);
   }
   return false;
 }

@@ -26,7 +26,7 @@ export function asksGeojson<D>(endpoint: Endpoint<D>, input: AnyInput): boolean 
 /** The handler's result shaped into the answer's body; nothing found is the declaration's 404 `no_match`. */
 export async function answerOf<D>(endpoint: Endpoint<D>, input: AnyInput, services: D): Promise<unknown> {
   if (!endpoint.handle) throw new Error(`${endpoint.method} ${endpoint.path} declares no handler`);
-  const result = await endpoint.handle(input as never, services);
+  const result = await endpoint.handle(input, services);
   if (result === undefined && endpoint.noMatch) throw new ApiError(404, 'no_match', endpoint.noMatch);
   const body = endpoint.record ? endpoint.record(result) : result;
   // The GeoJSON form is made from the JSON body itself: the same records, so the formats cannot disagree.

@@ -23,7 +23,7 @@ export function resultFeature<R extends LocatedRecord>(record: R): Feature<Point
     // A street or postcode has an id too; "" (an address without one) is no id.
     ...(typeof record.id === 'string' && record.id !== '' ? { id: record.id } : {}),
     geometry: { type: 'Point', coordinates: [record.longitude, record.latitude] },
-    ...(isBox(record.bbox) ? { bbox: [...record.bbox] as BBox } : {}),
+    ...(isBox(record.bbox) ? { bbox: [...record.bbox] } : {}),
     properties: record,
   };
 }
@@ -37,8 +37,8 @@ export function envelopeOf(features: readonly Feature<Point>[]): BBox | undefine
     const [minLon, minLat, maxLon, maxLat] = feature.bbox ?? [lon, lat, lon, lat];
     box[0] = Math.min(box[0], minLon, lon);
     box[1] = Math.min(box[1], minLat, lat);
-    box[2] = Math.max(box[2], maxLon as number, lon);
-    box[3] = Math.max(box[3], maxLat as number, lat);
+    box[2] = Math.max(box[2], maxLon, lon);
+    box[3] = Math.max(box[3], maxLat, lat);
   }
   return box;
 }

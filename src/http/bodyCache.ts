@@ -140,7 +140,7 @@ export class BodyCache {
     }
     const body: unknown = ctx.body;
     if (ctx.status !== 200 || body == null) return finish();
-    const type = ctx.response.get('Content-Type') as string;
+    const type = ctx.response.get('Content-Type');
     if (body instanceof Readable) {
       // A stream still streams, through the heavy-answer limits: copied on its way out while it may be kept.
       await this.heavy.sendStream(ctx, new BuiltBody(body, this.budget, this.keepOptions(ctx, key, type, finish)));

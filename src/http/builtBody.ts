@@ -134,6 +134,7 @@ export class BuiltBody implements SliceSource {
   }
 
   private throwIfFailed(): void {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the source threw
     if (this.failure !== undefined) throw this.failure;
   }
 

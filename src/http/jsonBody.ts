@@ -23,6 +23,7 @@ function parser(limitBytes: number) {
 }
 
 /** co-body's strict mode: only an object or an array (after white space) is a JSON body. */
+// eslint-disable-next-line no-control-regex -- JSON's white space (tab, line feed, carriage return), on purpose
 const STRICT_START = /^[\x20\x09\x0a\x0d]*[[{]/;
 /** @hapi/bourne's test (co-body's prototype-poisoning check): only text matching it is scanned for the key. */
 const PROTO_SUSPECT =

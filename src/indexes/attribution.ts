@@ -62,7 +62,7 @@ export class Attribution {
 export function attributionOfMeta(meta: unknown): Attribution {
   const table = (meta as { indexer?: { attribution?: unknown } } | undefined)?.indexer?.attribution;
   if (!Array.isArray(table)) return new Attribution([]);
-  const entries = table.filter(
+  const entries = (table as Partial<Record<keyof SourceAttribution, unknown>>[]).filter(
     (e): e is SourceAttribution =>
       typeof e === 'object' &&
       e !== null &&

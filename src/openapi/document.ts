@@ -156,7 +156,7 @@ function responsesOf(op: OperationSpec): ZodOpenApiResponsesObject {
   // Requests without a valid key are limited per client address (ANON_RATE_LIMIT_*), open endpoints included.
   out['429'] = op.access === 'key' ? ERRORS[429] : ERRORS.anonymous429;
   if (op.backend) out['503'] = ERRORS[503];
-  return (op.errorShape ? inShape(out, op.errorShape.schema) : out) as ZodOpenApiResponsesObject;
+  return op.errorShape ? inShape(out, op.errorShape.schema) : out;
 }
 
 /** A dialect's route: its errors (the same statuses and meanings) in the dialect's own body. */

@@ -164,21 +164,17 @@ async function geocodeAndMarkFirst(text: string) {
   const listed = await alternatives().allInnerTexts();
   await alternatives().first().dispatchEvent('mousedown');
   await page.waitForFunction('window.marked.length > 0');
-  const [marked] = (await page.evaluate('window.marked')) as Array<{
-    name: string;
-    lat: number;
-    lon: number;
-    bbox: string;
-  }>;
+  const [marked] =
+    await page.evaluate<Array<{ name: string; lat: number; lon: number; bbox: string }>>('window.marked');
   return { listed, marked: marked! };
 }
 
 /** The geocoder's own reverse, at the scale of zoom 18 (the package turns the scale into Nominatim's `zoom`). */
 const reverse = async (lat: number, lon: number) =>
-  (await page.evaluate(
+  page.evaluate<Array<{ name: string; lat: number; lon: number }>>(
     `geocoder.reverse(L.latLng(${lat}, ${lon}), map.options.crs.scale(18))
        .then((rs) => rs.map((r) => ({ name: r.name, lat: r.center.lat, lon: r.center.lng })))`,
-  )) as Array<{ name: string; lat: number; lon: number }>;
+  );
 
 const nativeTop = async (q: string) => (await api.call('GET', `/search?q=${encodeURIComponent(q)}`)).body[0];
 

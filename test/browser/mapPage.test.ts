@@ -195,7 +195,7 @@ async function coloursAround(points: { x: number; y: number }[], radius: number)
   const png = (await page.getByTestId('map').screenshot()).toString('base64');
   const blank = await context.newPage();
   try {
-    return (await blank.evaluate(`(${PIXELS_AROUND})(${JSON.stringify({ png, points, radius })})`)) as Rgb[][];
+    return await blank.evaluate<Rgb[][]>(`(${PIXELS_AROUND})(${JSON.stringify({ png, points, radius })})`);
   } finally {
     await blank.close();
   }
@@ -296,7 +296,7 @@ describe('the map page', { timeout: 120_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
 
     await boundariesDrawn();
-    const firstVisit = (await page.evaluate(TRANSFERRED_SO_FAR)) as { requests: number; bytes: number };
+    const firstVisit = await page.evaluate<{ requests: number; bytes: number }>(TRANSFERRED_SO_FAR);
     await page
       .getByTestId('status')
       .filter({ hasText: /^Boundaries drawn/ })
@@ -314,7 +314,7 @@ describe('the map page', { timeout: 120_000 }, () => {
     await boundariesDrawn();
     const reloadWallMs = Date.now() - started;
     expect(await dialog.isVisible()).toBe(false);
-    const drawnAfterMs = (await page.evaluate(BOUNDARIES_DRAWN_AT)) as number | undefined;
+    const drawnAfterMs = await page.evaluate<number | undefined>(BOUNDARIES_DRAWN_AT);
     expect(drawnAfterMs).toBeGreaterThan(0);
     console.log(
       `[map page] first visit until the boundaries were drawn: ${firstVisit.requests} requests, ` +

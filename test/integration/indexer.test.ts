@@ -12,15 +12,15 @@ import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bulkLoad, type LoadItem } from '../../indexer/execution/bulkLoader.js';
-import { aliasesExist, listGenerations, liveGeneration, swapAliases } from '../../indexer/generations/generations.js';
-import { createGenerationIndex, deleteIndexes, generationOf } from '../../indexer/generations/generationIndexes.js';
+import { aliasesExist, listGenerations, liveGeneration } from '../../indexer/generations/generations.js';
+import { createGenerationIndex, deleteIndexes } from '../../indexer/generations/generationIndexes.js';
 import { stableId, streetId as stableStreetId } from '../../indexer/records/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/execution/errors.js';
 import { runIndexing } from '../../indexer/run.js';
 import { searchAllPages } from '../../src/indexes/paging.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../core/elasticsearch/documents.js';
-import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
+import { aliasName } from '../../core/elasticsearch/indexNames.js';
 import {
   createTestClient,
   deleteIndexesWithPrefix,

@@ -100,7 +100,7 @@ describe('a signal during the last steps', () => {
   async function runSignalledAt(p: string, step: FinalStep, signal: 'SIGINT' | 'SIGTERM') {
     const logged: { level: 'info' | 'warn' | 'error'; msg: string }[] = [];
     const entry = (level: 'info' | 'warn' | 'error') => (obj: object | string, msg?: string) =>
-      void logged.push({ level, msg: msg ?? String(obj) });
+      void logged.push({ level, msg: msg ?? (typeof obj === 'string' ? obj : JSON.stringify(obj)) });
     let sent = false;
     const outcome = await runIndexing({
       client,

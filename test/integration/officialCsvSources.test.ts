@@ -22,8 +22,8 @@ const BEST = resolve('data/fixtures/best/openaddress-bebru.csv');
 const OA_CSV = resolve('data/fixtures/openaddresses/nl-delft.csv');
 const OA_JSON = resolve('data/fixtures/openaddresses/nl-delft.geojson');
 type Row = Record<string, string>;
-const best = parse(readFileSync(BEST), { columns: true }) as Row[];
-const oaCsv = parse(readFileSync(OA_CSV), { columns: true }) as Row[];
+const best = parse<Row>(readFileSync(BEST), { columns: true });
+const oaCsv = parse<Row>(readFileSync(OA_CSV), { columns: true });
 const oaJson = readFileSync(OA_JSON, 'utf8')
   .trim()
   .split('\n')

@@ -74,7 +74,7 @@ describe('a deeply nested body', () => {
       headers: { 'x-api-key': 'test-key-0123456789', 'content-type': 'application/json' },
       body: new Blob([deepObject]).stream(),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(chunked.status).toBe(400);
     expect(((await chunked.json()) as { error: { message: string } }).error.message).toMatch(/64 levels/);
     expect(errorLines()).toEqual([]);

@@ -18,7 +18,7 @@ function dataDir(): string {
 }
 /** The pid of a process that has certainly exited. */
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', '0']).pid as number;
+  return spawnSync(process.execPath, ['-e', '0']).pid;
 }
 
 afterEach(() => {

@@ -45,7 +45,7 @@ async function startService(env: NodeJS.ProcessEnv): Promise<Service> {
   const log: string[] = [];
   const lines = new EventEmitter();
   let buffered = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     buffered += chunk.toString();
     const complete = buffered.split('\n');
     buffered = complete.pop() ?? '';

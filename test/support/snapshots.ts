@@ -56,7 +56,7 @@ export function writeSnapshots(dir: string): Snapshots {
   // Delft (OSM): 5 removed, 1 added, 1 moved, 1 postcode changed.
   const d = lines(delft.file);
   const dh = d[0] as string;
-  const [r1, r2, r3, r4, r5, add, move, postcode] = plainRows(d, 101, 8, 97) as number[];
+  const [r1, r2, r3, r4, r5, add, move, postcode] = plainRows(d, 101, 8, 97);
   d[move!] = setColumn(dh, d[move!]!, 'lon', (lon) => String(Number(lon) + 0.0005));
   d[postcode!] = setColumn(dh, d[postcode!]!, 'postcode', (p) => `${p.slice(0, 4)}ZZ`);
   let added = setColumn(dh, d[add!]!, 'osm_id', () => '99900001');

@@ -47,7 +47,7 @@ describe('query numbers', () => {
 });
 
 describe('operations', () => {
-  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item as object)) as any[];
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values<any>(item as object));
 
   it('have unique operation ids', () => {
     const ids = operations.map((op) => op.operationId);

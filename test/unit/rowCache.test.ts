@@ -202,7 +202,7 @@ describe('row cache', () => {
   it('removes the temporary file a killed writer left, never one a running writer is writing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rows-'));
     // A process of this host that has ended: its pid is no running process.
-    const gone = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
     const partial = (generation: string, writer: string) => `${rowCachePath('', 'p-', generation)}.${writer}.partial`;
     const names = {
       killed: partial('20261127000000003', `${hostname()}.${gone}`),

@@ -94,7 +94,7 @@ describe('the store', () => {
         type: 'batch',
         keys: Uint32Array.from(batch.map((t) => t.key)),
         lengths: Uint32Array.from(batch.flatMap((t) => [t.br.length, t.gzip.length])),
-        data: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer,
+        data: data.buffer.slice(data.byteOffset, data.byteOffset + data.length),
       });
     }
     for (const t of tiles) {
@@ -117,7 +117,7 @@ describe('the store', () => {
       type: 'batch' as const,
       keys: Uint32Array.from(tiles.map((t) => t.key)),
       lengths: Uint32Array.from(tiles.flatMap((t) => [t.br.length, t.gzip.length])),
-      data: data.buffer.slice(data.byteOffset, data.byteOffset + data.length) as ArrayBuffer,
+      data: data.buffer.slice(data.byteOffset, data.byteOffset + data.length),
     };
     // 8 + 6 bytes fit in 15; the third tile's 4 would not (nor half of it).
     expect(store.add(batch, 15)).toBe(false);

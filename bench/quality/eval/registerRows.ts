@@ -32,7 +32,7 @@ export async function* registerRows(manifestPath: string): AsyncGenerator<Regist
     const f = source.fields;
     const names = [f.sourceId, f.street, f.number, f.letter, f.addition, f.postcode, f.city];
     if (source.format !== 'csv' || !names.every((n) => typeof n === 'string')) continue;
-    const [id, street, number, letter, addition, postcode, city] = names as string[];
+    const [id, street, number, letter, addition, postcode, city] = names;
     const path = resolve(dirname(manifestPath), source.file);
     const raw = createReadStream(path);
     const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;

@@ -149,7 +149,6 @@ export function summarise(
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   // nonexistent and missing_number: the right lookup answer is [], shown as the share of empty answers.
   const isNone = rows[0]?.q.expect.kind === 'none' || rows[0]?.q.expect.kind === 'nearest';
-  const isNoMatch = rows[0]?.q.expect.kind === 'none';
   const forwardTop1 = mean(rows.map((r) => (r.s.forwardCorrect ? 1 : 0)));
   const recalls = rows.flatMap((r) => (r.s.recall === undefined ? [] : [r.s.recall]));
   const precisions = rows.flatMap((r) => (r.s.precision === undefined ? [] : [r.s.precision]));

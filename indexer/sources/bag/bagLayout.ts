@@ -70,6 +70,7 @@ export const CITY_STATUSES_KEPT = ['Woonplaats aangewezen'] as const;
  */
 export function bagId(value: unknown, width: 16 | 4 = 16): string {
   if (value === null || value === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- SQLite's INTEGER/TEXT values, as text
   const text = typeof value === 'bigint' || typeof value === 'number' ? String(value) : String(value).trim();
   return /^[0-9]+$/.test(text) ? text.padStart(width, '0') : text;
 }
@@ -77,5 +78,6 @@ export function bagId(value: unknown, width: 16 | 4 = 16): string {
 /** Any column value as trimmed text ('' for NULL). */
 export function text(value: unknown): string {
   if (value === null || value === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- SQLite's INTEGER/TEXT values, as text
   return String(value).trim();
 }

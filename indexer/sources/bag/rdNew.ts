@@ -16,7 +16,7 @@ const converter = proj4(EPSG_28992, 'WGS84');
 /** [x, y] in RD New to [lon, lat] in WGS84. */
 export function rdToWgs84(position: Position): [number, number] {
   const [lon, lat] = converter.forward([position[0] as number, position[1] as number]);
-  return [lon as number, lat as number];
+  return [lon, lat];
 }
 
 function mapPositions(geometry: Geometry): Geometry {
@@ -25,10 +25,10 @@ function mapPositions(geometry: Geometry): Geometry {
       return { type: 'Point', coordinates: rdToWgs84(geometry.coordinates) };
     case 'MultiPoint':
     case 'LineString':
-      return { type: geometry.type, coordinates: geometry.coordinates.map(rdToWgs84) } as Geometry;
+      return { type: geometry.type, coordinates: geometry.coordinates.map(rdToWgs84) };
     case 'Polygon':
     case 'MultiLineString':
-      return { type: geometry.type, coordinates: geometry.coordinates.map((r) => r.map(rdToWgs84)) } as Geometry;
+      return { type: geometry.type, coordinates: geometry.coordinates.map((r) => r.map(rdToWgs84)) };
     case 'MultiPolygon':
       return { type: 'MultiPolygon', coordinates: geometry.coordinates.map((p) => p.map((r) => r.map(rdToWgs84))) };
     case 'GeometryCollection':

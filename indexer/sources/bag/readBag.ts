@@ -7,7 +7,7 @@
  * only what is wrong with the file (a table, a column, the SRS, an unreadable page) stops the read.
  */
 import type { Geometry } from 'geojson';
-import { pointOnSurface, type PolygonGeometry } from '../../geometry/checks.js';
+import { pointOnSurface } from '../../geometry/checks.js';
 import { columnPositions, GEOMETRY, GeoPackage, ROWID } from '../gpkg/geopackage.js';
 import { GeometryBlobError, parseGeometryBlob } from '../gpkg/geometryBlob.js';
 import { geometryShapeProblem } from '../gpkg/geometryShape.js';
@@ -83,7 +83,7 @@ function addressPoint(geometry: Geometry | null): Geometry | null {
   if (!geometry) return null;
   if (geometry.type === 'Point') return { type: 'Point', coordinates: rdToWgs84(geometry.coordinates) };
   if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') {
-    return { type: 'Point', coordinates: rdToWgs84(pointOnSurface(geometry as PolygonGeometry)) };
+    return { type: 'Point', coordinates: rdToWgs84(pointOnSurface(geometry)) };
   }
   return geometryToWgs84(geometry);
 }
@@ -103,6 +103,7 @@ function counted(
   return { status, kept };
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- SQLite reads synchronously; the readers' contract is async
 export async function* readBagAddresses(path: string, options: BagReadOptions = {}): AsyncGenerator<SourceItem> {
   const gpkg = openChecked(path, 'addresses');
   const keep = statusFilter(options.keep ?? ADDRESS_STATUSES_KEPT);
@@ -151,6 +152,7 @@ export async function* readBagAddresses(path: string, options: BagReadOptions = 
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- SQLite reads synchronously; the readers' contract is async
 export async function* readBagCities(path: string, options: BagReadOptions = {}): AsyncGenerator<SourceItem> {
   const gpkg = openChecked(path, 'cities');
   const keep = statusFilter(options.keep ?? CITY_STATUSES_KEPT);

@@ -93,7 +93,7 @@ export class GeoPackage {
 
   private all(sql: string, ...params: (string | number)[]): Record<string, unknown>[] {
     try {
-      return this.db.prepare(sql).all(...params) as Record<string, unknown>[];
+      return this.db.prepare(sql).all(...params);
     } catch (error) {
       throw new SourceFileError(this.path, `${this.path}: ${(error as Error).message} (in ${sql.split(' FROM ')[1]})`);
     }
@@ -123,9 +123,11 @@ export class GeoPackage {
       )[0];
       if (!geometry) problems.push(`${where}: no geometry column in gpkg_geometry_columns`);
       else {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- SQLite's TEXT/INTEGER values, as text
         const org = String(geometry.organization ?? '').toUpperCase();
         const code = Number(geometry.organization_coordsys_id);
         if (org !== 'EPSG' || code !== need.epsg) {
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- SQLite's TEXT/INTEGER values, as text
           const found = geometry.organization ? `${String(geometry.organization)}:${code}` : 'an unknown SRS';
           problems.push(
             `${where}: geometry in ${found} (srs_id ${String(geometry.srs_id)}), expected EPSG:${need.epsg}`,
@@ -152,6 +154,7 @@ export class GeoPackage {
     const max = this.all(`SELECT max(rowid) AS n FROM ${quoted(name)}`)[0];
     const columns = new Set(this.all(`PRAGMA table_info(${quoted(name)})`).map((r) => String(r.name)));
     return {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- SQLite's TEXT/INTEGER values, as text
       geometryColumn: String(row?.column_name ?? 'geom'),
       srsId: Number(row?.srs_id),
       columns,

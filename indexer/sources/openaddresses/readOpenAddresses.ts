@@ -5,7 +5,6 @@
  * lower-case properties and `lon`/`lat`; column names compare case-insensitively. The form is told by the name:
  * `.geojson`, `.geojsonl`, `.geojsonseq` (optionally `.gz`) are GeoJSON lines, anything else CSV.
  */
-import type { Point } from 'geojson';
 import { readCsv, readCsvHeader } from '../csv.js';
 import { readGeoJsonSeq } from '../geojson.js';
 import { type ReadOptions, type SourceItem } from '../types.js';
@@ -65,7 +64,7 @@ export async function* readOpenAddresses(path: string, options: ReadOptions = {}
       continue;
     }
     const props = lowerCased(item.props);
-    const point = item.geometry?.type === 'Point' ? (item.geometry as Point).coordinates : undefined;
+    const point = item.geometry?.type === 'Point' ? item.geometry.coordinates : undefined;
     if (point) {
       props.lon = point[0];
       props.lat = point[1];

@@ -67,7 +67,7 @@ function decompress(raw: Uint8Array, path: string, index: number, offset: number
     const [s, e] = r.bytes();
     const names: Record<number, string> = { 1: 'raw', 3: 'zlib', 4: 'lzma', 5: 'bzip2', 6: 'lz4', 7: 'zstd' };
     if (names[field]) {
-      kind = names[field] as string;
+      kind = names[field];
       data = raw.subarray(s, e);
     }
   }

@@ -99,10 +99,10 @@ export interface Member {
 
 export interface BlockVisitor {
   /** `lon`/`lat` in degrees. */
-  node?(id: number, lon: number, lat: number, tags: Tags): void;
+  node?: (id: number, lon: number, lat: number, tags: Tags) => void;
   /** `refs[0..count)`: the way's node ids (the array is reused: copy what is kept). */
-  way?(id: number, refs: Float64Array, count: number, tags: Tags): void;
-  relation?(id: number, members: Member[], tags: Tags): void;
+  way?: (id: number, refs: Float64Array, count: number, tags: Tags) => void;
+  relation?: (id: number, members: Member[], tags: Tags) => void;
 }
 
 /** What one block held, for the reader's counts and its order check. */

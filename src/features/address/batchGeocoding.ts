@@ -25,7 +25,7 @@ const BATCH_CONCURRENCY = 2 * BATCH_MSEARCH_SEARCHES;
 
 /** Like Promise.all over `items`, at most `limit` at once; after one fails, no further item is started. */
 async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<R>) {
-  const out: R[] = new Array(items.length);
+  const out: R[] = new Array<R>(items.length);
   let next = 0;
   let failed = false;
   const worker = async () => {

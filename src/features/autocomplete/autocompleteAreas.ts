@@ -20,7 +20,7 @@ export function isArea(s: Pick<Suggestion, 'type'>): boolean {
 
 export function areaSuggestion(p: PlaceResult): Suggestion {
   return {
-    type: p.type as Suggestion['type'],
+    type: p.type,
     label: p.label,
     id: p.id,
     streetname: '',

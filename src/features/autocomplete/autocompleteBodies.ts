@@ -170,7 +170,7 @@ function streetSort(q: StreetPrefixQuery, score: boolean): estypes.SortCombinati
  */
 const ADDRESS_FIELDS = constantPart([...AUTOCOMPLETE_SOURCE]) as unknown as string[];
 const STREET_FIELDS = constantPart([...STREET_SOURCE]) as unknown as string[];
-const STREET_FIELDS_WITH_POINTS = constantPart([...STREET_SOURCE, 'points']) as unknown as string[];
+const STREET_FIELDS_WITH_POINTS = constantPart([...STREET_SOURCE, 'points']);
 const STREET_ORDER = constantPart([
   { address_count: 'desc' },
   { street_key: 'asc' },

@@ -41,7 +41,9 @@ export class AreaRepository {
   ) {
     this.areas = aliasName(indexPrefix, 'areas');
     this.buildings = aliasName(indexPrefix, 'buildings');
-    this.countryIds = new GenerationCache(generations, 'areas', async () => new Map());
+    this.countryIds = new GenerationCache(generations, 'areas', () =>
+      Promise.resolve(new Map<string, Promise<string | undefined>>()),
+    );
   }
 
   private areaPages(level: AreaLevel, filter: AreaFilter, withGeometry: boolean, parent?: ParentRef): PageOptions {

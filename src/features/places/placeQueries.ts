@@ -66,7 +66,7 @@ export function readPlaceQuery(text: string): PlaceReading[] {
   for (let k = 1; k <= Math.min(MAX_QUALIFIER_WORDS, words.length - 1); k++) {
     add(words.slice(0, -k).join(' '), words.slice(-k).join(' '));
   }
-  if (words.length > 1) add(words.slice(1).join(' '), words[0] as string);
+  if (words.length > 1) add(words.slice(1).join(' '), words[0]);
   return readings;
 }
 
@@ -169,7 +169,7 @@ const PLACE_SOURCE_FIELDS = constantPart([...PLACE_SOURCE]) as unknown as string
 const typoKeys = (keys: readonly string[]) => keys.filter((k) => k.length >= MIN_TYPO_LENGTH && !isPostcodeKey(k));
 
 function anyOf(queries: Query[]): Query {
-  return queries.length === 1 ? (queries[0] as Query) : { bool: { should: queries, minimum_should_match: 1 } };
+  return queries.length === 1 ? queries[0] : { bool: { should: queries, minimum_should_match: 1 } };
 }
 
 function fuzzy(field: string, key: string): Query {
@@ -273,7 +273,7 @@ export function placeSearchRequest(
       function_score: {
         query: {
           bool: {
-            must: [clauses.length === 1 ? (clauses[0] as Query) : { dis_max: { queries: clauses } }],
+            must: [clauses.length === 1 ? clauses[0] : { dis_max: { queries: clauses } }],
             should: focusClauses(q.focus),
             filter: filters(q),
           },

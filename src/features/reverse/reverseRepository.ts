@@ -17,11 +17,9 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Logger } from 'pino';
 import {
-  type AddressDoc,
   type AreaDoc,
   type AreaLevel,
   type BuildingDoc,
-  type IndexKind,
   PARENT_LEVELS,
   type ParentLevel,
 } from '../../../core/elasticsearch/documents.js';

@@ -25,7 +25,7 @@ export function cityAhead(rest: readonly string[], segment: number, cities: Know
     for (let k = 1; k <= Math.min(cities.maxWords, rest.length - from) && !named; k++)
       named = cities.namedExactly(rest.slice(from, from + k));
     namedFrom[from] = named || laterNamed(from + 1);
-    return namedFrom[from] as boolean;
+    return namedFrom[from];
   };
   return (words) => {
     const first = words[0];

@@ -68,7 +68,6 @@ describe('the open-loop load of the chaos flood phase', () => {
 
   it('with `connections`, opens them before the run and opens no other while the server is slow; the wait counts', async () => {
     connections = 0;
-    let duringRun = -1;
     const running = openLoop({
       url,
       requests: [{ method: 'GET', path: '/slow' }],
@@ -79,7 +78,7 @@ describe('the open-loop load of the chaos flood phase', () => {
       keepSamples: true,
     });
     await expect.poll(() => seen.some((r) => r.path === '/slow'), { timeout: 10_000 }).toBe(true);
-    duringRun = connections;
+    const duringRun = connections;
     const result = await running;
     // Four connections, all opened before the first request (a `GET /` each), and no other since.
     expect(duringRun).toBe(4);

@@ -126,7 +126,7 @@ export async function evaluateReverse(ctx: EntryEvalContext): Promise<EntryEvalu
       id: a.id,
       point,
       nearest,
-      nearestStrict: nearest && Math.abs((firstDistance as number) - (truth as number)) <= STRICT_TIE_M,
+      nearestStrict: nearest && Math.abs(firstDistance - truth) <= STRICT_TIE_M,
       municipality: answer.status === 200 && same(areas.municipality, a.municipality_id),
       province: answer.status === 200 && same(areas.province, a.province_id),
       country: answer.status === 200 && same(areas.country, a.country_id),

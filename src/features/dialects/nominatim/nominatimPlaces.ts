@@ -62,8 +62,8 @@ export interface NominatimOptions {
 }
 
 function nameDetails(p: DialectPlace): Record<string, string> {
-  const named = Object.entries(p.names).map(([lang, name]) => [`name:${lang}`, name]);
-  return Object.fromEntries([['name', p.name], ...named]);
+  const named = Object.entries(p.names).map(([lang, name]) => [`name:${lang}`, name] as const);
+  return Object.fromEntries([['name', p.name] as const, ...named]);
 }
 
 /** One result as format=json or jsonv2 has it. */

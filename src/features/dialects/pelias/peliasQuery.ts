@@ -11,7 +11,7 @@ import type { Box } from '../params.js';
 import { clampedCount, decimal, idList, languageOf, latitude, longitude, text } from '../params.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
 import { atLeastOneOf, structuredCountry, structuredParameters, structuredText } from '../structuredAddress.js';
-import { type CountryCode, countryNamed } from '../../../../core/text/countries.js';
+import { countryNamed } from '../../../../core/text/countries.js';
 
 /** Pelias' layers and the kinds of ours each names (`coarse`: every area). */
 export const PELIAS_LAYER_OF: Record<PlaceKind, string> = {
@@ -215,7 +215,7 @@ export function peliasSearchRequest(
     q: q.text,
     size: q.size,
     focus: lat !== undefined && lon !== undefined ? { lat, lon } : undefined,
-    country: wanted.size === 1 ? ([...wanted][0] as CountryCode) : undefined,
+    country: wanted.size === 1 ? [...wanted][0] : undefined,
     layers: q.layers?.map((k): SearchLayer => k),
     bbox: boxOf(q),
     language: { lang: languageOf(q.lang), acceptLanguage },

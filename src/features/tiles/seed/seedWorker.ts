@@ -79,7 +79,7 @@ async function seed(input: SeedInput): Promise<void> {
     if (batch.keys.length === 0) return;
     const data = Buffer.concat(batch.chunks, batch.bytes);
     // Only its own bytes (concat may hand back a slice of a larger pool) go down the channel.
-    const own = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+    const own = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
     const message: SeedBatch = {
       type: 'batch',
       keys: Uint32Array.from(batch.keys),
