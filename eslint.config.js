@@ -68,18 +68,6 @@ export default defineConfig(
     },
   },
   {
-    // @maplibre/geojson-vt's type declarations do not resolve under NodeNext (extensionless relative imports in an
-    // ES module package), so its types read as `any` here. `warn` until they do (or it is patched).
-    files: ['src/features/tiles/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-redundant-type-constituents': 'warn',
-      '@typescript-eslint/no-unsafe-argument': 'warn',
-      '@typescript-eslint/no-unsafe-assignment': 'warn',
-      '@typescript-eslint/no-unsafe-call': 'warn',
-      '@typescript-eslint/no-unsafe-member-access': 'warn',
-    },
-  },
-  {
     // Tests, benches and fixture makers read JSON bodies and files (typed `any`) and mock methods: the `any` rules
     // and the method-binding rule would only ask for casts there.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
