@@ -12,6 +12,7 @@ import { parseManifest } from '../../../indexer/manifest/manifest.js';
 import { readBlobs } from '../../../indexer/sources/osm/pbfBlobs.js';
 import { readOsmAddresses } from '../../../indexer/sources/osm/readOsmAddresses.js';
 import { readOsmAreas } from '../../../indexer/sources/osm/readOsmAreas.js';
+import { evenlySpaced, readOsmFeatures } from '../../../indexer/sources/osm/readOsmFeatures.js';
 import { assembleMultipolygon } from '../../../indexer/sources/osm/rings.js';
 import { SourceFileError, type SourceItem } from '../../../indexer/sources/types.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
@@ -298,6 +299,56 @@ describe('the osm-pbf manifest', () => {
   });
 });
 
+describe('osm-pbf streets and places', () => {
+  /** osmium's count of the objects the filters select one after the other (the second on the first's output). */
+  const osmiumChain = (file: string, first: string, second: string): number => {
+    const opl = execFileSync('osmium', ['tags-filter', '-R', '-f', 'opl', '-o', '-', file, first], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const out = execFileSync('osmium', ['tags-filter', '-R', '-F', 'opl', '-f', 'opl', '-o', '-', '-', second], {
+      input: opl,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return out.split('\n').filter(Boolean).length;
+  };
+  const STREETS =
+    'w/highway=trunk,primary,secondary,tertiary,unclassified,residential,living_street,pedestrian,road,service';
+  const PLACES = 'n/place=city,town,village,hamlet,suburb,neighbourhood';
+
+  for (const [name, file, ways, nodes] of [
+    ['Delft', DELFT, 1934, 10],
+    ['Liechtenstein', LIECHTENSTEIN, 1506, 23],
+  ] as const) {
+    it(`reads ${name}'s named street ways and place nodes as osmium counts them, each placed`, async () => {
+      const features = await readOsmFeatures(file);
+      expect(features.streets).toHaveLength(osmiumChain(file, STREETS, 'w/name'));
+      expect(features.streets).toHaveLength(ways);
+      expect(features.places).toHaveLength(osmiumChain(file, PLACES, 'n/name'));
+      expect(features.places).toHaveLength(nodes);
+      for (const way of features.streets) {
+        expect(way.coords.length, `way ${way.id}`).toBeGreaterThan(0);
+        expect(way.coords.length).toBeLessThanOrEqual(16);
+      }
+    });
+  }
+
+  it("reads Liechtenstein's hamlets and a street with its points in order", async () => {
+    const { streets, places } = await readOsmFeatures(LIECHTENSTEIN);
+    expect(places.find((p) => p.name === 'Malbun')).toMatchObject({ place: 'hamlet', lon: 9.6083946, lat: 47.1027934 });
+    expect(places.find((p) => p.name === 'Steg')).toMatchObject({ place: 'hamlet' });
+    const stadtle = streets.filter((s) => s.name === 'Städtle');
+    expect(stadtle.map((s) => s.highway).sort()).toEqual(['pedestrian', 'pedestrian', 'pedestrian', 'residential']);
+  });
+
+  it('keeps the first and last node of a long way and evenly spaced ones between', () => {
+    const refs = Array.from({ length: 31 }, (_, i) => i + 100);
+    expect(evenlySpaced(refs, 31, 4)).toEqual([100, 110, 120, 130]);
+    expect(evenlySpaced(refs, 3, 4)).toEqual([100, 101, 102]);
+  });
+});
+
 describe('which source of a level wins a country', () => {
   const area = (countryCode: string, country_id = '') =>
     ({ countryCode, parents: { country_id } }) as unknown as AreaRecord;
@@ -316,5 +367,17 @@ describe('which source of a level wins a country', () => {
     const registers = new CountryClaims([false, false]);
     expect(registers.claim('municipalities', area('', 'nl'), 0)).toBe(true);
     expect(registers.claim('municipalities', area('', 'nl'), 1)).toBe(true);
+  });
+
+  it('holds for addresses as for areas; what a source gives besides its records does not claim a country', () => {
+    // The Delft CSV, then the Delft extract: the Netherlands' addresses are the CSV's.
+    const addresses = new CountryClaims([false, true]);
+    expect(addresses.keeps('nl', 1)).toBe(true);
+    expect(addresses.claimCountry('nl', 0)).toBe(true);
+    expect(addresses.claimCountry('nl', 1)).toBe(false);
+    expect(addresses.keeps('nl', 1)).toBe(false);
+    expect(addresses.keeps('li', 1)).toBe(true);
+    expect(addresses.claimCountry('li', 1)).toBe(true);
+    expect(addresses.claimCountry('', 1)).toBe(true);
   });
 });
