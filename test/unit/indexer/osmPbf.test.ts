@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../indexer/manifest/manifest.js';
+import { validateManifest } from '../../../indexer/manifest/validate.js';
 import { readBlobs } from '../../../indexer/sources/osm/pbfBlobs.js';
 import { readOsmAddresses } from '../../../indexer/sources/osm/readOsmAddresses.js';
 import { readOsmAreas } from '../../../indexer/sources/osm/readOsmAreas.js';
@@ -340,6 +341,13 @@ describe('osm-pbf streets and places', () => {
     expect(places.find((p) => p.name === 'Steg')).toMatchObject({ place: 'hamlet' });
     const stadtle = streets.filter((s) => s.name === 'Städtle');
     expect(stadtle.map((s) => s.highway).sort()).toEqual(['pedestrian', 'pedestrian', 'pedestrian', 'residential']);
+  });
+
+  it('`validate` reports the named street ways and place nodes of an osm-pbf address source', async () => {
+    const manifest = join(dir, 'validate-streets.json');
+    writeFileSync(manifest, JSON.stringify({ levels: { addresses: [{ file: LIECHTENSTEIN, format: 'osm-pbf' }] } }));
+    const report = await validateManifest(manifest, { maxRejectRatio: 0.05 });
+    expect(report.levels.addresses?.[0]).toMatchObject({ read: 1008, osm: { streetWays: 1506, placeNodes: 23 } });
   });
 
   it('keeps the first and last node of a long way and evenly spaced ones between', () => {
