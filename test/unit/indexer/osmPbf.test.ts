@@ -4,6 +4,7 @@
  * administrative boundaries assembled, and a damaged file failing with the file, the blob and its byte offset.
  */
 import { execFileSync } from 'node:child_process';
+import { deflateSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../indexer/manifest/manifest.js';
 import { validateManifest } from '../../../indexer/manifest/validate.js';
 import { readBlobs } from '../../../indexer/sources/osm/pbfBlobs.js';
+import { BlobInflater } from '../../../indexer/sources/osm/blobInflater.js';
 import { readOsmAddresses } from '../../../indexer/sources/osm/readOsmAddresses.js';
 import { readOsmAreas } from '../../../indexer/sources/osm/readOsmAreas.js';
 import { evenlySpaced, readOsmFeatures } from '../../../indexer/sources/osm/readOsmFeatures.js';
@@ -217,6 +219,29 @@ describe('multipolygon assembly', () => {
       ),
     ]);
     expect(result).toEqual({ ok: false, detail: expect.stringMatching(/way 1 ends at node 3/) });
+  });
+});
+
+describe('BlobInflater', () => {
+  it('inflates blob after blob into one reused buffer, as inflateSync does; a damaged one fails, the next inflates', () => {
+    const inflater = new BlobInflater();
+    const a = Buffer.from('a'.repeat(5000) + 'b'.repeat(3000));
+    const b = Buffer.from('node,way,relation '.repeat(200));
+    const first = inflater.inflate(deflateSync(a), a.length, 64 * 1024);
+    expect(Buffer.from(first).equals(a)).toBe(true);
+    const firstBuffer = first.buffer;
+    const second = inflater.inflate(deflateSync(b), b.length, 64 * 1024);
+    expect(Buffer.from(second).equals(b)).toBe(true);
+    // No new buffer per blob: the second lies in the first's memory.
+    expect(second.buffer).toBe(firstBuffer);
+    const damaged = Buffer.from(deflateSync(a));
+    damaged[5] = (damaged[5] as number) ^ 0xff;
+    expect(() => inflater.inflate(damaged, a.length, 64 * 1024)).toThrow();
+    expect(() => inflater.inflate(deflateSync(a).subarray(0, 20), a.length, 64 * 1024)).toThrow();
+    expect(Buffer.from(inflater.inflate(deflateSync(b), b.length, 64 * 1024)).equals(b)).toBe(true);
+    // More than the blob says is more (pbfBlobs.ts refuses a blob whose size is not the one it says).
+    expect(inflater.inflate(deflateSync(a), 100, 64 * 1024).length).toBeGreaterThan(100);
+    inflater.close();
   });
 });
 
