@@ -48,14 +48,17 @@ export async function loadOsmFeatures(
     for (const way of features.streets) {
       counts.ways++;
       const key = streetKey(way.name);
-      const middle = way.coords[Math.floor(way.coords.length / 2)];
-      const parents = key && middle ? parentsAt(middle[0], middle[1]) : undefined;
+      const count = way.coords.length / 2;
+      const middle = 2 * Math.floor(count / 2);
+      const parents =
+        key && count ? parentsAt(way.coords[middle] as number, way.coords[middle + 1] as number) : undefined;
       if (!parents) {
         counts.skipped++;
         continue;
       }
       const city = localityName(parents);
-      const points: GeoPoint[] = way.coords.map(([lon, lat]) => ({ lon, lat }));
+      const points: GeoPoint[] = [];
+      for (let i = 0; i < way.coords.length; i += 2) points.push({ lon: way.coords[i]!, lat: way.coords[i + 1]! });
       const others = Object.values(way.names).filter((n) => streetKey(n) !== key);
       const { cityKey, joined } = streets.addWay({
         streetname: way.name,

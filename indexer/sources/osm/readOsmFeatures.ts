@@ -46,10 +46,10 @@ export interface OsmStreetWay {
   names: Record<string, string>;
   highway: string;
   /**
-   * [lon, lat] of up to WAY_POINTS of its nodes, evenly spaced from the first to the last, in order (a node missing
-   * from the extract is left out).
+   * lon, lat, lon, lat … of up to WAY_POINTS of its nodes, evenly spaced from the first to the last, in order (a node
+   * missing from the extract is left out): flat, a few hundred bytes a way.
    */
-  coords: [number, number][];
+  coords: Float64Array;
 }
 
 export interface OsmPlaceNode {
@@ -91,7 +91,8 @@ function namesOf(tags: Tags): Record<string, string> {
 export async function readOsmFeatures(path: string, progress?: (p: ReadProgress) => void): Promise<OsmFeatures> {
   const reading = { bytesRead: 0, totalBytes: (await stat(path)).size };
   const places: OsmPlaceNode[] = [];
-  const pending: { id: number; name: string; names: Record<string, string>; highway: string; refs: number[] }[] = [];
+  const pending: { id: number; name: string; names: Record<string, string>; highway: string; refs: Float64Array }[] =
+    [];
   const nodeIds: number[] = [];
   const visitor = {
     node(id: number, lon: number, lat: number, tags: Tags) {
@@ -108,7 +109,7 @@ export async function readOsmFeatures(path: string, progress?: (p: ReadProgress)
       if (!name) return;
       const nodes = evenlySpaced(refs, count, WAY_POINTS);
       for (const n of nodes) nodeIds.push(n);
-      pending.push({ id, name, names: namesOf(tags), highway, refs: nodes });
+      pending.push({ id, name, names: namesOf(tags), highway, refs: Float64Array.from(nodes) });
     },
   };
   for await (const _ of scanBlocks(path, visitor, { progress: reading })) progress?.(reading);
@@ -143,12 +144,15 @@ export async function readOsmFeatures(path: string, progress?: (p: ReadProgress)
     return -1;
   };
   const streets = pending.map(({ refs, ...way }) => {
-    const coords: [number, number][] = [];
+    const coords = new Float64Array(2 * refs.length);
+    let n = 0;
     for (const ref of refs) {
       const i = find(ref);
-      if (i >= 0 && !Number.isNaN(lons[i])) coords.push([lons[i] as number, lats[i] as number]);
+      if (i < 0 || Number.isNaN(lons[i])) continue;
+      coords[n++] = lons[i] as number;
+      coords[n++] = lats[i] as number;
     }
-    return { ...way, coords };
+    return { ...way, coords: n < coords.length ? coords.slice(0, n) : coords };
   });
   return { streets, places };
 }

@@ -355,7 +355,7 @@ describe('osm-pbf streets and places', () => {
       expect(features.places).toHaveLength(nodes);
       for (const way of features.streets) {
         expect(way.coords.length, `way ${way.id}`).toBeGreaterThan(0);
-        expect(way.coords.length).toBeLessThanOrEqual(16);
+        expect(way.coords.length).toBeLessThanOrEqual(2 * 16);
       }
     });
   }
