@@ -5,6 +5,7 @@
  * Pure.
  */
 import type {
+  GeoPoint,
   LocalisedNames,
   ParentIds,
   PlaceDoc,
@@ -28,8 +29,24 @@ export type PlaceArea = Pick<
 /** A street as the places see it: the streets index's document (per-language names in `street_names`). */
 export type PlaceStreet = StreetDoc;
 
+/**
+ * A place that is a point, not an area of the hierarchy: an OpenStreetMap place node (a village, a hamlet, a
+ * neighbourhood) no area of its name holds (indexer/levelLoaders/osmFeatures.ts). Its id is its own, not a hierarchy
+ * id: it has no boundary and no children.
+ */
+export interface PlacePoint {
+  id: string;
+  type: 'city' | 'suburb';
+  name: string;
+  names: LocalisedNames;
+  location: GeoPoint;
+  parents: ParentIds;
+}
+
 export interface PlaceSources {
   areas: Iterable<PlaceArea>;
+  /** Places that are points (after the areas, before the streets). */
+  points?: Iterable<PlacePoint>;
   streets: Iterable<PlaceStreet>;
   accumulator: PlaceAccumulator;
   /** The hierarchy: parent names and country codes. */
@@ -72,7 +89,19 @@ function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
   return { postcode: big.postcode, parents: big.parents, cities, extent: mergeExtents(big.extent, small.extent) };
 }
 
-/** The sources' documents: areas first (in hierarchy order), then streets, then postcodes. */
+/** The envelope of a street's points (one with no address: its points are along its ways). */
+function bboxOf(points: readonly GeoPoint[]): PlaceDoc['bbox'] {
+  const lons = points.map((p) => p.lon);
+  const lats = points.map((p) => p.lat);
+  return {
+    min_lon: Math.min(...lons),
+    min_lat: Math.min(...lats),
+    max_lon: Math.max(...lons),
+    max_lat: Math.max(...lats),
+  };
+}
+
+/** The sources' documents: areas first (in hierarchy order), then the point places, then streets, then postcodes. */
 export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
   const nameKeys = memoNameKeys();
   const keysOf = (names: readonly string[]): string[] => {
@@ -123,6 +152,31 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
     };
   }
 
+  for (const p of src.points ?? []) {
+    const names = namesOf(p.name, p.names);
+    const { lon, lat } = p.location;
+    yield {
+      id: p.id,
+      type: p.type,
+      name: p.name,
+      names: p.names,
+      name_keys: keysOf(names),
+      primary_name_keys: keysOf([p.name]),
+      qualifier_keys: keysOf(ancestorNames(p.parents)),
+      locality_keys: localityKeys(p.parents),
+      local_identifier: '',
+      parent_names: parentNames(p.parents),
+      ancestor_ids: ancestorIds(p.parents),
+      country: countryOf(p.parents),
+      streetname: '',
+      city: '',
+      postcode: '',
+      location: p.location,
+      bbox: { min_lon: lon, min_lat: lat, max_lon: lon, max_lat: lat },
+      address_count: 0,
+    };
+  }
+
   for (const s of src.streets) {
     if (src.kept?.({ id: s.id, type: 'street', postcode: '', ancestor_ids: ancestorIds(s) })) continue;
     const extra = src.accumulator.streetExtra(s.street_key, s.city_key);
@@ -146,12 +200,7 @@ export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
       city: s.city,
       postcode,
       location: s.location,
-      bbox: extra?.extent.bbox ?? {
-        min_lon: s.location.lon,
-        min_lat: s.location.lat,
-        max_lon: s.location.lon,
-        max_lat: s.location.lat,
-      },
+      bbox: extra?.extent.bbox ?? bboxOf(s.points.length ? s.points : [s.location]),
       address_count: s.address_count,
     };
   }

@@ -45,7 +45,25 @@ interface StreetRecord {
   parents: ParentIds;
   /** The multilingual fields of the first address that had them (one street-names row per street and scope). */
   names?: Pick<AddressDoc, 'street_names' | 'other_street_keys' | 'other_street_text'>;
+  /** lat, lon pairs along the street's OpenStreetMap ways (up to STREET_SAMPLE_POINTS): its points when it has no address. */
+  line?: number[];
 }
+
+/** A named OpenStreetMap way (indexer/derived/osmStreets.ts), joined to its parents: one street or part of one. */
+export interface StreetWay {
+  streetname: string;
+  street_key: string;
+  /** The name of its locality (its city, else its municipality): the street's city when it has no address. */
+  city: string;
+  city_key: string;
+  parents: ParentIds;
+  /** Points along it, evenly spaced. */
+  points: readonly GeoPoint[];
+  names?: Pick<AddressDoc, 'street_names' | 'other_street_keys' | 'other_street_text'> | undefined;
+}
+
+/** The area a street lies in for merging: its city, else its municipality. */
+const localityOf = (p: ParentIds): string => p.city_id || p.municipality_id;
 
 export class StreetAccumulator {
   /** street_key -> city_key -> the street (two levels: no key string built per address). */
@@ -127,6 +145,46 @@ export class StreetAccumulator {
     }
   }
 
+  /**
+   * A named way, once every address is in: it is the street of that name in its locality (its city, else its
+   * municipality) whatever city name the addresses were written with, else a street of its own with no address,
+   * placed along the way. Returns the street's city key and whether the way joined a street the addresses made.
+   */
+  addWay(way: StreetWay): { cityKey: string; joined: boolean } {
+    const locality = localityOf(way.parents);
+    let s: StreetRecord | undefined;
+    for (const candidate of this.streets.get(way.street_key)?.values() ?? []) {
+      if (locality && localityOf(candidate.parents) === locality) {
+        s = candidate;
+        break;
+      }
+    }
+    s ??= this.find(way.street_key, way.city_key);
+    const joined = s !== undefined && s.count > 0;
+    if (!s) {
+      s = {
+        streetKey: way.street_key,
+        cityKey: way.city_key,
+        spellings: [{ streetname: way.streetname, city: way.city, count: 0 }],
+        count: 0,
+        sumLat: 0,
+        sumLon: 0,
+        points: [],
+        parents: { ...way.parents },
+        ...(way.names && { names: way.names }),
+      };
+      this.put(s);
+    }
+    if (!joined) {
+      const line = (s.line ??= []);
+      for (const p of way.points) {
+        if (line.length >= 2 * STREET_SAMPLE_POINTS) break;
+        line.push(p.lat, p.lon);
+      }
+    }
+    return { cityKey: s.cityKey, joined };
+  }
+
   private find(streetKey: string, cityKey: string): StreetRecord | undefined {
     return this.streets.get(streetKey)?.get(cityKey);
   }
@@ -162,8 +220,11 @@ export class StreetAccumulator {
       const streetname = best?.streetname ?? '';
       const city = best?.city ?? '';
       const parents = (s.parents.city_id && remap?.get(s.parents.city_id)) || s.parents;
+      // A street with addresses is where they are; one with none (an OpenStreetMap way alone) along its ways.
+      const pairs = s.count ? s.points : (s.line ?? []);
       const points: GeoPoint[] = [];
-      for (let i = 0; i < s.points.length; i += 2) points.push({ lat: s.points[i]!, lon: s.points[i + 1]! });
+      for (let i = 0; i < pairs.length; i += 2) points.push({ lat: pairs[i]!, lon: pairs[i + 1]! });
+      const mean = s.count ? { lat: s.sumLat / s.count, lon: s.sumLon / s.count } : meanOf(points);
       out.push({
         id: streetId(s.streetKey, s.cityKey),
         source_key: streetSourceKey(s.streetKey, s.cityKey),
@@ -174,7 +235,7 @@ export class StreetAccumulator {
         city,
         city_key: s.cityKey,
         address_count: s.count,
-        location: nearestTo({ lat: s.sumLat / s.count, lon: s.sumLon / s.count }, points),
+        location: nearestTo(mean, points),
         points,
         country_id: parents.country_id,
         province_id: parents.province_id,
@@ -209,6 +270,16 @@ function otherStreetNameFields(
       other_street_words: [...new Set(text.flatMap(wordTails))],
     }),
   };
+}
+
+function meanOf(points: readonly GeoPoint[]): GeoPoint {
+  let lat = 0;
+  let lon = 0;
+  for (const p of points) {
+    lat += p.lat;
+    lon += p.lon;
+  }
+  return points.length ? { lat: lat / points.length, lon: lon / points.length } : { lat: 0, lon: 0 };
 }
 
 /** The point nearest `to` (equirectangular: the points of one street are close together). */

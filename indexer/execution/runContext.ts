@@ -13,6 +13,7 @@ import { ancestorLevels, type LevelName, type ParentLevelName } from '../records
 import type { Logger } from './logger.js';
 import { LookupTables } from '../records/lookupTables.js';
 import { PlaceAccumulator } from '../derived/placeAccumulator.js';
+import type { PlacePoint } from '../derived/placeDocuments.js';
 import { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import type { FileSource } from '../manifest/manifestSources.js';
@@ -57,6 +58,8 @@ export class RunContext {
   readonly placeAccumulator = new PlaceAccumulator();
   /** The streets built from the addresses, kept for the places. */
   builtStreets: StreetDoc[] = [];
+  /** OpenStreetMap's place nodes that are places of their own (indexer/levelLoaders/osmFeatures.ts). */
+  pointPlaces: PlacePoint[] = [];
   readonly hierarchy = new Hierarchy();
   readonly lookups = new LookupTables();
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */

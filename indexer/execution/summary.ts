@@ -113,6 +113,22 @@ export interface StreetsSummary {
   addresses: number;
   /** Sum of `address_count` over the new index: = addresses. */
   addressCountSum: number;
+  /** OpenStreetMap's named streets (osmFeatures.ts), when an address source is an osm-pbf file. */
+  osm?: OsmStreetCounts;
+}
+
+/** What became of an osm-pbf address source's named highway ways: read = joined + alone + merged + skipped. */
+export interface OsmStreetCounts {
+  /** Ways read (osmium counts the same: named ways of the street classes). */
+  ways: number;
+  /** Ways that joined a street of the addresses (same name in the same city or municipality). */
+  joined: number;
+  /** Ways that made a street of their own (no address on it). */
+  alone: number;
+  /** Further ways of such a street (one street per name and locality). */
+  merged: number;
+  /** Ways in no municipality or city of the hierarchy, or in a country another address source won. */
+  skipped: number;
 }
 
 export function emptyStreets(): StreetsSummary {
@@ -127,6 +143,8 @@ export interface PlacesSummary {
   count: number;
   /** Built per type (street, postcode, city, …). */
   byType: Record<string, number>;
+  /** OpenStreetMap's place nodes (osmFeatures.ts): read = built + skipped. */
+  osmNodes?: { read: number; built: number; skipped: number };
 }
 
 export function emptyPlaces(): PlacesSummary {

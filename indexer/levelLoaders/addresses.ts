@@ -23,6 +23,8 @@ import { toAreaDoc } from '../transform/area.js';
 import { remapAddressCities } from './cityRemap.js';
 import { StreetAccumulator } from '../derived/streetDocuments.js';
 import { loadStreets } from './streets.js';
+import { CountryClaims } from './countryClaims.js';
+import { loadOsmFeatures } from './osmFeatures.js';
 import type { AddressSource } from '../manifest/manifestSources.js';
 import { readCsvTable } from '../sources/csv.js';
 import { applyStreetNames, StreetNameTable } from '../derived/streetNames.js';
@@ -41,6 +43,8 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   let replayedRows = rows?.plan && new ReplayedRows(rows.plan.cache);
   let sequence = 0;
   const folds = ctx.setup.writes?.liveFolds;
+  // As at the area levels: where an osm-pbf source is one of two with addresses in a country, the first listed wins it.
+  const claims = new CountryClaims(sources.map((source) => source.format === 'osm-pbf'));
 
   /** What every address row adds to the cities, streets and places, whether derived now or replayed. */
   const accumulate = (doc: AccumulatedAddress, parents: Parents): number => {
@@ -93,6 +97,14 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
           }
         }
         const parents = parentsOf(item.props, doc.location.lon, doc.location.lat);
+        if (!claims.claimCountry(parents.country_id, index)) {
+          // An earlier source's addresses cover the country and one of the two is OpenStreetMap: that one wins.
+          s.read--;
+          summary.read--;
+          s.skipped++;
+          summary.skipped++;
+          return undefined;
+        }
         const found = sourceRows && { ...parents };
         const version = accumulate(doc, parents);
         if (folds?.has(parents.city_id)) folds.note(doc.id, parents.city_id, version);
@@ -143,6 +155,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   ctx.placeAccumulator.applyRemap(remap);
   ctx.stageMs.derivedCities = Date.now() - citiesStart;
   const streetsStart = Date.now();
+  await loadOsmFeatures(ctx, sources, streets, claims);
   ctx.builtStreets = await loadStreets(ctx, streets, remap);
   ctx.stageMs.streets = Date.now() - streetsStart;
 }

@@ -18,7 +18,11 @@ export class CountryClaims {
 
   /** Whether the area (of the source at `sourceIndex` in its level's list) is kept. */
   claim(level: AreaLevelName, record: AreaRecord, sourceIndex: number): boolean {
-    const country = level === 'countries' ? record.countryCode : record.parents.country_id;
+    return this.claimCountry(level === 'countries' ? record.countryCode : record.parents.country_id, sourceIndex);
+  }
+
+  /** Whether a record of the source in the country (a code or a country id; "": none) is kept; the first claims it. */
+  claimCountry(country: string, sourceIndex: number): boolean {
     if (!country) return true;
     const owner = this.owner.get(country);
     if (owner === undefined) {
@@ -26,5 +30,11 @@ export class CountryClaims {
       return true;
     }
     return owner === sourceIndex || !(this.yields[owner] || this.yields[sourceIndex]);
+  }
+
+  /** As claimCountry, without claiming a country no source has yet (what a source gives besides its records). */
+  keeps(country: string, sourceIndex: number): boolean {
+    const owner = country ? this.owner.get(country) : undefined;
+    return owner === undefined || owner === sourceIndex || !(this.yields[owner] || this.yields[sourceIndex]);
   }
 }

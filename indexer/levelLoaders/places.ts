@@ -19,6 +19,7 @@ export async function loadPlaces(ctx: RunContext): Promise<void> {
   const untouched = ctx.untouched;
   const docs = buildPlaces({
     areas: ctx.hierarchy.areas(),
+    points: ctx.pointPlaces,
     streets: ctx.builtStreets,
     accumulator: ctx.placeAccumulator,
     area: (id) => (id ? ctx.hierarchy.area(id) : undefined),

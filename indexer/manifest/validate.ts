@@ -11,6 +11,7 @@ import type { AddressSource, AreaSource, BuildingSource, FileSource } from './ma
 import { sourceProblems } from './preflight.js';
 import type { Outcome, RejectReason } from '../execution/rejectReasons.js';
 import { readCsvTable } from '../sources/csv.js';
+import { readOsmFeatures } from '../sources/osm/readOsmFeatures.js';
 import { type ReadStats, readSource, type SourceItem, type StatusCounts } from '../sources/index.js';
 import { classifyItem, rowOf } from '../records/sourceItems.js';
 import { addressFromRecord } from '../transform/address.js';
@@ -43,6 +44,11 @@ export interface SourceReport {
   error?: string;
   /** Formats that filter by status (BAG, BeST): records per status, kept and skipped. */
   statuses?: StatusCounts;
+  /**
+   * An osm-pbf address source: its named street ways and place nodes read (readOsmFeatures.ts). Which join the
+   * addresses' streets, make streets of their own or are skipped needs the boundaries: the run's summary says.
+   */
+  osm?: { streetWays: number; placeNodes: number };
 }
 
 export interface ValidationReport {
@@ -112,6 +118,10 @@ async function validateSource(level: LevelName, source: FileSource): Promise<Sou
           if (report.lookupMisses.samples.length < SAMPLES) report.lookupMisses.samples.push(code);
         }
       }
+    }
+    if (level === 'addresses' && source.format === 'osm-pbf') {
+      const { streets, places } = await readOsmFeatures(source.file);
+      report.osm = { streetWays: streets.length, placeNodes: places.length };
     }
   } catch (error) {
     report.error = (error as Error).message;

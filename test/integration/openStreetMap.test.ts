@@ -4,6 +4,7 @@
  * into the real Elasticsearch and read back through the API: the eleven Gemeinden under the country's two
  * Wahlkreise, /reverse in Vaduz naming them, the search box and the three dialects answering from OSM's addresses.
  */
+import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,30 @@ interface Area {
   local_identifier: string;
   country_code?: string;
 }
+
+const LIECHTENSTEIN = resolve('data/sample/osm/liechtenstein_2015-07-27.osm.pbf');
+const DELFT = resolve('data/sample/osm/delft_tudelft_2025-08.osm.pbf');
+
+/** What osmium (the reference reader) counts in the file: the objects every filter in turn selects. */
+function osmiumCount(file: string, ...filters: string[][]): number {
+  let opl = execFileSync('osmium', ['tags-filter', '-R', '-f', 'opl', '-o', '-', file, ...(filters[0] ?? [])], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  for (const next of filters.slice(1)) {
+    opl = execFileSync('osmium', ['tags-filter', '-R', '-F', 'opl', '-f', 'opl', '-o', '-', '-', ...next], {
+      input: opl,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  }
+  return opl.split('\n').filter(Boolean).length;
+}
+const STREET_FILTER = [
+  ['w/highway=trunk,primary,secondary,tertiary,unclassified,residential,living_street,pedestrian,road,service'],
+  ['w/name'],
+];
+const PLACE_FILTER = [['n/place=city,town,village,hamlet,suburb,neighbourhood'], ['n/name']];
 
 const space = indexerTestSpace('open-street-map');
 const prefix = uniqueIndexPrefix('osm');
@@ -93,6 +118,60 @@ describe('"format": "osm-pbf"', () => {
     for (const kind of ['areas', 'addresses', 'streets', 'places'] as const) {
       expect(update.changes?.[kind], kind).toMatchObject({ added: 0, changed: 0, removed: 0 });
     }
+  });
+
+  it('reads the named streets and place nodes osmium counts: each way a street, part of one, or skipped', () => {
+    const ways = osmiumCount(LIECHTENSTEIN, ...STREET_FILTER);
+    expect(ways).toBe(1506);
+    const osm = summary.streets.osm!;
+    expect(osm.ways).toBe(ways);
+    expect(osm.joined + osm.alone + osm.merged + osm.skipped).toBe(ways);
+    // Streets beside the addresses' own: every way's name in its Gemeinde once (the Austrian and Swiss ones skipped).
+    expect(osm.alone).toBeGreaterThan(300);
+    expect(osm.joined).toBeGreaterThan(100);
+    expect(osm.skipped).toBeGreaterThan(0);
+    const nodes = summary.places.osmNodes!;
+    expect(nodes.read).toBe(osmiumCount(LIECHTENSTEIN, ...PLACE_FILTER));
+    expect(nodes.read).toBe(23);
+    // The eleven villages named as their Gemeinde are the Gemeinde's place; Gamprin-Bendern, Malbun, Steg … are not.
+    expect(nodes.skipped).toBe(11);
+    expect(nodes.built).toBe(12);
+    expect(summary.places.byType.city).toBe(nodes.built - 4);
+  });
+
+  it('answers a street with no address from its ways, and one street for an address street and its way', async () => {
+    const [lochgass] = await get<any[]>('/search?q=Lochgass');
+    expect(lochgass).toMatchObject({ type: 'street', streetname: 'Lochgass', address_count: 0 });
+    expect(lochgass.latitude).toBeCloseTo(47.147, 2);
+    expect(lochgass.longitude).toBeCloseTo(9.511, 2);
+    const suggested = await get<any[]>('/autocomplete?q=lochga');
+    expect(suggested[0]).toMatchObject({ type: 'street', streetname: 'Lochgass' });
+    // Städtle: the four highway ways of that name in Vaduz join the addresses' streets there (two: one address
+    // without addr:city, two with Vaduz), no street of their own.
+    const stadtle = await client.search<{ city: string; address_count: number }>({
+      index: `${prefix}streets`,
+      query: { term: { street_key: 'stadtle' } },
+    });
+    const streets = stadtle.hits.hits.map((h) => h._source!);
+    expect(streets.map((s) => [s.city, s.address_count]).sort()).toEqual([
+      ['', 1],
+      ['Vaduz', 2],
+    ]);
+  });
+
+  it('finds the hamlets and villages no Gemeinde is named after: Malbun, Steg', async () => {
+    for (const name of ['Malbun', 'Steg']) {
+      const [found] = await get<any[]>(`/search?q=${name}`);
+      expect(found, name).toMatchObject({ type: 'city', name });
+      const suggested = await get<any[]>(`/autocomplete?q=${name.slice(0, 4).toLowerCase()}`);
+      expect(
+        suggested.some((s) => s.type === 'city' && s.id === found.id),
+        name,
+      ).toBe(true);
+    }
+    // Vaduz is the Gemeinde, once: its village node is not a second place.
+    const vaduz = (await get<any[]>('/search?q=Vaduz')).filter((p) => p.name === 'Vaduz');
+    expect(vaduz.map((p) => p.type)).toEqual(['municipality']);
   });
 
   it("lists Liechtenstein's two Wahlkreise and eleven Gemeinden under it", async () => {
@@ -188,5 +267,18 @@ describe('registers and OpenStreetMap in one deployment (datasets/osm-mixed.json
     expect(vaduz.areas).toMatchObject({ country: { name: 'Liechtenstein' }, municipality: { name: 'Vaduz' } });
     const [found] = (await mixedApi.call('GET', `/search?${new URLSearchParams({ q: 'Städtle 43 Vaduz' })}`)).body;
     expect(found).toMatchObject({ streetname: 'Städtle', number: '43' });
+  });
+
+  it("keeps the Delft CSV's addresses over the Delft extract's (listed after it): skipped and counted", () => {
+    const [csv, liechtenstein, delftExtract] = mixedSummary.levels.addresses.sources;
+    expect(liechtenstein).toMatchObject({ read: 1008 });
+    // Every address object of the extract lies in the Netherlands, which the CSV listed first has: none loaded.
+    const objects = osmiumCount(DELFT, ['n/addr:housenumber', 'w/addr:housenumber', 'r/addr:housenumber']);
+    expect(delftExtract!.skipped + delftExtract!.rejected).toBe(objects);
+    expect(delftExtract!.read).toBe(delftExtract!.rejected);
+    expect(mixedSummary.levels.addresses.skipped).toBe(delftExtract!.skipped);
+    const level = mixedSummary.levels.addresses;
+    expect(level.read).toBe(csv!.read + liechtenstein!.read + delftExtract!.read);
+    expect(level.read).toBe(level.indexed + level.rejected);
   });
 });

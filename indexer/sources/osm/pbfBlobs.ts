@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import * as zlib from 'node:zlib';
 import { BYTES, ProtoReader, ProtobufError, utf8 } from './protobuf.js';
 import { SourceFileError } from '../types.js';
+import { BlobInflater } from './blobInflater.js';
 
 /** The spec's limits: a BlobHeader under 64 KiB, a Blob under 32 MiB. */
 const MAX_HEADER = 64 * 1024;
@@ -52,7 +53,7 @@ export function pbfFailure(path: string, index: number, offset: number, what: st
   return new OsmPbfError(path, `${path}: blob ${index} at byte ${offset}: ${what}`);
 }
 
-function decompress(raw: Uint8Array, path: string, index: number, offset: number): Uint8Array {
+function decompress(raw: Uint8Array, path: string, index: number, offset: number, inflater: BlobInflater): Uint8Array {
   const r = new ProtoReader(raw);
   let rawSize = -1;
   let data: Uint8Array | undefined;
@@ -73,11 +74,11 @@ function decompress(raw: Uint8Array, path: string, index: number, offset: number
   }
   if (!data) throw pbfFailure(path, index, offset, 'the blob holds no data');
   if (kind === 'raw') return Buffer.from(data); // the read buffer is reused for the next blob
-  let out: Buffer;
+  let out: Uint8Array;
   try {
     // Sized to the blob's own raw_size: one output chunk, not a chain of 16 KiB chunks concatenated at the end.
     const chunkSize = rawSize > 0 && rawSize <= MAX_BLOB ? Math.max(rawSize, 64) : 64 * 1024;
-    if (kind === 'zlib') out = zlib.inflateSync(data, { chunkSize });
+    if (kind === 'zlib') out = inflater.inflate(data, rawSize <= MAX_BLOB ? rawSize : -1, chunkSize);
     else if (kind === 'zstd' && typeof zlib.zstdDecompressSync === 'function') out = zlib.zstdDecompressSync(data);
     else {
       throw pbfFailure(
@@ -100,6 +101,8 @@ function decompress(raw: Uint8Array, path: string, index: number, offset: number
 /** The blobs of the file in order, decompressed. The first must be the OSMHeader (checked by readPbfHeader). */
 export async function* readBlobs(path: string, options: BlobReadOptions = {}): AsyncGenerator<PbfBlob> {
   const file = await open(path, 'r');
+  // One output buffer for the file's inflated blobs (each decoded before the next is read): blobInflater.ts.
+  const inflater = new BlobInflater();
   try {
     const size = (await file.stat()).size;
     let offset = options.from ?? 0;
@@ -159,7 +162,7 @@ export async function* readBlobs(path: string, options: BlobReadOptions = {}): A
       await readExactly(raw, dataSize, offset + 4 + headerLength, 'blob');
       let data: Uint8Array;
       try {
-        data = decompress(raw, path, index, offset);
+        data = decompress(raw, path, index, offset, inflater);
       } catch (error) {
         if (!(error instanceof ProtobufError)) throw error;
         throw pbfFailure(path, index, offset, `damaged blob (${error.message})`);
@@ -171,6 +174,7 @@ export async function* readBlobs(path: string, options: BlobReadOptions = {}): A
       index++;
     }
   } finally {
+    inflater.close();
     await file.close();
   }
 }

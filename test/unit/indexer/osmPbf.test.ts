@@ -4,14 +4,18 @@
  * administrative boundaries assembled, and a damaged file failing with the file, the blob and its byte offset.
  */
 import { execFileSync } from 'node:child_process';
+import { deflateSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../indexer/manifest/manifest.js';
+import { validateManifest } from '../../../indexer/manifest/validate.js';
 import { readBlobs } from '../../../indexer/sources/osm/pbfBlobs.js';
+import { BlobInflater } from '../../../indexer/sources/osm/blobInflater.js';
 import { readOsmAddresses } from '../../../indexer/sources/osm/readOsmAddresses.js';
 import { readOsmAreas } from '../../../indexer/sources/osm/readOsmAreas.js';
+import { evenlySpaced, readOsmFeatures } from '../../../indexer/sources/osm/readOsmFeatures.js';
 import { assembleMultipolygon } from '../../../indexer/sources/osm/rings.js';
 import { SourceFileError, type SourceItem } from '../../../indexer/sources/types.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
@@ -218,6 +222,29 @@ describe('multipolygon assembly', () => {
   });
 });
 
+describe('BlobInflater', () => {
+  it('inflates blob after blob into one reused buffer, as inflateSync does; a damaged one fails, the next inflates', () => {
+    const inflater = new BlobInflater();
+    const a = Buffer.from('a'.repeat(5000) + 'b'.repeat(3000));
+    const b = Buffer.from('node,way,relation '.repeat(200));
+    const first = inflater.inflate(deflateSync(a), a.length, 64 * 1024);
+    expect(Buffer.from(first).equals(a)).toBe(true);
+    const firstBuffer = first.buffer;
+    const second = inflater.inflate(deflateSync(b), b.length, 64 * 1024);
+    expect(Buffer.from(second).equals(b)).toBe(true);
+    // No new buffer per blob: the second lies in the first's memory.
+    expect(second.buffer).toBe(firstBuffer);
+    const damaged = Buffer.from(deflateSync(a));
+    damaged[5] = (damaged[5] as number) ^ 0xff;
+    expect(() => inflater.inflate(damaged, a.length, 64 * 1024)).toThrow();
+    expect(() => inflater.inflate(deflateSync(a).subarray(0, 20), a.length, 64 * 1024)).toThrow();
+    expect(Buffer.from(inflater.inflate(deflateSync(b), b.length, 64 * 1024)).equals(b)).toBe(true);
+    // More than the blob says is more (pbfBlobs.ts refuses a blob whose size is not the one it says).
+    expect(inflater.inflate(deflateSync(a), 100, 64 * 1024).length).toBeGreaterThan(100);
+    inflater.close();
+  });
+});
+
 describe('a damaged PBF file', () => {
   const bytes = readFileSync(LIECHTENSTEIN);
   const write = (name: string, data: Uint8Array) => {
@@ -298,6 +325,63 @@ describe('the osm-pbf manifest', () => {
   });
 });
 
+describe('osm-pbf streets and places', () => {
+  /** osmium's count of the objects the filters select one after the other (the second on the first's output). */
+  const osmiumChain = (file: string, first: string, second: string): number => {
+    const opl = execFileSync('osmium', ['tags-filter', '-R', '-f', 'opl', '-o', '-', file, first], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const out = execFileSync('osmium', ['tags-filter', '-R', '-F', 'opl', '-f', 'opl', '-o', '-', '-', second], {
+      input: opl,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return out.split('\n').filter(Boolean).length;
+  };
+  const STREETS =
+    'w/highway=trunk,primary,secondary,tertiary,unclassified,residential,living_street,pedestrian,road,service';
+  const PLACES = 'n/place=city,town,village,hamlet,suburb,neighbourhood';
+
+  for (const [name, file, ways, nodes] of [
+    ['Delft', DELFT, 1934, 10],
+    ['Liechtenstein', LIECHTENSTEIN, 1506, 23],
+  ] as const) {
+    it(`reads ${name}'s named street ways and place nodes as osmium counts them, each placed`, async () => {
+      const features = await readOsmFeatures(file);
+      expect(features.streets).toHaveLength(osmiumChain(file, STREETS, 'w/name'));
+      expect(features.streets).toHaveLength(ways);
+      expect(features.places).toHaveLength(osmiumChain(file, PLACES, 'n/name'));
+      expect(features.places).toHaveLength(nodes);
+      for (const way of features.streets) {
+        expect(way.coords.length, `way ${way.id}`).toBeGreaterThan(0);
+        expect(way.coords.length).toBeLessThanOrEqual(2 * 16);
+      }
+    });
+  }
+
+  it("reads Liechtenstein's hamlets and a street with its points in order", async () => {
+    const { streets, places } = await readOsmFeatures(LIECHTENSTEIN);
+    expect(places.find((p) => p.name === 'Malbun')).toMatchObject({ place: 'hamlet', lon: 9.6083946, lat: 47.1027934 });
+    expect(places.find((p) => p.name === 'Steg')).toMatchObject({ place: 'hamlet' });
+    const stadtle = streets.filter((s) => s.name === 'Städtle');
+    expect(stadtle.map((s) => s.highway).sort()).toEqual(['pedestrian', 'pedestrian', 'pedestrian', 'residential']);
+  });
+
+  it('`validate` reports the named street ways and place nodes of an osm-pbf address source', async () => {
+    const manifest = join(dir, 'validate-streets.json');
+    writeFileSync(manifest, JSON.stringify({ levels: { addresses: [{ file: LIECHTENSTEIN, format: 'osm-pbf' }] } }));
+    const report = await validateManifest(manifest, { maxRejectRatio: 0.05 });
+    expect(report.levels.addresses?.[0]).toMatchObject({ read: 1008, osm: { streetWays: 1506, placeNodes: 23 } });
+  });
+
+  it('keeps the first and last node of a long way and evenly spaced ones between', () => {
+    const refs = Array.from({ length: 31 }, (_, i) => i + 100);
+    expect(evenlySpaced(refs, 31, 4)).toEqual([100, 110, 120, 130]);
+    expect(evenlySpaced(refs, 3, 4)).toEqual([100, 101, 102]);
+  });
+});
+
 describe('which source of a level wins a country', () => {
   const area = (countryCode: string, country_id = '') =>
     ({ countryCode, parents: { country_id } }) as unknown as AreaRecord;
@@ -316,5 +400,17 @@ describe('which source of a level wins a country', () => {
     const registers = new CountryClaims([false, false]);
     expect(registers.claim('municipalities', area('', 'nl'), 0)).toBe(true);
     expect(registers.claim('municipalities', area('', 'nl'), 1)).toBe(true);
+  });
+
+  it('holds for addresses as for areas; what a source gives besides its records does not claim a country', () => {
+    // The Delft CSV, then the Delft extract: the Netherlands' addresses are the CSV's.
+    const addresses = new CountryClaims([false, true]);
+    expect(addresses.keeps('nl', 1)).toBe(true);
+    expect(addresses.claimCountry('nl', 0)).toBe(true);
+    expect(addresses.claimCountry('nl', 1)).toBe(false);
+    expect(addresses.keeps('nl', 1)).toBe(false);
+    expect(addresses.keeps('li', 1)).toBe(true);
+    expect(addresses.claimCountry('li', 1)).toBe(true);
+    expect(addresses.claimCountry('', 1)).toBe(true);
   });
 });

@@ -172,3 +172,39 @@ describe('postcodes across a folded derived city', () => {
     expect(docs.find((d) => d.id === 'postcode:NL:2628CD')?.bbox.max_lat).toBe(52.01);
   });
 });
+
+describe('buildPlaces: places that are points (OpenStreetMap place nodes)', () => {
+  it('makes a place of its type under its parents, at its point, after the areas', () => {
+    const byId = new Map(areas.map((a) => [a.id, a]));
+    const docs = [
+      ...buildPlaces({
+        areas,
+        points: [
+          {
+            id: 'node-1',
+            type: 'suburb',
+            name: 'TU-wijk',
+            names: {},
+            location: { lat: 52.0, lon: 4.37 },
+            parents: chain,
+          },
+        ],
+        streets: [],
+        accumulator: new PlaceAccumulator(),
+        area: (id) => byId.get(id),
+      }),
+    ];
+    expect(docs.map((d) => d.type)).toEqual(['country', 'province', 'municipality', 'city', 'city', 'suburb']);
+    expect(docs.at(-1)).toMatchObject({
+      id: 'node-1',
+      name: 'TU-wijk',
+      name_keys: expect.arrayContaining(['tu wijk']),
+      parent_names: { city: 'Delft', municipality: 'Delft', province: 'Zuid-Holland', country: 'Netherlands' },
+      ancestor_ids: ['nl', 'pv28', 'gm0503', 'delft'],
+      country: 'NL',
+      location: { lat: 52.0, lon: 4.37 },
+      bbox: { min_lon: 4.37, min_lat: 52.0, max_lon: 4.37, max_lat: 52.0 },
+      address_count: 0,
+    });
+  });
+});

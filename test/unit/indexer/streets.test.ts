@@ -31,6 +31,65 @@ describe('streetWordTokens', () => {
   });
 });
 
+describe('StreetAccumulator.addWay (an OpenStreetMap street)', () => {
+  const way = (streetname: string, city: string, points: { lat: number; lon: number }[], extra = {}) => ({
+    streetname,
+    street_key: streetname.toLowerCase().replace(/[^a-z]/g, ''),
+    city,
+    city_key: city.toLowerCase(),
+    parents: { ...parents, ...extra },
+    points,
+  });
+
+  it("joins the addresses' street of its name in its locality, whatever city they were written with", () => {
+    const acc = new StreetAccumulator();
+    acc.add(address('Mekelweg', '', 52.0, 4.37));
+    expect(acc.addWay(way('Mekelweg', 'Delft', [{ lat: 52.01, lon: 4.38 }]))).toEqual({ cityKey: '', joined: true });
+    const [mekelweg, ...others] = acc.finish();
+    expect(others).toEqual([]);
+    // Where its addresses are: the way adds no point to a street that has addresses.
+    expect(mekelweg).toMatchObject({ address_count: 1, location: { lat: 52.0, lon: 4.37 } });
+    expect(mekelweg?.points).toEqual([{ lat: 52.0, lon: 4.37 }]);
+  });
+
+  it('makes a street with no address along its ways, one per name and locality', () => {
+    const acc = new StreetAccumulator();
+    acc.add(address('Mekelweg', 'Delft', 52.0, 4.37));
+    const first = [
+      { lat: 52.0, lon: 4.36 },
+      { lat: 52.001, lon: 4.361 },
+    ];
+    expect(acc.addWay(way('Schoemakerstraat', 'Delft', first))).toEqual({ cityKey: 'delft', joined: false });
+    acc.addWay(way('Schoemakerstraat', 'Delft', [{ lat: 52.01, lon: 4.362 }]));
+    // Of the same name in another municipality: another street.
+    acc.addWay(way('Schoemakerstraat', 'Rijswijk', [{ lat: 52.03, lon: 4.32 }], { city_id: 'rijswijk' }));
+    const docs = acc.finish();
+    expect(docs.map((d) => [d.streetname, d.city, d.address_count])).toEqual([
+      ['Mekelweg', 'Delft', 1],
+      ['Schoemakerstraat', 'Delft', 0],
+      ['Schoemakerstraat', 'Rijswijk', 0],
+    ]);
+    expect(docs[1]?.points).toHaveLength(3);
+    expect(docs[1]?.location).toEqual({ lat: 52.001, lon: 4.361 });
+    expect(docs[1]).toMatchObject({ id: streetId('schoemakerstraat', 'delft'), ...parents });
+    expect(acc.addresses).toBe(1);
+  });
+
+  it('keeps at most STREET_SAMPLE_POINTS points of a long street', () => {
+    const acc = new StreetAccumulator();
+    for (let i = 0; i < 3; i++) {
+      acc.addWay(
+        way(
+          'Lange Weg',
+          'Delft',
+          Array.from({ length: 10 }, (_, j) => ({ lat: 52 + i * 0.01, lon: j })),
+        ),
+      );
+    }
+    expect(acc.finish()[0]?.points).toHaveLength(STREET_SAMPLE_POINTS);
+  });
+});
+
 describe('StreetAccumulator', () => {
   it('makes one document per street key and city key, with its size, spelling and parents', () => {
     const acc = new StreetAccumulator();
