@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
+import { countryOfAreaName, countryOfCode } from '../../../core/text/countries.js';
 import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../../schemas/responses.js';
 
 /** What a dialect result is: an address or one of the search box's place types (each dialect names every one). */
@@ -50,13 +51,10 @@ export function countryOfPostcode(postcode: string): string {
   return /^\d{4}$/.test(postcode.trim()) ? 'BE' : '';
 }
 
-const COUNTRY_NAMES: Record<string, string> = { NL: 'Netherlands', BE: 'Belgium' };
-const COUNTRY_CODES: Record<string, string> = { netherlands: 'NL', belgium: 'BE' };
-
 /** The country's name as the areas index has it, from its code ("" unknown). */
-export const countryName = (code: string) => COUNTRY_NAMES[code] ?? '';
+export const countryName = (code: string) => countryOfCode(code)?.areaName ?? '';
 /** The code from the areas index's country name. */
-export const countryCodeOf = (name: string) => COUNTRY_CODES[name.toLowerCase()] ?? '';
+export const countryCodeOf = (name: string) => countryOfAreaName(name)?.code ?? '';
 
 const pointBox = (lon: number, lat: number): [number, number, number, number] => [lon, lat, lon, lat];
 
