@@ -114,6 +114,7 @@ export const peliasAutocompleteEndpoint = endpoint({
       lat: query['focus.point.lat'],
       lon: query['focus.point.lon'],
       lang,
+      layers: query.layers,
     };
     const [suggestions, sources] = await Promise.all([
       answerAutocomplete(services, request, acceptLanguage),
