@@ -9,7 +9,9 @@ import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
 import { countryOfAreaName, countryOfCode } from '../../../core/text/countries.js';
-import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../../schemas/responses.js';
+import type { AutocompleteSuggestion, SearchResult } from '../../schemas/responses.js';
+import type { ReverseResult } from '../reverse/reverseAnswer.js';
+import { streetId } from '../../../core/elasticsearch/stableIds.js';
 
 /** What a dialect result is: an address or one of the search box's place types (each dialect names every one). */
 export type PlaceKind = 'address' | PlaceType;
@@ -196,7 +198,7 @@ export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): Dial
   };
 }
 
-type Reverse = z.infer<typeof ReverseResponse>;
+type Reverse = ReverseResult;
 
 function parentsOf(areas: Reverse['areas']): ParentNames {
   return {
@@ -212,7 +214,11 @@ function parentsOf(areas: Reverse['areas']): ParentNames {
 /** The reverse answer's addresses, nearest first, with the names of the areas around the point. */
 export function reverseAddresses(answer: Reverse): DialectPlace[] {
   const parents = parentsOf(answer.areas);
-  return answer.addresses.map((a) => ({ ...addressPlace(a, 1), ...parents, city: a.city || parents.city }));
+  return answer.addresses.map((a) => ({
+    ...addressPlace({ ...a, longitude: a.location.lon, latitude: a.location.lat }, 1),
+    ...parents,
+    city: a.city || parents.city,
+  }));
 }
 
 /** The levels a reverse answer can be given at, smallest first. */
@@ -237,7 +243,7 @@ export function reversePlace(answer: Reverse, level: ReverseLevel, at: { lat: nu
       return {
         ...place,
         kind: 'street',
-        id: nearest.street_id,
+        id: streetId(nearest.street_key, nearest.city_key),
         name: nearest.streetname,
         housenumber: '',
         label,
