@@ -9,7 +9,10 @@ import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
 import { countryOfAreaName, countryOfCode } from '../../../core/text/countries.js';
-import type { AutocompleteSuggestion, SearchResult } from '../../schemas/responses.js';
+import type { AutocompleteSuggestion } from '../../schemas/responses.js';
+import type { SearchBoxResult } from '../search/searchBox.js';
+import { addressLabel } from '../search/searchRecords.js';
+import { namesIfSeveral } from '../places/placeRecords.js';
 import type { ReverseResult } from '../reverse/reverseAnswer.js';
 import { streetId } from '../../../core/elasticsearch/stableIds.js';
 
@@ -98,9 +101,13 @@ export function addressPlace(a: AddressLike, confidence: number, label?: string)
   };
 }
 
-/** One result of the native search box. */
-export function searchPlace(r: SearchResult): DialectPlace {
-  if (r.type === 'address') return addressPlace(r, r.confidence, r.label);
+/** One result of the search box. */
+export function searchPlace(r: SearchBoxResult): DialectPlace {
+  if (r.type === 'address') {
+    const doc = r.doc;
+    const address = { ...doc, longitude: doc.location.lon, latitude: doc.location.lat };
+    return addressPlace(address, r.confidence, addressLabel(doc));
+  }
   const common = {
     ...EMPTY,
     id: r.id,
@@ -111,13 +118,15 @@ export function searchPlace(r: SearchResult): DialectPlace {
     bbox: r.bbox,
     confidence: r.confidence,
   };
+  // The names the native record shows: only where there is a choice (namesIfSeveral).
+  const names = namesIfSeveral(r.names).names ?? {};
   if (r.type === 'street') {
+    const streetname = r.streetname || r.name;
     const code = countryOfPostcode(r.postcode);
-    const names = r.names ?? {};
     return {
       ...common,
-      name: r.streetname,
-      street: r.streetname,
+      name: streetname,
+      street: streetname,
       postcode: r.postcode,
       city: r.city,
       names,
@@ -126,11 +135,12 @@ export function searchPlace(r: SearchResult): DialectPlace {
     };
   }
   if (r.type === 'postcode') {
-    const code = countryOfPostcode(r.postcode);
+    const postcode = r.postcode || r.name;
+    const code = countryOfPostcode(postcode);
     return {
       ...common,
-      name: r.postcode,
-      postcode: r.postcode,
+      name: postcode,
+      postcode,
       city: r.city,
       names: {},
       country: countryName(code),
@@ -142,7 +152,7 @@ export function searchPlace(r: SearchResult): DialectPlace {
   return {
     ...common,
     name: r.name,
-    names: r.names ?? {},
+    names,
     suburb: own('suburb'),
     city: own('city') || p.city,
     municipality: own('municipality') || p.municipality,

@@ -1,6 +1,7 @@
 /** The dialects' shared form of a native answer (pure): reverse answers at a level, countries from postcodes. */
 import { describe, expect, it } from 'vitest';
 import { streetId } from '../../../core/elasticsearch/stableIds.js';
+import { place } from '../../support/searchResults.js';
 import { countryOfPostcode, inLanguage, reversePlace, searchPlace } from '../../../src/features/dialects/place.js';
 
 const area = (id: string, name: string, local_identifier = '') => ({ id, name, local_identifier });
@@ -69,21 +70,23 @@ it('countryOfPostcode: Dutch 1234AB, Belgian 1234, else unknown', () => {
 });
 
 it("inLanguage: a place's own name in the language asked, where it has one", () => {
-  const street = searchPlace({
-    type: 'street',
-    label: 'Elizastraat, Elsene',
-    id: 's1',
-    longitude: 4.38,
-    latitude: 50.81,
-    bbox: [4.38, 50.81, 4.39, 50.82],
-    address_count: 1,
-    match: 'exact',
-    confidence: 1,
-    streetname: 'Elizastraat',
-    city: 'Elsene',
-    postcode: '1050',
-    names: { nl: 'Elizastraat', fr: 'Rue Élise' },
-  });
+  const street = searchPlace(
+    place({
+      type: 'street',
+      label: 'Elizastraat, Elsene',
+      id: 's1',
+      longitude: 4.38,
+      latitude: 50.81,
+      bbox: [4.38, 50.81, 4.39, 50.82],
+      address_count: 1,
+      match: 'exact',
+      confidence: 1,
+      streetname: 'Elizastraat',
+      city: 'Elsene',
+      postcode: '1050',
+      names: { nl: 'Elizastraat', fr: 'Rue Élise' },
+    }),
+  );
   expect(inLanguage(street, 'fr')).toMatchObject({
     name: 'Rue Élise',
     street: 'Rue Élise',
