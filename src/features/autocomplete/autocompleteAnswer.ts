@@ -1,6 +1,6 @@
 /**
- * The one autocomplete: the suggestions for what has been typed so far, in the answer's language, as the
- * GET /autocomplete records. The native endpoint and the Pelias dialect (src/features/dialects/pelias/) answer
+ * The one autocomplete: the suggestions for what has been typed so far, in the answer's language (a domain
+ * result, not the GET /autocomplete records). The native endpoint and the Pelias dialect (src/features/dialects/pelias/) answer
  * through it.
  */
 import { answerLanguage, type Language, preferredLanguage } from '../../language/answerLanguage.js';
@@ -13,7 +13,6 @@ import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
 import { type PlaceReading, readPlaceQuery } from '../places/placeQueries.js';
 import type { PlaceResult } from '../places/placeRecords.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
-import { autocompleteRecord } from './autocompleteRecord.js';
 import {
   areaSuggestion,
   AUTOCOMPLETE_AREA_TYPES,
@@ -23,14 +22,19 @@ import {
   mergeAreas,
   prefixAreasCanShow,
 } from './autocompleteAreas.js';
-import { suggestionInLanguage } from './suggestionLanguage.js';
+import { type LocalisedSuggestion, suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
 import { cellCentre, isShortPrefix, type ShortPrefixCache } from './shortPrefixCache.js';
 import type { FreeTextSearch } from '../search/freeTextSearch.js';
 import { addressSuggestion } from './autocompleteRepository.js';
 
-export type AutocompleteRecords = ReturnType<typeof autocompleteRecord>[];
+/**
+ * The type-ahead's domain result: the suggestions, best first, in the answer's language (an address's or street's
+ * `streetname` and `city` shown in it, `names` where several); GET /autocomplete formats them as its records
+ * (autocompleteRecord.ts), the Pelias door as its features.
+ */
+export type AutocompleteResults = LocalisedSuggestion[];
 
 export interface AutocompleteAnswerServices {
   autocomplete: AutocompleteRepository;
@@ -39,7 +43,7 @@ export interface AutocompleteAnswerServices {
   /** The areas' name keys: whether a keystroke can name an area at all (no place search when it cannot). */
   areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone (shortPrefixCache.ts). */
-  shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
+  shortPrefixes: ShortPrefixCache<AutocompleteResults>;
   /** The one reading of a typed address (the search box's), for the forms the prefix reading does not find. */
   freeText: FreeTextSearch;
 }
@@ -76,7 +80,7 @@ export async function answerAutocomplete(
   services: AutocompleteAnswerServices,
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
-): Promise<AutocompleteRecords> {
+): Promise<AutocompleteResults> {
   if (!isShortPrefix(query.q)) return answerNow(services, query, acceptLanguage);
   const focused = query.lat !== undefined && query.lon !== undefined;
   const cell = focused ? { lat: cellCentre(query.lat!), lon: cellCentre(query.lon!) } : {};
@@ -96,7 +100,7 @@ async function answerNow(
   services: AnswerServices,
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
-): Promise<AutocompleteRecords> {
+): Promise<AutocompleteResults> {
   // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
   const input = parseAutocompleteQuery(query);
   if (!input) return [];
@@ -108,7 +112,7 @@ async function answerNow(
     withTypedAddress(services, query, list, input.kind === 'street', inLanguage);
   if (input.kind !== 'street') {
     const own = wants(query, input.kind) ? await inLanguage(await services.autocomplete.suggest(input)) : [];
-    return (await withTyped(own)).map(autocompleteRecord);
+    return await withTyped(own);
   }
   const readings = readPlaceQuery(query.q);
   const keys = await services.areaKeys.known().catch(() => undefined);
@@ -126,13 +130,13 @@ async function answerNow(
   // Words without a number may name an area exactly: both searches leave together (one _msearch).
   if (naming === 'exact') {
     const [suggestions, areas] = await Promise.all([streets(), areasOf()]);
-    return mergeAreas(suggestions, areas, query.size).map(autocompleteRecord);
+    return mergeAreas(suggestions, areas, query.size);
   }
   // Only the start of an area's name: such an area shows only where the streets leave room (most such
   // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
   const suggestions = await withTyped(await streets());
   const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
-  return mergeAreas(suggestions, room ? await areasOf() : [], query.size).map(autocompleteRecord);
+  return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
 }
 
 /**

@@ -4,12 +4,11 @@
  * the fields those APIs share (house number, street, postcode, city, province, country). Pure: the dialects never
  * search themselves, they shape what the native services answered.
  */
-import type { z } from 'zod';
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
 import { countryOfAreaName, countryOfCode } from '../../../core/text/countries.js';
-import type { AutocompleteSuggestion } from '../../schemas/responses.js';
+import type { LocalisedSuggestion } from '../autocomplete/suggestionLanguage.js';
 import type { SearchBoxResult } from '../search/searchBox.js';
 import { addressLabel } from '../search/searchRecords.js';
 import { namesIfSeveral } from '../places/placeRecords.js';
@@ -183,9 +182,13 @@ export function inLanguage(p: DialectPlace, language: Language | undefined): Dia
   return { ...p, name, label, ...(field ? { [field]: name } : {}) };
 }
 
-/** One suggestion of the native autocomplete (an area's name is its label's first part). */
-export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): DialectPlace {
-  if (s.type === 'address') return addressPlace({ ...s, id: s.id ?? '' }, 1, s.label);
+/** One suggestion of the type-ahead (an area's name is its label's first part). */
+export function suggestionPlace(s: LocalisedSuggestion): DialectPlace {
+  const lon = s.location.lon;
+  const lat = s.location.lat;
+  if (s.type === 'address') {
+    return addressPlace({ ...s, id: s.id ?? '', longitude: lon, latitude: lat }, 1, s.label);
+  }
   const code = countryOfPostcode(s.postcode);
   const name =
     s.type === 'street' ? s.streetname : s.type === 'postcode' ? s.postcode : (s.label.split(',')[0] ?? s.label);
@@ -195,9 +198,9 @@ export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): Dial
     kind: s.type,
     name,
     label: s.label,
-    lon: s.longitude,
-    lat: s.latitude,
-    bbox: s.bbox ?? pointBox(s.longitude, s.latitude),
+    lon,
+    lat,
+    bbox: s.bbox ?? pointBox(lon, lat),
     street: s.streetname,
     postcode: s.postcode,
     city: s.type === 'city' ? name : s.city,
