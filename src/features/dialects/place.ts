@@ -1,8 +1,9 @@
 /**
- * The one intermediate form every compatibility dialect (Nominatim, Photon, Pelias) translates from: a result of
- * the native search box (GET /search), of the native reverse (GET /reverse) or an address record, flattened into
- * the fields those APIs share (house number, street, postcode, city, province, country). Pure: the dialects never
- * search themselves, they shape what the native services answered.
+ * The one intermediate form every compatibility dialect (Nominatim, Photon, Pelias) formats from: a domain result
+ * of the search box (SearchBoxResult), of the type-ahead (a localised suggestion), of the reverse (ReverseResult) or
+ * an address document, flattened into the fields those APIs share (house number, street, postcode, city, province,
+ * country). Pure: the dialects never search themselves (dialectSearch.ts runs the one search); each dialect's
+ * format.ts shapes these places as its answers.
  */
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';

@@ -13,7 +13,7 @@ import {
   nominatimPlace,
   nominatimResults,
   nominatimReverse,
-} from '../../../src/features/dialects/nominatim/nominatimPlaces.js';
+} from '../../../src/features/dialects/nominatim/format.js';
 import { searchPlace } from '../../../src/features/dialects/place.js';
 import { Attribution, UNRECORDED_SOURCES } from '../../../src/indexes/attribution.js';
 import { type AddressFields, addressHit, place } from '../../support/searchResults.js';

@@ -1,12 +1,12 @@
 /** The Photon dialect's pure translations. */
 import { describe, expect, it } from 'vitest';
+import { photonFeature } from '../../../src/features/dialects/photon/format.js';
 import {
-  photonFeature,
   PhotonReverseQuery,
   PhotonSearchQuery,
   photonSearchRequest,
   reverseRadiusMetres,
-} from '../../../src/features/dialects/photon/photon.js';
+} from '../../../src/features/dialects/photon/photonQuery.js';
 import { searchPlace } from '../../../src/features/dialects/place.js';
 import { place } from '../../support/searchResults.js';
 

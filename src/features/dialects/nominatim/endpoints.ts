@@ -20,7 +20,7 @@ import { type HealthServices, readiness } from '../../service/health.js';
 import { reversePlace } from '../place.js';
 import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
-import { NominatimError, nominatimError, nominatimResults, nominatimReverse } from './nominatimPlaces.js';
+import { NominatimError, nominatimError, nominatimResults, nominatimReverse } from './format.js';
 import {
   NominatimLookupQuery,
   NominatimReverseQuery,

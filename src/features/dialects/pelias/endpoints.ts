@@ -18,7 +18,7 @@ import type { SearchBoxRequest } from '../../search/searchBox.js';
 import { type DialectPlace, reverseAddresses, reversePlace, suggestionPlace } from '../place.js';
 import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
-import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './peliasFeatures.js';
+import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './format.js';
 import {
   keepsTo,
   PeliasPlaceQuery,

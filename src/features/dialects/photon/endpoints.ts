@@ -11,16 +11,15 @@ import type { SearchBoxRequest } from '../../search/searchBox.js';
 import { reverseAddresses, reversePlace } from '../place.js';
 import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
+import { photonCollection, PhotonError } from './format.js';
 import {
-  photonCollection,
-  PhotonError,
   PhotonReverseQuery,
   PhotonSearchQuery,
   photonSearchRequest,
   PhotonStructuredQuery,
   photonStructuredRequest,
   reverseRadiusMetres,
-} from './photon.js';
+} from './photonQuery.js';
 
 export interface PhotonServices extends SearchServices, ReverseServices {}
 
