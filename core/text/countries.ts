@@ -1,23 +1,27 @@
 /**
  * The countries the service holds addresses of, with every name people write for them: the one table the readers
  * of typed text (an envelope's last line, `Belgique`), the dialects' country parameters (Nominatim's `country=`,
- * `countrycodes=`, Pelias' `boundary.country`) and the postcode shapes share. Data, not code: a country is one row.
+ * `countrycodes=`, Pelias' `boundary.country`), the dialects' answers (`Netherlands`, `NLD`), the request schemas'
+ * `country` and the postcode shapes share; CountryCode is derived from it. Data, not code: a country is one row.
  */
 import { normaliseText } from './normalise.js';
 
-export interface CountryEntry {
+export interface CountryEntry<Code extends string = string> {
   /** ISO 3166-1 alpha-2. */
-  code: 'NL' | 'BE';
+  code: Code;
   /** ISO 3166-1 alpha-3. */
   code3: string;
+  /** Its name as the areas index holds it (Natural Earth's English name), which the dialects answer. */
+  areaName: string;
   /** Its names in the languages people address letters in (normalised on use): the country's own and its neighbours'. */
   names: readonly string[];
 }
 
-export const COUNTRIES: readonly CountryEntry[] = [
+const TABLE = [
   {
     code: 'NL',
     code3: 'NLD',
+    areaName: 'Netherlands',
     names: [
       'Nederland',
       'The Netherlands',
@@ -32,6 +36,7 @@ export const COUNTRIES: readonly CountryEntry[] = [
   {
     code: 'BE',
     code3: 'BEL',
+    areaName: 'Belgium',
     names: [
       'België',
       'Belgique',
@@ -43,9 +48,27 @@ export const COUNTRIES: readonly CountryEntry[] = [
       'Bélgica',
     ],
   },
-];
+] as const satisfies readonly CountryEntry[];
 
-export type CountryCode = CountryEntry['code'];
+/** ISO 3166-1 alpha-2 of a country the service holds addresses of: `NL`, `BE`. */
+export type CountryCode = (typeof TABLE)[number]['code'];
+
+export const COUNTRIES: readonly CountryEntry<CountryCode>[] = TABLE;
+
+/** The codes, in the table's order. */
+export const COUNTRY_CODES: readonly CountryCode[] = COUNTRIES.map((c) => c.code);
+
+/** The country of an alpha-2 code (any case), or undefined. */
+export function countryOfCode(code: string): CountryEntry<CountryCode> | undefined {
+  const upper = code.toUpperCase();
+  return COUNTRIES.find((c) => c.code === upper);
+}
+
+/** The code of a country by the name the areas index gives it (`Netherlands`, any case); else undefined. */
+export function countryOfAreaName(name: string): CountryEntry<CountryCode> | undefined {
+  const lower = name.toLowerCase();
+  return COUNTRIES.find((c) => c.areaName.toLowerCase() === lower);
+}
 
 /** Every name and code of a country, normalised ("belgie", "pays bas", "nl", "nld"), to its code. */
 const BY_NAME: ReadonlyMap<string, CountryCode> = new Map(

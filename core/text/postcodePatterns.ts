@@ -3,8 +3,12 @@
  * POSTCODE_PATTERNS reads postcodes out of free text; data, not code: a country is added by adding a row.
  * Patterns see one lower-cased token, or two adjacent tokens joined by a space.
  */
+import type { CountryCode } from './countries.js';
+
+export type { CountryCode };
+
 export interface PostcodePattern {
-  country: 'NL' | 'BE';
+  country: CountryCode;
   /** Matches the whole candidate (one token, or two tokens "2628 cd"). */
   pattern: RegExp;
   /** A pattern that could also be a house number ("1000"): only taken when another number is present. */
@@ -18,8 +22,6 @@ export const POSTCODE_PATTERNS: readonly PostcodePattern[] = [
   { country: 'BE', pattern: /^(?:be?-)[1-9]\d{3}$/, lookslikeNumber: false },
   { country: 'BE', pattern: /^[1-9]\d{3}$/, lookslikeNumber: true },
 ];
-
-export type CountryCode = PostcodePattern['country'];
 
 /**
  * The start of a postcode typed so far, in normalised text (GET /autocomplete): four digits, Dutch letters

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../../core/text/languages.js';
+import { COUNTRY_CODES, type CountryCode } from '../../core/text/countries.js';
 import { parseViewport } from '../geometry/viewport.js';
 import { PLACE_TYPES } from '../../core/elasticsearch/documents.js';
 
@@ -227,8 +228,8 @@ export const SearchQueryParams = z
     lat: latitude.optional().describe('Focus (with lon): ranks equal candidates by distance'),
     lon: longitude.optional().describe('Focus (with lat)'),
     country: z
-      .enum(['NL', 'BE', 'nl', 'be'])
-      .transform((c) => c.toUpperCase() as 'NL' | 'BE')
+      .enum([...COUNTRY_CODES, ...COUNTRY_CODES.map((c) => c.toLowerCase())])
+      .transform((c) => c.toUpperCase() as CountryCode)
       .optional()
       .describe("Only this country's addresses and postcode shapes"),
     lang: Lang,

@@ -32,7 +32,7 @@ import { RouteTable } from '../http/routeTable.js';
 import { endpointRouter } from '../endpoints/router.js';
 import { apiDocument } from './apiDocument.js';
 import { ENDPOINTS } from './endpoints.js';
-import { buildSearchServices, type Services } from './services.js';
+import { buildSearchServices, type SearchStack, type Services } from './services.js';
 import { BATCH_MSEARCH_SEARCHES } from '../features/address/batchGeocoding.js';
 import { HealthRepository } from '../indexes/health.js';
 import { TileSeeds } from '../features/tiles/seed/tileSeeds.js';
@@ -62,13 +62,32 @@ const ERROR_SHAPES = new Map(ENDPOINTS.flatMap((e) => (e.errorShape ? [[e.path, 
 /** `/health//` -> `/health`; `/` stays `/`. */
 const withoutTrailingSlashes = (path: string) => path.replace(/(?<=.)\/+$/, '');
 
-export function createApp({ config, client, logger, now, state = new ServiceState(), tileSeeds }: AppOptions): Koa {
+export function createApp(options: AppOptions): Koa {
   const app = new Koa();
   // ctx.ip names the client behind a proxy only when its X-Forwarded-For is trusted (a client can write one).
-  app.proxy = config.trustProxy;
+  app.proxy = options.config.trustProxy;
   // Errors are answered and logged by our own middleware; Koa's default handler would print stack traces.
   app.silent = true;
+  const resolved = { ...options, state: options.state ?? new ServiceState() };
+  const parts = serviceParts(app, resolved);
+  useMiddleware(app, resolved, parts, pathRules(options.config));
+  return app;
+}
 
+/** What the middleware and the endpoints use: the services, the key store, the metrics and the body cache. */
+interface ServiceParts {
+  services: Services;
+  generations: SearchStack['generations'];
+  keys: KeyStore;
+  metrics: Metrics;
+  bodies: BodyCache;
+  heavy: HeavyAnswers;
+}
+
+function serviceParts(
+  app: Koa,
+  { config, client, logger, now, state, tileSeeds }: AppOptions & { state: ServiceState },
+): ServiceParts {
   const guard = guardOf(client);
   guard?.onStateChange((state) => logger.warn({ breaker: state }, `elasticsearch circuit breaker ${state}`));
   const metrics = new Metrics(() => guard?.stats());
@@ -118,6 +137,11 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     // Rendered once: the schemas do not change while the process runs.
     apiDocument: JSON.stringify(apiDocument(config)),
   };
+  return { services, generations: search.generations, keys, metrics, bodies, heavy };
+}
+
+/** Which paths are pages, open, routes, and where a key may stand in them. */
+function pathRules(config: Config) {
   // The pages load before a user has typed a key (the map page asks for it).
   const pages = [apiReferencePage(), mapPage(config.mapBase)];
   const pagePrefixes = pages.map((page) => page.prefix);
@@ -133,7 +157,16 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
     query: (path: string) => queryKeyRoutes.resolve('GET', path).kind !== 'not_found',
     path: (path: string) => pathKeyRoutes.resolve('GET', path).kind !== 'not_found',
   };
+  return { pages, isOpenPath, routes, keyPlaces };
+}
 
+/** The middleware, in order. */
+function useMiddleware(
+  app: Koa,
+  { config, logger, now, state }: AppOptions & { state: ServiceState },
+  { services, generations, keys, metrics, bodies, heavy }: ServiceParts,
+  { pages, isOpenPath, routes, keyPlaces }: ReturnType<typeof pathRules>,
+): void {
   // Requests without a valid key: limited per client address, apart from the keys' buckets (issue 22).
   const anonymous = config.anonymousRateLimit
     ? new AnonymousLimit(new TokenBuckets(config.anonymousRateLimit, now, config.anonymousAddresses), {
@@ -165,6 +198,5 @@ export function createApp({ config, client, logger, now, state = new ServiceStat
   const largeBodies = Object.fromEntries(LARGE_BODY_PATHS.map((path) => [path, config.batchBodyLimitBytes]));
   app.use(jsonBody(config.bodyLimitBytes, largeBodies));
   app.use(staticPages(pages));
-  app.use(endpointRouter(ENDPOINTS, services, { generations: search.generations, bodies, heavy }));
-  return app;
+  app.use(endpointRouter(ENDPOINTS, services, { generations, bodies, heavy }));
 }

@@ -12,7 +12,7 @@ import type { AutocompleteServices } from '../features/autocomplete/endpoint.js'
 import { AutocompleteRepository } from '../features/autocomplete/autocompleteRepository.js';
 import { ShortPrefixCache } from '../features/autocomplete/shortPrefixCache.js';
 import { CompleteStreetCache } from '../features/autocomplete/completeStreetCache.js';
-import type { AutocompleteRecords } from '../features/autocomplete/autocompleteAnswer.js';
+import type { AutocompleteResults } from '../features/autocomplete/autocompleteAnswer.js';
 import { AreaRepository } from '../features/hierarchy/areaRepository.js';
 import type { NominatimServices } from '../features/dialects/nominatim/endpoints.js';
 import type { PhotonServices } from '../features/dialects/photon/endpoints.js';
@@ -82,7 +82,7 @@ export function buildSearchServices(options: SearchStackOptions) {
     searchBox: new SearchBox(freeText, places),
     autocomplete: new AutocompleteRepository(searcher, indexPrefix, new CompleteStreetCache(generations)),
     areaKeys: new AreaKeyRepository(client, generations),
-    shortPrefixes: new ShortPrefixCache<AutocompleteRecords>(generations),
+    shortPrefixes: new ShortPrefixCache<AutocompleteResults>(generations),
     reverse: new ReverseRepository(client, searcher, indexPrefix, generations, logger),
     boundaryTiles: new BoundaryTiles(client, generations, logger, tileSeeds),
     attribution: new AttributionRepository(client, generations),

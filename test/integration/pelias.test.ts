@@ -78,6 +78,18 @@ describe('GET /pelias/v1/search and /autocomplete', () => {
     });
   });
 
+  it('autocomplete: `layers` is part of the request, so `size` such suggestions come back where they exist', async () => {
+    // "Del" at size 5: three streets fill the unfiltered answer before the third area (Delfgauw).
+    const unfiltered = await pelias('autocomplete', { text: 'Del', size: '5' });
+    const layersOf = (features: any[]) => features.map((f: any) => `${f.properties.layer} ${f.properties.name}`);
+    expect(layersOf(unfiltered.body.features)).not.toContain('locality Delfgauw');
+    const areas = await pelias('autocomplete', { text: 'Del', size: '3', layers: 'locality,localadmin' });
+    expect(layersOf(areas.body.features)).toEqual(['locality Delft', 'localadmin Delft', 'locality Delfgauw']);
+    const streets = await pelias('autocomplete', { text: 'Del', size: '5', layers: 'street' });
+    expect(streets.body.features.length).toBeGreaterThan(0);
+    expect(new Set(streets.body.features.map((f: any) => f.properties.layer))).toEqual(new Set(['street']));
+  });
+
   it('autocomplete: the native suggestions', async () => {
     const { body } = await pelias('autocomplete', { text: 'Mekelw' });
     const native = (await api.call('GET', '/autocomplete?q=Mekelw')).body;

@@ -8,6 +8,7 @@ import { type Lane, SearchBatcher, type Searcher } from '../../src/elasticsearch
 import { createServiceLogger } from '../../src/logger.js';
 import { buildSearchServices } from '../../src/wiring/services.js';
 import { SearchResponse } from '../../src/schemas/responses.js';
+import { searchBoxRecords } from '../../src/features/search/searchRecords.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 
@@ -42,7 +43,8 @@ async function searchBoxNotingSearches() {
   const box = buildSearchServices({ client, indexPrefix: inject('samplePrefix'), searcher, logger }).searchBox;
   const search = async (q: string) => {
     searches.length = 0;
-    return { results: await box.search({ q, size: 10 }), searches: [...searches] };
+    // The results as GET /search records them (the search box answers domain results; the record is its format).
+    return { results: searchBoxRecords(await box.search({ q, size: 10 })), searches: [...searches] };
   };
   return { search, close: () => client.close() };
 }

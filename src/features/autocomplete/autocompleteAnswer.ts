@@ -1,17 +1,18 @@
 /**
- * The one autocomplete: the suggestions for what has been typed so far, in the answer's language, as the
- * GET /autocomplete records. The native endpoint and the Pelias dialect (src/features/dialects/pelias/) answer
+ * The one autocomplete: the suggestions for what has been typed so far, in the answer's language (a domain
+ * result, not the GET /autocomplete records). The native endpoint and the Pelias dialect (src/features/dialects/pelias/) answer
  * through it.
  */
 import { answerLanguage, type Language, preferredLanguage } from '../../language/answerLanguage.js';
 import { focusOf } from '../../geometry/focus.js';
+import type { PlaceType } from '../../../core/elasticsearch/documents.js';
+import type { SearchLayer } from '../../schemas/requests.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
 import { type PlaceReading, readPlaceQuery } from '../places/placeQueries.js';
 import type { PlaceResult } from '../places/placeRecords.js';
 import { parseAutocompleteQuery } from './autocompleteInput.js';
-import { autocompleteRecord } from './autocompleteRecord.js';
 import {
   areaSuggestion,
   AUTOCOMPLETE_AREA_TYPES,
@@ -21,14 +22,19 @@ import {
   mergeAreas,
   prefixAreasCanShow,
 } from './autocompleteAreas.js';
-import { suggestionInLanguage } from './suggestionLanguage.js';
+import { type LocalisedSuggestion, suggestionInLanguage } from './suggestionLanguage.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
 import type { AutocompleteRepository, Suggestion } from './autocompleteRepository.js';
 import { cellCentre, isShortPrefix, type ShortPrefixCache } from './shortPrefixCache.js';
 import type { FreeTextSearch } from '../search/freeTextSearch.js';
 import { addressSuggestion } from './autocompleteRepository.js';
 
-export type AutocompleteRecords = ReturnType<typeof autocompleteRecord>[];
+/**
+ * The type-ahead's domain result: the suggestions, best first, in the answer's language (an address's or street's
+ * `streetname` and `city` shown in it, `names` where several); GET /autocomplete formats them as its records
+ * (autocompleteRecord.ts), the Pelias door as its features.
+ */
+export type AutocompleteResults = LocalisedSuggestion[];
 
 export interface AutocompleteAnswerServices {
   autocomplete: AutocompleteRepository;
@@ -37,7 +43,7 @@ export interface AutocompleteAnswerServices {
   /** The areas' name keys: whether a keystroke can name an area at all (no place search when it cannot). */
   areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone (shortPrefixCache.ts). */
-  shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
+  shortPrefixes: ShortPrefixCache<AutocompleteResults>;
   /** The one reading of a typed address (the search box's), for the forms the prefix reading does not find. */
   freeText: FreeTextSearch;
 }
@@ -49,6 +55,21 @@ export interface AutocompleteRequest {
   lat?: number | undefined;
   lon?: number | undefined;
   lang?: Language | undefined;
+  /**
+   * Only these suggestion types (the Pelias door's `layers`), asked for rather than filtered afterwards: a search
+   * for a type not wanted is not sent, and the areas fill the answer when streets are not wanted.
+   */
+  layers?: readonly SearchLayer[] | undefined;
+}
+
+/** Whether the request wants suggestions of this type. */
+const wants = (query: AutocompleteRequest, type: SearchLayer) => !query.layers || query.layers.includes(type);
+
+/** The area types the request wants, and how many areas it offers (all of its size when it wants no streets). */
+function areaAsk(query: AutocompleteRequest): { layers: readonly PlaceType[]; size: number } {
+  if (!query.layers) return { layers: AUTOCOMPLETE_AREA_TYPES, size: MAX_AREAS };
+  const layers = AUTOCOMPLETE_AREA_TYPES.filter((t) => wants(query, t));
+  return { layers, size: wants(query, 'street') ? MAX_AREAS : query.size };
 }
 
 /**
@@ -59,14 +80,14 @@ export async function answerAutocomplete(
   services: AutocompleteAnswerServices,
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
-): Promise<AutocompleteRecords> {
+): Promise<AutocompleteResults> {
   if (!isShortPrefix(query.q)) return answerNow(services, query, acceptLanguage);
   const focused = query.lat !== undefined && query.lon !== undefined;
   const cell = focused ? { lat: cellCentre(query.lat!), lon: cellCentre(query.lon!) } : {};
   const inCell = { ...query, lat: undefined, lon: undefined, ...cell };
   const language = query.lang ?? preferredLanguage(acceptLanguage);
   // The header counts only through the language it picks: the answer is computed with that language as `lang`.
-  const key = JSON.stringify([query.q, query.size, language ?? '', inCell.lat ?? '', inCell.lon ?? '']);
+  const key = JSON.stringify([query.q, query.size, language ?? '', inCell.lat ?? '', inCell.lon ?? '', query.layers]);
   return services.shortPrefixes.get(key, () => answerNow(services, { ...inCell, lang: language }, undefined));
 }
 
@@ -79,63 +100,86 @@ async function answerNow(
   services: AnswerServices,
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
-): Promise<AutocompleteRecords> {
+): Promise<AutocompleteResults> {
   // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
   const input = parseAutocompleteQuery(query);
   if (!input) return [];
-  const { autocomplete, cityNames } = services;
   const choice = { lang: query.lang, acceptLanguage };
   // The street words typed tell the language ("rue neuve 1": the words before the number).
   const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
-  const inLanguage = async (list: Suggestion[]) => {
-    // The known cities' names (cached per generation, but behind the once-a-second generation check) are
-    // consulted only where a name can change: a language asked for, or a street named in several. A one-language
-    // keystroke (all of the Netherlands) costs no more than before.
-    const several = answerLanguage(choice) !== undefined || list.some((s) => s.street_names);
-    const cities = several ? (await cityNames.known()).names : undefined;
-    // An area among them is in its language already (placeInLanguage).
-    return list.map((s) => (isArea(s) ? s : suggestionInLanguage(s, typed, choice, cities)));
-  };
-  const suggested = async () => {
-    if (input.kind !== 'street') return withTypedAddress(await inLanguage(await autocomplete.suggest(input)));
-    const readings = readPlaceQuery(query.q);
-    const keys = await services.areaKeys.known().catch(() => undefined);
-    // Should the keys fail to load, the text may name an area exactly: the search is sent, as before the keys.
-    const naming = keys ? keys.naming(readings) : 'exact';
-    const localise = (place: PlaceResult) => placeInLanguage(place, query.q, choice);
-    const later = laterWordCities(keys, input.words, localise).map(areaSuggestion);
-    const areasOf = async () => (await areasNamed(services, query, readings)).map(localise);
-    // Words without a number may name an area exactly: both searches leave together (one _msearch).
-    if (naming === 'exact') {
-      const [suggestions, areas] = await Promise.all([autocomplete.suggest(input, later), areasOf()]);
-      return mergeAreas(await inLanguage(suggestions), areas, query.size);
-    }
-    // Only the start of an area's name: such an area shows only where the streets leave room (most such
-    // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
-    const suggestions = await withTypedAddress(await inLanguage(await autocomplete.suggest(input, later)));
-    const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
-    return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
-  };
-  /**
-   * A text with a house number whose prefix reading found no address (`40 Avenue De Fré`, `9411 xj 3`,
-   * `Uithuizen, Departementsstraat 73`, `Rue Neuve 16, 1000 Bruxelles`): the search box's one reading of it
-   * (exact tier: the address as typed, any form), those addresses first.
-   */
-  const withTypedAddress = async (suggestions: Suggestion[]): Promise<Suggestion[]> => {
-    // A street found for the whole text ("1e Jan Stee" → 1e Jan Steenstraat) says it names a street, not an address.
-    const answered = suggestions.some((s) => s.type === 'address' || (input.kind === 'street' && s.type === 'street'));
-    if (!HOLDS_NUMBER_RE.test(query.q) || answered) return suggestions;
-    const answers = await services.freeText.search({
-      q: query.q,
-      size: query.size,
-      focus: focusOf(query),
-      tiers: ['exact'],
-    });
-    if (answers.length === 0) return suggestions;
-    const typedAddresses = await inLanguage(answers.map((a) => addressSuggestion(a.doc)));
-    return [...typedAddresses, ...suggestions].slice(0, query.size);
-  };
-  return (await suggested()).map(autocompleteRecord);
+  const inLanguage = (list: Suggestion[]) => suggestionsInLanguage(services.cityNames, list, typed, choice);
+  const withTyped = (list: Suggestion[]) =>
+    withTypedAddress(services, query, list, input.kind === 'street', inLanguage);
+  if (input.kind !== 'street') {
+    const own = wants(query, input.kind) ? await inLanguage(await services.autocomplete.suggest(input)) : [];
+    return await withTyped(own);
+  }
+  const readings = readPlaceQuery(query.q);
+  const keys = await services.areaKeys.known().catch(() => undefined);
+  // Should the keys fail to load, the text may name an area exactly: the search is sent, as before the keys.
+  const naming = keys ? keys.naming(readings) : 'exact';
+  const localise = (place: PlaceResult) => placeInLanguage(place, query.q, choice);
+  const ask = areaAsk(query);
+  const later = laterWordCities(keys, input.words, localise)
+    .filter((p) => wants(query, p.type))
+    .map(areaSuggestion);
+  const areasOf = async () =>
+    ask.layers.length ? (await areasNamed(services, query, readings, ask)).map(localise) : [];
+  const streets = async () =>
+    wants(query, 'street') ? inLanguage(await services.autocomplete.suggest(input, later)) : later;
+  // Words without a number may name an area exactly: both searches leave together (one _msearch).
+  if (naming === 'exact') {
+    const [suggestions, areas] = await Promise.all([streets(), areasOf()]);
+    return mergeAreas(suggestions, areas, query.size);
+  }
+  // Only the start of an area's name: such an area shows only where the streets leave room (most such
+  // keystrokes, `de`, `delf`, find ten streets first), so the place search waits for them.
+  const suggestions = await withTyped(await streets());
+  const room = naming === 'prefix' && prefixAreasCanShow(suggestions.length, query.size);
+  return mergeAreas(suggestions, room ? await areasOf() : [], query.size);
+}
+
+/**
+ * The suggestions in the answer's language. The known cities' names (cached per generation, but behind the
+ * once-a-second generation check) are consulted only where a name can change: a language asked for, or a street
+ * named in several. A one-language keystroke (all of the Netherlands) costs no more than before.
+ */
+async function suggestionsInLanguage(
+  cityNames: CityNameRepository,
+  list: Suggestion[],
+  typed: string,
+  choice: { lang: Language | undefined; acceptLanguage: string | undefined },
+): Promise<Suggestion[]> {
+  const several = answerLanguage(choice) !== undefined || list.some((s) => s.street_names);
+  const cities = several ? (await cityNames.known()).names : undefined;
+  // An area among them is in its language already (placeInLanguage).
+  return list.map((s) => (isArea(s) ? s : suggestionInLanguage(s, typed, choice, cities)));
+}
+
+/**
+ * A text with a house number whose prefix reading found no address (`40 Avenue De Fré`, `9411 xj 3`,
+ * `Uithuizen, Departementsstraat 73`, `Rue Neuve 16, 1000 Bruxelles`): the search box's one reading of it
+ * (exact tier: the address as typed, any form), those addresses first.
+ */
+async function withTypedAddress(
+  services: AnswerServices,
+  query: AutocompleteRequest,
+  suggestions: Suggestion[],
+  streetText: boolean,
+  inLanguage: (list: Suggestion[]) => Promise<Suggestion[]>,
+): Promise<Suggestion[]> {
+  // A street found for the whole text ("1e Jan Stee" → 1e Jan Steenstraat) says it names a street, not an address.
+  const answered = suggestions.some((s) => s.type === 'address' || (streetText && s.type === 'street'));
+  if (!HOLDS_NUMBER_RE.test(query.q) || answered || !wants(query, 'address')) return suggestions;
+  const answers = await services.freeText.search({
+    q: query.q,
+    size: query.size,
+    focus: focusOf(query),
+    tiers: ['exact'],
+  });
+  if (answers.length === 0) return suggestions;
+  const typedAddresses = await inLanguage(answers.map((a) => addressSuggestion(a.doc)));
+  return [...typedAddresses, ...suggestions].slice(0, query.size);
 }
 
 /**
@@ -146,7 +190,8 @@ function areasNamed(
   { places }: AnswerServices,
   query: AutocompleteRequest,
   readings: readonly PlaceReading[],
+  ask: { layers: readonly PlaceType[]; size: number },
 ): Promise<PlaceResult[]> {
-  const q = { text: query.q, size: MAX_AREAS, focus: focusOf(query), layers: AUTOCOMPLETE_AREA_TYPES };
+  const q = { text: query.q, size: ask.size, focus: focusOf(query), layers: ask.layers };
   return places.round(q, readings, false);
 }

@@ -18,3 +18,6 @@ export function autocompleteRecord(suggestion: Suggestion) {
   if (record.bbox === undefined) delete record.bbox;
   return record;
 }
+
+/** GET /autocomplete's body. */
+export const autocompleteRecords = (suggestions: readonly Suggestion[]) => suggestions.map(autocompleteRecord);

@@ -3,6 +3,7 @@
  * come from autocompleteBodies.ts; every search goes through the batcher, so the keystrokes of all
  * users in flight share `_msearch` round trips.
  */
+import { metresBetween } from '../../../core/geo/distance.js';
 import type { GeoPoint } from '../../../core/elasticsearch/documents.js';
 import { aliasName } from '../../../core/elasticsearch/indexNames.js';
 import type { Searcher } from '../../elasticsearch/searchBatcher.js';
@@ -56,13 +57,7 @@ interface Ranked {
 const RANK_ORDER: readonly Quality[] = [...QUALITIES, 'fuzzy'];
 
 /** Great-circle distance in metres (ranking only). */
-function metres(a: GeoPoint, b: Focus): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 12_742_000 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+const metres = (a: GeoPoint, b: Focus) => metresBetween(a, b);
 
 const byRank = (a: Ranked, b: Ranked) =>
   a.quality - b.quality ||

@@ -3,7 +3,8 @@ import { endpointsOf } from '../../endpoints/endpoint.js';
 import { AutocompleteQueryParams } from '../../schemas/requests.js';
 import { AutocompleteFeatureCollection, AutocompleteResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
-import { answerAutocomplete, type AutocompleteRecords } from './autocompleteAnswer.js';
+import { answerAutocomplete, type AutocompleteResults } from './autocompleteAnswer.js';
+import { autocompleteRecords } from './autocompleteRecord.js';
 import type { ShortPrefixCache } from './shortPrefixCache.js';
 import type { AutocompleteRepository } from './autocompleteRepository.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
@@ -20,7 +21,7 @@ export interface AutocompleteServices {
   /** The areas' name keys (no place search for a keystroke that names no area). */
   areaKeys: AreaKeyRepository;
   /** The answers to the first keystrokes, shared by everyone. */
-  shortPrefixes: ShortPrefixCache<AutocompleteRecords>;
+  shortPrefixes: ShortPrefixCache<AutocompleteResults>;
   /** The search box's reading of an address typed in any form, for a text with a number the prefixes do not find. */
   freeText: FreeTextSearch;
 }
@@ -49,4 +50,5 @@ export const autocompleteEndpoint = endpointsOf<AutocompleteServices>()({
   backend: true,
   languages: true,
   handle: ({ query, acceptLanguage }, services) => answerAutocomplete(services, query, acceptLanguage),
+  record: autocompleteRecords,
 });

@@ -1,14 +1,20 @@
 /**
- * The one intermediate form every compatibility dialect (Nominatim, Photon, Pelias) translates from: a result of
- * the native search box (GET /search), of the native reverse (GET /reverse) or an address record, flattened into
- * the fields those APIs share (house number, street, postcode, city, province, country). Pure: the dialects never
- * search themselves, they shape what the native services answered.
+ * The one intermediate form every compatibility dialect (Nominatim, Photon, Pelias) formats from: a domain result
+ * of the search box (SearchBoxResult), of the type-ahead (a localised suggestion), of the reverse (ReverseResult) or
+ * an address document, flattened into the fields those APIs share (house number, street, postcode, city, province,
+ * country). Pure: the dialects never search themselves (dialectSearch.ts runs the one search); each dialect's
+ * format.ts shapes these places as its answers.
  */
-import type { z } from 'zod';
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { Language } from '../../language/answerLanguage.js';
 import { DUTCH_POSTCODE_RE } from '../../../core/text/postcodePatterns.js';
-import type { AutocompleteSuggestion, ReverseResponse, SearchResult } from '../../schemas/responses.js';
+import { countryOfAreaName, countryOfCode } from '../../../core/text/countries.js';
+import type { LocalisedSuggestion } from '../autocomplete/suggestionLanguage.js';
+import type { SearchBoxResult } from '../search/searchBox.js';
+import { addressLabel } from '../search/searchRecords.js';
+import { namesIfSeveral } from '../places/placeRecords.js';
+import type { ReverseResult } from '../reverse/reverseAnswer.js';
+import { streetId } from '../../../core/elasticsearch/stableIds.js';
 
 /** What a dialect result is: an address or one of the search box's place types (each dialect names every one). */
 export type PlaceKind = 'address' | PlaceType;
@@ -50,13 +56,10 @@ export function countryOfPostcode(postcode: string): string {
   return /^\d{4}$/.test(postcode.trim()) ? 'BE' : '';
 }
 
-const COUNTRY_NAMES: Record<string, string> = { NL: 'Netherlands', BE: 'Belgium' };
-const COUNTRY_CODES: Record<string, string> = { netherlands: 'NL', belgium: 'BE' };
-
 /** The country's name as the areas index has it, from its code ("" unknown). */
-export const countryName = (code: string) => COUNTRY_NAMES[code] ?? '';
+export const countryName = (code: string) => countryOfCode(code)?.areaName ?? '';
 /** The code from the areas index's country name. */
-export const countryCodeOf = (name: string) => COUNTRY_CODES[name.toLowerCase()] ?? '';
+export const countryCodeOf = (name: string) => countryOfAreaName(name)?.code ?? '';
 
 const pointBox = (lon: number, lat: number): [number, number, number, number] => [lon, lat, lon, lat];
 
@@ -98,9 +101,13 @@ export function addressPlace(a: AddressLike, confidence: number, label?: string)
   };
 }
 
-/** One result of the native search box. */
-export function searchPlace(r: SearchResult): DialectPlace {
-  if (r.type === 'address') return addressPlace(r, r.confidence, r.label);
+/** One result of the search box. */
+export function searchPlace(r: SearchBoxResult): DialectPlace {
+  if (r.type === 'address') {
+    const doc = r.doc;
+    const address = { ...doc, longitude: doc.location.lon, latitude: doc.location.lat };
+    return addressPlace(address, r.confidence, addressLabel(doc));
+  }
   const common = {
     ...EMPTY,
     id: r.id,
@@ -111,13 +118,15 @@ export function searchPlace(r: SearchResult): DialectPlace {
     bbox: r.bbox,
     confidence: r.confidence,
   };
+  // The names the native record shows: only where there is a choice (namesIfSeveral).
+  const names = namesIfSeveral(r.names).names ?? {};
   if (r.type === 'street') {
+    const streetname = r.streetname || r.name;
     const code = countryOfPostcode(r.postcode);
-    const names = r.names ?? {};
     return {
       ...common,
-      name: r.streetname,
-      street: r.streetname,
+      name: streetname,
+      street: streetname,
       postcode: r.postcode,
       city: r.city,
       names,
@@ -126,11 +135,12 @@ export function searchPlace(r: SearchResult): DialectPlace {
     };
   }
   if (r.type === 'postcode') {
-    const code = countryOfPostcode(r.postcode);
+    const postcode = r.postcode || r.name;
+    const code = countryOfPostcode(postcode);
     return {
       ...common,
-      name: r.postcode,
-      postcode: r.postcode,
+      name: postcode,
+      postcode,
       city: r.city,
       names: {},
       country: countryName(code),
@@ -142,7 +152,7 @@ export function searchPlace(r: SearchResult): DialectPlace {
   return {
     ...common,
     name: r.name,
-    names: r.names ?? {},
+    names,
     suburb: own('suburb'),
     city: own('city') || p.city,
     municipality: own('municipality') || p.municipality,
@@ -173,9 +183,13 @@ export function inLanguage(p: DialectPlace, language: Language | undefined): Dia
   return { ...p, name, label, ...(field ? { [field]: name } : {}) };
 }
 
-/** One suggestion of the native autocomplete (an area's name is its label's first part). */
-export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): DialectPlace {
-  if (s.type === 'address') return addressPlace({ ...s, id: s.id ?? '' }, 1, s.label);
+/** One suggestion of the type-ahead (an area's name is its label's first part). */
+export function suggestionPlace(s: LocalisedSuggestion): DialectPlace {
+  const lon = s.location.lon;
+  const lat = s.location.lat;
+  if (s.type === 'address') {
+    return addressPlace({ ...s, id: s.id ?? '', longitude: lon, latitude: lat }, 1, s.label);
+  }
   const code = countryOfPostcode(s.postcode);
   const name =
     s.type === 'street' ? s.streetname : s.type === 'postcode' ? s.postcode : (s.label.split(',')[0] ?? s.label);
@@ -185,9 +199,9 @@ export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): Dial
     kind: s.type,
     name,
     label: s.label,
-    lon: s.longitude,
-    lat: s.latitude,
-    bbox: s.bbox ?? pointBox(s.longitude, s.latitude),
+    lon,
+    lat,
+    bbox: s.bbox ?? pointBox(lon, lat),
     street: s.streetname,
     postcode: s.postcode,
     city: s.type === 'city' ? name : s.city,
@@ -198,7 +212,7 @@ export function suggestionPlace(s: z.infer<typeof AutocompleteSuggestion>): Dial
   };
 }
 
-type Reverse = z.infer<typeof ReverseResponse>;
+type Reverse = ReverseResult;
 
 function parentsOf(areas: Reverse['areas']): ParentNames {
   return {
@@ -214,7 +228,11 @@ function parentsOf(areas: Reverse['areas']): ParentNames {
 /** The reverse answer's addresses, nearest first, with the names of the areas around the point. */
 export function reverseAddresses(answer: Reverse): DialectPlace[] {
   const parents = parentsOf(answer.areas);
-  return answer.addresses.map((a) => ({ ...addressPlace(a, 1), ...parents, city: a.city || parents.city }));
+  return answer.addresses.map((a) => ({
+    ...addressPlace({ ...a, longitude: a.location.lon, latitude: a.location.lat }, 1),
+    ...parents,
+    city: a.city || parents.city,
+  }));
 }
 
 /** The levels a reverse answer can be given at, smallest first. */
@@ -239,7 +257,7 @@ export function reversePlace(answer: Reverse, level: ReverseLevel, at: { lat: nu
       return {
         ...place,
         kind: 'street',
-        id: nearest.street_id,
+        id: streetId(nearest.street_key, nearest.city_key),
         name: nearest.streetname,
         housenumber: '',
         label,

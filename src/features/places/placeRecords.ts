@@ -63,7 +63,7 @@ export function placeResult(hit: PlaceHit, match: PlaceMatch): PlaceResult {
 }
 
 /** Names per language only when there is a choice (Brussels); one name is already `name`. */
-function namesIfSeveral(names: LocalisedNames): { names?: Record<string, string> } {
+export function namesIfSeveral(names: LocalisedNames): { names?: Record<string, string> } {
   const entries = Object.entries(names).filter((e): e is [string, string] => typeof e[1] === 'string');
   return entries.length > 1 ? { names: Object.fromEntries(entries) } : {};
 }

@@ -5,6 +5,7 @@ import { MAX_REVERSE_RADIUS_METRES, MAX_REVERSE_SIZE, ReverseQuery } from '../..
 import { ReverseFeatureCollection, ReverseResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { answerReverse } from './reverseAnswer.js';
+import { reverseRecord } from './reverseRecord.js';
 import type { ReverseRepository } from './reverseRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 
@@ -40,4 +41,5 @@ export const reverseEndpoint = endpointsOf<ReverseServices>()({
   languages: true,
   handle: ({ query: { lat, lon, size, radius, lang }, acceptLanguage }, services) =>
     answerReverse(services, { lat, lon, radius, size, language: { lang, acceptLanguage } }),
+  record: reverseRecord,
 });

@@ -5,6 +5,7 @@ import { SearchFeatureCollection, SearchResponse } from '../../schemas/responses
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
 import { focusOf } from '../../geometry/focus.js';
 import type { SearchBox } from './searchBox.js';
+import { searchBoxRecords } from './searchRecords.js';
 
 /** The services GET /search uses (src/wiring/services.ts builds them). */
 export interface SearchServices {
@@ -49,4 +50,5 @@ export const searchEndpoint = endpointsOf<SearchServices>()({
       within: query.within,
       language: { lang: query.lang, acceptLanguage },
     }),
+  record: searchBoxRecords,
 });

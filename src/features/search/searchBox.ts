@@ -8,15 +8,22 @@ import type { Viewport } from '../../geometry/viewport.js';
 import type { CountryCode } from '../../../core/text/postcodePatterns.js';
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { SearchLayer } from '../../schemas/requests.js';
-import type { SearchResult } from '../../schemas/responses.js';
 import type { ForwardAnswer } from '../address/addressRepository.js';
 import type { MatchCodes } from '../address/matchQuality.js';
-import { forwardRecord } from '../address/addressRecords.js';
 import type { FreeTextRequest, FreeTextSearch } from './freeTextSearch.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import { type PlaceQuery, streetOfAddressReading } from '../places/placeQueries.js';
-import { type PlaceResult, searchRecord } from '../places/placeRecords.js';
+import type { PlaceResult } from '../places/placeRecords.js';
 import { placeInLanguage } from '../places/placeLanguage.js';
+
+/** An address the text was read as: the graded answer, its document in the answer's language. */
+export type AddressHit = ForwardAnswer & { type: 'address' };
+/**
+ * One result of the search box (the domain result, no HTTP record): an address read from the text, or a place
+ * (street, postcode, area) in the answer's language. GET /search formats it as its record (searchRecords.ts), each
+ * dialect as its own.
+ */
+export type SearchBoxResult = AddressHit | PlaceResult;
 
 export interface SearchBoxRequest {
   q: string;
@@ -82,26 +89,15 @@ function asNumberFallback(place: PlaceResult): PlaceResult {
   };
 }
 
-/** "Mekelweg 8A, 2628CD Delft" */
-function addressLabel(a: { streetname: string; number: string; suffix: string; postcode: string; city: string }) {
-  const place = [a.postcode, a.city].filter(Boolean).join(' ');
-  return [`${a.streetname} ${a.number}${a.suffix}`.trim(), place].filter(Boolean).join(', ');
-}
-
-export function addressSearchRecord(answer: ForwardAnswer): SearchResult {
-  const record = forwardRecord(answer);
-  return { type: 'address', label: addressLabel(record), ...record };
-}
-
 /**
  * Best first: the addresses read with confidence (the text had a house number that exists), then the places in
  * their own order (exact before prefix before typo, then size, type and focus), then the weaker addresses.
  */
-export function mergeSearchResults(
-  addresses: readonly SearchResult[],
-  places: readonly SearchResult[],
+export function mergeSearchResults<A extends { confidence: number }, P>(
+  addresses: readonly A[],
+  places: readonly P[],
   size: number,
-): SearchResult[] {
+): (A | P)[] {
   const confident = addresses.filter(isConfident);
   const weak = addresses.filter((a) => !isConfident(a));
   return [...confident, ...places, ...weak].slice(0, size);
@@ -123,7 +119,7 @@ export class SearchBox {
     private readonly places: PlaceRepository,
   ) {}
 
-  async search(r: SearchBoxRequest): Promise<SearchResult[]> {
+  async search(r: SearchBoxRequest): Promise<SearchBoxResult[]> {
     const placeLayers = r.layers?.filter((l): l is PlaceType => l !== 'address');
     const wantAddresses = !r.layers || r.layers.includes('address');
     const wantPlaces = !placeLayers || placeLayers.length > 0;
@@ -145,8 +141,12 @@ export class SearchBox {
           within: r.within,
         })
       : [];
-    const shown = places.map((place) => searchRecord(placeInLanguage(place, r.q, r.language ?? {})));
-    return mergeSearchResults(kept.map(addressSearchRecord), shown, r.size);
+    const shown = places.map((place) => placeInLanguage(place, r.q, r.language ?? {}));
+    return mergeSearchResults(
+      kept.map((a): AddressHit => ({ ...a, type: 'address' })),
+      shown,
+      r.size,
+    );
   }
 
   private async placesAfter(addresses: readonly ForwardAnswer[], q: PlaceQuery): Promise<PlaceResult[]> {

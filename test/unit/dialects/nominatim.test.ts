@@ -13,17 +13,15 @@ import {
   nominatimPlace,
   nominatimResults,
   nominatimReverse,
-} from '../../../src/features/dialects/nominatim/nominatimPlaces.js';
+} from '../../../src/features/dialects/nominatim/format.js';
 import { searchPlace } from '../../../src/features/dialects/place.js';
 import { Attribution, UNRECORDED_SOURCES } from '../../../src/indexes/attribution.js';
-import type { SearchResult } from '../../../src/schemas/responses.js';
+import { type AddressFields, addressHit, place } from '../../support/searchResults.js';
 
 const parse = (query: Record<string, string>) => NominatimSearchQuery.parse(query);
 const request = (query: Record<string, string>, header?: string) => nominatimSearchRequest(parse(query), header);
 
-const ADDRESS: SearchResult = {
-  type: 'address',
-  label: 'Mekelweg 8A, 2628CD Delft',
+const ADDRESS_FIELDS: AddressFields = {
   id: 'a1',
   suburb_id: 's1',
   building_id: 'b1',
@@ -37,7 +35,8 @@ const ADDRESS: SearchResult = {
   confidence: 1,
   match: { street: 'exact', number: 'exact', postcode: 'none', city: 'none' },
 };
-const CITY: SearchResult = {
+const ADDRESS = addressHit(ADDRESS_FIELDS);
+const CITY = place({
   type: 'city',
   label: 'Delft, Zuid-Holland',
   id: 'c1',
@@ -50,7 +49,7 @@ const CITY: SearchResult = {
   match: 'exact',
   confidence: 0.9,
   parents: { city: '', municipality: 'Delft', province: 'Zuid-Holland', country: 'Netherlands' },
-};
+});
 
 describe('Nominatim search parameters', () => {
   it('reads free text, limit (clamped as Nominatim clamps) and jsonv2 by default', () => {
@@ -142,7 +141,7 @@ describe('Nominatim results', () => {
     expect(nominatimPlace(searchPlace(ADDRESS), json).licence).toBe('OSM; Natural Earth');
     // The city shows its province too: CBS's data.
     expect(nominatimPlace(searchPlace(CITY), json).licence).toBe('OSM; CBS; Natural Earth');
-    const brussels = searchPlace({ ...ADDRESS, postcode: '1050', city: 'Elsene' });
+    const brussels = searchPlace(addressHit({ ...ADDRESS_FIELDS, postcode: '1050', city: 'Elsene' }));
     expect(nominatimPlace(brussels, json).licence).toBe('BeST; Natural Earth');
     const places = [searchPlace(ADDRESS), brussels];
     expect(nominatimResults(places, { ...json, format: 'geojson' })).toMatchObject({

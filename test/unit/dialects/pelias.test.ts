@@ -1,6 +1,6 @@
 /** The Pelias dialect's pure translations. */
 import { describe, expect, it } from 'vitest';
-import { gidOf, idOfGid, peliasFeature, peliasLabel } from '../../../src/features/dialects/pelias/peliasFeatures.js';
+import { gidOf, idOfGid, peliasFeature, peliasLabel } from '../../../src/features/dialects/pelias/format.js';
 import {
   distanceKm,
   keepsTo,

@@ -1,13 +1,14 @@
 /** The Photon dialect's pure translations. */
 import { describe, expect, it } from 'vitest';
+import { photonFeature } from '../../../src/features/dialects/photon/format.js';
 import {
-  photonFeature,
   PhotonReverseQuery,
   PhotonSearchQuery,
   photonSearchRequest,
   reverseRadiusMetres,
-} from '../../../src/features/dialects/photon/photon.js';
+} from '../../../src/features/dialects/photon/photonQuery.js';
 import { searchPlace } from '../../../src/features/dialects/place.js';
+import { place } from '../../support/searchResults.js';
 
 describe('Photon parameters', () => {
   it('q, limit, lang, a focus, a bbox filter and layers', () => {
@@ -42,20 +43,22 @@ describe('Photon parameters', () => {
 });
 
 it("a feature: Photon's properties, and an area's extent as [minLon, maxLat, maxLon, minLat]", () => {
-  const street = searchPlace({
-    type: 'street',
-    label: 'Mekelweg, Delft',
-    id: 's1',
-    longitude: 4.37,
-    latitude: 52,
-    bbox: [4.36, 51.99, 4.38, 52.01],
-    address_count: 18,
-    match: 'exact',
-    confidence: 1,
-    streetname: 'Mekelweg',
-    city: 'Delft',
-    postcode: '2628CD',
-  });
+  const street = searchPlace(
+    place({
+      type: 'street',
+      label: 'Mekelweg, Delft',
+      id: 's1',
+      longitude: 4.37,
+      latitude: 52,
+      bbox: [4.36, 51.99, 4.38, 52.01],
+      address_count: 18,
+      match: 'exact',
+      confidence: 1,
+      streetname: 'Mekelweg',
+      city: 'Delft',
+      postcode: '2628CD',
+    }),
+  );
   expect(photonFeature(street)).toEqual({
     type: 'Feature',
     geometry: { type: 'Point', coordinates: [4.37, 52] },

@@ -1,5 +1,7 @@
 /** The dialects' shared form of a native answer (pure): reverse answers at a level, countries from postcodes. */
 import { describe, expect, it } from 'vitest';
+import { streetId } from '../../../core/elasticsearch/stableIds.js';
+import { place } from '../../support/searchResults.js';
 import { countryOfPostcode, inLanguage, reversePlace, searchPlace } from '../../../src/features/dialects/place.js';
 
 const area = (id: string, name: string, local_identifier = '') => ({ id, name, local_identifier });
@@ -11,6 +13,7 @@ const AREAS = {
   suburb: area('sb', 'Wippolder'),
   building: null,
 };
+/** The reverse's domain result holds address documents: the street's id derives from its keys. */
 const ADDRESS = {
   id: 'a1',
   suburb_id: 'sb',
@@ -20,10 +23,11 @@ const ADDRESS = {
   streetname: 'Mekelweg',
   postcode: '2628CD',
   city: 'Delft',
-  longitude: 4.37,
-  latitude: 51.99,
+  location: { lon: 4.37, lat: 51.99 },
   distance_m: 3,
-  street_id: 's-mekelweg',
+  street_key: 'mekelweg',
+  city_key: 'delft',
+  source_ids: [],
 };
 const at = { lat: 51.99, lon: 4.37 };
 
@@ -44,7 +48,7 @@ describe('reversePlace', () => {
     const street = reversePlace({ addresses: [ADDRESS], areas: AREAS }, 'street', at);
     expect(street).toMatchObject({ kind: 'street', name: 'Mekelweg', housenumber: '', label: 'Mekelweg, Delft' });
     // The street's own id, not the address's, nor an empty one.
-    expect(street?.id).toBe('s-mekelweg');
+    expect(street?.id).toBe(streetId('mekelweg', 'delft'));
   });
 
   it('an area with the larger areas only, at the point asked; the next larger level where one is missing', () => {
@@ -66,21 +70,23 @@ it('countryOfPostcode: Dutch 1234AB, Belgian 1234, else unknown', () => {
 });
 
 it("inLanguage: a place's own name in the language asked, where it has one", () => {
-  const street = searchPlace({
-    type: 'street',
-    label: 'Elizastraat, Elsene',
-    id: 's1',
-    longitude: 4.38,
-    latitude: 50.81,
-    bbox: [4.38, 50.81, 4.39, 50.82],
-    address_count: 1,
-    match: 'exact',
-    confidence: 1,
-    streetname: 'Elizastraat',
-    city: 'Elsene',
-    postcode: '1050',
-    names: { nl: 'Elizastraat', fr: 'Rue Élise' },
-  });
+  const street = searchPlace(
+    place({
+      type: 'street',
+      label: 'Elizastraat, Elsene',
+      id: 's1',
+      longitude: 4.38,
+      latitude: 50.81,
+      bbox: [4.38, 50.81, 4.39, 50.82],
+      address_count: 1,
+      match: 'exact',
+      confidence: 1,
+      streetname: 'Elizastraat',
+      city: 'Elsene',
+      postcode: '1050',
+      names: { nl: 'Elizastraat', fr: 'Rue Élise' },
+    }),
+  );
   expect(inLanguage(street, 'fr')).toMatchObject({
     name: 'Rue Élise',
     street: 'Rue Élise',

@@ -17,10 +17,10 @@ import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
 import { type HealthServices, readiness } from '../../service/health.js';
-import { inLanguage, reversePlace, searchPlace } from '../place.js';
-import { answerLanguage } from '../../../language/answerLanguage.js';
+import { reversePlace } from '../place.js';
+import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
-import { NominatimError, nominatimError, nominatimResults, nominatimReverse } from './nominatimPlaces.js';
+import { NominatimError, nominatimError, nominatimResults, nominatimReverse } from './format.js';
 import {
   NominatimLookupQuery,
   NominatimReverseQuery,
@@ -61,12 +61,7 @@ export const nominatimSearchEndpoint = endpoint({
   ok: { description: "Places in Nominatim's format", schema: NominatimAnswer },
   handle: async ({ query, acceptLanguage }, { searchBox, areas, attribution }) => {
     const request = nominatimSearchRequest(query, acceptLanguage);
-    const [results, sources] = await Promise.all([
-      request === 'empty' ? [] : searchBox.search(request),
-      attribution.sources(),
-    ]);
-    const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
-    const places = results.map((r) => inLanguage(searchPlace(r), language));
+    const [places, sources] = await Promise.all([dialectSearch(searchBox, request), attribution.sources()]);
     const options = {
       format: query.format,
       addressdetails: query.addressdetails ?? false,

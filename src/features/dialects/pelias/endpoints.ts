@@ -15,17 +15,10 @@ import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
 import type { SearchBoxRequest } from '../../search/searchBox.js';
-import {
-  type DialectPlace,
-  reverseAddresses,
-  inLanguage,
-  reversePlace,
-  searchPlace,
-  suggestionPlace,
-} from '../place.js';
-import { answerLanguage } from '../../../language/answerLanguage.js';
+import { type DialectPlace, reverseAddresses, reversePlace, suggestionPlace } from '../place.js';
+import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
-import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './peliasFeatures.js';
+import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './format.js';
 import {
   keepsTo,
   PeliasPlaceQuery,
@@ -65,12 +58,7 @@ async function peliasSearch(
   request: SearchBoxRequest | 'empty',
   query: PeliasSearchQuery | PeliasStructuredQuery,
 ) {
-  const [results, sources] = await Promise.all([
-    request === 'empty' ? [] : searchBox.search(request),
-    attribution.sources(),
-  ]);
-  const language = request === 'empty' ? undefined : answerLanguage(request.language ?? {});
-  const places = results.map((r) => inLanguage(searchPlace(r), language));
+  const [places, sources] = await Promise.all([dialectSearch(searchBox, request), attribution.sources()]);
   return peliasCollection(places.filter(keepsTo(query)), echo(query), sources);
 }
 
@@ -114,6 +102,7 @@ export const peliasAutocompleteEndpoint = endpoint({
       lat: query['focus.point.lat'],
       lon: query['focus.point.lon'],
       lang,
+      layers: query.layers,
     };
     const [suggestions, sources] = await Promise.all([
       answerAutocomplete(services, request, acceptLanguage),

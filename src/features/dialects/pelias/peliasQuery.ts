@@ -11,7 +11,8 @@ import type { Box } from '../params.js';
 import { clampedCount, decimal, idList, languageOf, latitude, longitude, text } from '../params.js';
 import type { DialectPlace, PlaceKind } from '../place.js';
 import { atLeastOneOf, structuredCountry, structuredParameters, structuredText } from '../structuredAddress.js';
-import { countryNamed } from '../../../../core/text/countries.js';
+import { type CountryCode, countryNamed } from '../../../../core/text/countries.js';
+import { type LatLon, metresBetween } from '../../../../core/geo/distance.js';
 
 /** Pelias' layers and the kinds of ours each names (`coarse`: every area). */
 export const PELIAS_LAYER_OF: Record<PlaceKind, string> = {
@@ -178,14 +179,8 @@ function boxOf(q: Options): Box | undefined {
   };
 }
 
-/** Kilometres between two points (haversine). */
-export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = Math.PI / 180;
-  const h =
-    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
-}
+/** Kilometres between two points (great circle). */
+export const distanceKm = (a: LatLon, b: LatLon): number => metresBetween(a, b) / 1000;
 
 /** What a Pelias request keeps to, checked on our results: the kinds, countries, box and circle it names. */
 export function keepsTo(q: Options): (p: DialectPlace) => boolean {
@@ -197,7 +192,7 @@ export function keepsTo(q: Options): (p: DialectPlace) => boolean {
   const countries = q['boundary.country'];
   return (p) =>
     (!q.layers || q.layers.includes(p.kind)) &&
-    (!countries || countries.includes(p.countryCode as 'NL')) &&
+    (!countries || countries.includes(p.countryCode as CountryCode)) &&
     (!box || (p.lon >= box.minLon && p.lon <= box.maxLon && p.lat >= box.minLat && p.lat <= box.maxLat)) &&
     (!circle || distanceKm(circle, p) <= circle.km);
 }

@@ -8,19 +8,18 @@ import { answerReverse } from '../../reverse/reverseAnswer.js';
 import type { ReverseServices } from '../../reverse/endpoint.js';
 import type { SearchServices } from '../../search/endpoint.js';
 import type { SearchBoxRequest } from '../../search/searchBox.js';
-import { inLanguage, reverseAddresses, reversePlace, searchPlace } from '../place.js';
-import { answerLanguage } from '../../../language/answerLanguage.js';
+import { reverseAddresses, reversePlace } from '../place.js';
+import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
+import { photonCollection, PhotonError } from './format.js';
 import {
-  photonCollection,
-  PhotonError,
   PhotonReverseQuery,
   PhotonSearchQuery,
   photonSearchRequest,
   PhotonStructuredQuery,
   photonStructuredRequest,
   reverseRadiusMetres,
-} from './photon.js';
+} from './photonQuery.js';
 
 export interface PhotonServices extends SearchServices, ReverseServices {}
 
@@ -35,9 +34,7 @@ const PhotonCollection = z.object({
 
 /** The search box's answer to a Photon search request, as Photon's features. */
 async function photonSearch(searchBox: SearchServices['searchBox'], request: SearchBoxRequest | 'empty') {
-  if (request === 'empty') return photonCollection([]);
-  const language = answerLanguage(request.language ?? {});
-  return photonCollection((await searchBox.search(request)).map((r) => inLanguage(searchPlace(r), language)));
+  return photonCollection(await dialectSearch(searchBox, request));
 }
 
 export const photonSearchEndpoint = endpoint({

@@ -8,10 +8,10 @@ import { type Attribution, UNRECORDED_SOURCES } from '../../../indexes/attributi
 import { sourcesOfAll } from '../attribution.js';
 import type { DialectPlace } from '../place.js';
 import { PELIAS_LAYER_OF } from './peliasQuery.js';
+import { countryOfCode } from '../../../../core/text/countries.js';
 
 /** The `source` of every gid: our own records. */
 export const PELIAS_SOURCE = 'geocoder';
-const ISO3: Record<string, string> = { NL: 'NLD', BE: 'BEL' };
 
 /** `geocoder:address:<id>`: Pelias' global id of one of ours, and back. */
 export const gidOf = (p: DialectPlace) => `${PELIAS_SOURCE}:${PELIAS_LAYER_OF[p.kind]}:${p.id}`;
@@ -34,7 +34,7 @@ export function peliasFeature(p: DialectPlace) {
     postalcode: p.postcode,
     country: p.country,
     country_code: p.countryCode,
-    country_a: ISO3[p.countryCode] ?? '',
+    country_a: countryOfCode(p.countryCode)?.code3 ?? '',
     region: p.province,
     localadmin: p.municipality,
     locality: p.city,
