@@ -24,7 +24,7 @@ const SERVICE_MIDDLE = [
 const FEATURE_IMPORTS = {
   address: ['cities', 'hierarchy'],
   autocomplete: ['address', 'cities', 'places', 'search'],
-  dialects: ['address', 'autocomplete', 'hierarchy', 'reverse', 'search', 'service'],
+  dialects: ['address', 'autocomplete', 'hierarchy', 'places', 'reverse', 'search', 'service'],
   reverse: ['address', 'cities', 'hierarchy'],
   search: ['address', 'cities', 'hierarchy', 'places'],
   cities: [],
