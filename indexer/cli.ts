@@ -22,9 +22,9 @@ import { IndexingAbortedError, IndexingError } from './execution/errors.js';
 import { aliasesExist, listGenerations, liveIndexes, rollback } from './generations/generations.js';
 import { writeBlocksOf } from './generations/writeBlocks.js';
 import { ManifestError } from './manifest/manifest.js';
-import { runIndexing } from './run.js';
-import { runUpdate } from './update/runUpdate.js';
-import { validateManifest } from './manifest/validate.js';
+import { runIndexing } from './commands/index.js';
+import { runUpdate } from './commands/update.js';
+import { validateManifest } from './commands/validate.js';
 import { leaseOfSeconds, readRunLock, RunLockedError } from './generations/runLock.js';
 
 const USAGE = `usage:

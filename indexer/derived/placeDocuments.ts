@@ -11,13 +11,13 @@ import type {
   PlaceParentNames,
   StreetDoc,
 } from '../../core/elasticsearch/documents.js';
-import { placeNameKeys } from '../records/text.js';
+import { placeNameKeys } from '../base/text.js';
 import { postcodePlaceId } from '../records/ids.js';
-import { AREA_LEVEL_VALUE } from '../records/levels.js';
+import { AREA_LEVEL_VALUE } from '../base/levels.js';
 import type { PlaceAccumulator, PostcodeRecord } from './placeAccumulator.js';
 import { mergeExtents } from './placeExtent.js';
 import type { AreaRecord } from '../records/records.js';
-import { mostCommon } from '../execution/tallies.js';
+import { mostCommon } from '../base/tallies.js';
 
 /** An area as the places see it: a record of the hierarchy, with per-language names where it has them. */
 export type PlaceArea = Pick<

@@ -5,7 +5,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
-import { withContentDigest } from './contentDigest.js';
+import { withContentDigest } from '../base/contentDigest.js';
 import { RecentOrigins } from './recentOrigins.js';
 
 export interface BulkTuning {

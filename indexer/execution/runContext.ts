@@ -16,18 +16,18 @@ import {
   type LoadResult,
 } from './bulkLoader.js';
 import { Hierarchy } from '../records/hierarchy.js';
-import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
-import type { Logger } from './logger.js';
+import { ancestorLevels, type LevelName, type ParentLevelName } from '../base/levels.js';
+import type { Logger } from '../base/logger.js';
 import { LookupTables } from '../records/lookupTables.js';
 import { PlaceAccumulator } from '../derived/placeAccumulator.js';
 import { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import type { FileSource } from '../manifest/manifestSources.js';
 import type { ProgressReporter } from './progress.js';
-import type { Rejection } from './rejectReasons.js';
+import type { Rejection } from '../base/rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
 import { type ReadStats, readSource, type SourceItem } from '../sources/index.js';
-import { classifyItem, rowOf } from '../records/sourceItems.js';
+import { classifyItem, rowOf } from '../transform/sourceItems.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
 import { matchesFilters } from '../transform/fields.js';

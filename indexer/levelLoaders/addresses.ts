@@ -6,7 +6,7 @@
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { LoadItem } from '../execution/bulkLoader.js';
 import { type CityRemap, DerivedCities } from '../derived/derivedCities.js';
-import { ancestorLevels } from '../records/levels.js';
+import { ancestorLevels } from '../base/levels.js';
 import { mergePriority } from '../records/mergePriority.js';
 import { emptyAllParents, type Parents } from '../records/records.js';
 import { type Properties, readField } from '../transform/fields.js';
@@ -25,7 +25,7 @@ import { StreetAccumulator } from '../derived/streetDocuments.js';
 import { loadStreets } from './streets.js';
 import type { AddressSource } from '../manifest/manifestSources.js';
 import { readCsvTable } from '../sources/csv.js';
-import { applyStreetNames, StreetNameTable } from '../derived/streetNames.js';
+import { applyStreetNames, StreetNameTable } from '../transform/streetNames.js';
 
 export async function loadAddresses(ctx: RunContext): Promise<void> {
   const sources = ctx.manifest.levels.addresses ?? [];

@@ -3,7 +3,7 @@
  * source's fields or several sources, checked before any index exists.
  */
 import { z } from 'zod';
-import { type AreaLevelName, isAreaLevel, LEVELS } from '../records/levels.js';
+import { type AreaLevelName, isAreaLevel, LEVELS } from '../base/levels.js';
 import {
   type AddressSource,
   AddressSourceSchema,

@@ -7,21 +7,13 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
+import { isUtf8Name } from '../base/encodingNames.js';
 import { SourceFileError } from './types.js';
 
 export const DEFAULT_ENCODING = 'utf-8';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const NEWLINE = 0x0a;
-
-export function isUtf8Name(encoding: string | undefined): boolean {
-  return encoding === undefined || /^utf-?8$/i.test(encoding);
-}
-
-/** Whether iconv-lite can decode `encoding` (the manifest refuses a name it cannot). */
-export function encodingKnown(encoding: string): boolean {
-  return isUtf8Name(encoding) || iconv.encodingExists(encoding);
-}
 
 /**
  * Absolute offsets of the newlines the decoder has passed on and the parser has not yet consumed, so a

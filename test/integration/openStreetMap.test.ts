@@ -7,8 +7,8 @@
 import { join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIndexing } from '../../indexer/run.js';
-import { runUpdate } from '../../indexer/update/runUpdate.js';
+import { runIndexing } from '../../indexer/commands/index.js';
+import { runUpdate } from '../../indexer/commands/update.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { startTestApi, TEST_API_KEY, type TestApi } from '../support/api.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';

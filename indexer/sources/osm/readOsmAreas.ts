@@ -14,7 +14,7 @@ import type { MultiPolygon } from 'geojson';
 import { stat } from 'node:fs/promises';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { pointOnSurface } from '../../geometry/checks.js';
-import type { AreaLevelName } from '../../records/levels.js';
+import type { AreaLevelName } from '../../base/levels.js';
 import type { ReadOptions, SourceItem } from '../types.js';
 import { adminLevelsFor } from './adminLevels.js';
 import { MEMBER_WAY, type Member, type Tags } from './primitiveBlock.js';

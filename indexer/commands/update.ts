@@ -5,15 +5,15 @@
  * the snapshot no longer produces are deleted. Then the same checks, completion mark, swap and prune as a full run,
  * under the same lock. `--dry-run` computes the change set and writes nothing (no lock, no index, no alias).
  */
-import { failedRun, swapAndPrune } from '../execution/runEnding.js';
+import { failedRun, swapAndPrune } from '../pipeline/runEnding.js';
 import { resolve } from 'node:path';
 import { INDEX_PREFIX_PATTERN } from '../../core/config/rules.js';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { IndexingError } from '../execution/errors.js';
-import { markGenerationComplete, updateBasisOf, verifyGeneration } from '../execution/completion.js';
+import { markGenerationComplete, updateBasisOf, verifyGeneration } from '../pipeline/completion.js';
 import { LiveFolds } from '../derived/liveFolds.js';
-import { type Logger, silentLogger } from '../execution/logger.js';
+import { type Logger, silentLogger } from '../base/logger.js';
 import { createProgress } from '../execution/progress.js';
 import { RejectsWriter } from '../execution/rejects.js';
 import { watchAbort } from '../execution/runAbort.js';
@@ -29,18 +29,19 @@ import { loadAreaLevel } from '../levelLoaders/areas.js';
 import { loadBuildings } from '../levelLoaders/buildings.js';
 import { loadPlaces } from '../levelLoaders/places.js';
 import { loadManifest } from '../manifest/manifest.js';
-import { assertSourcesFit } from '../manifest/preflight.js';
-import { AREA_LEVELS } from '../records/levels.js';
-import type { RunOptions } from '../run.js';
-import { ChangeSet } from './changeSet.js';
-import { deleteDocuments } from './deleteDocuments.js';
-import { ChangeLimitError, type KindCounts } from './kindChanges.js';
-import { liveBasis, liveCityNames, liveFoldTargets, type LiveSide, startLiveSide } from './liveGeneration.js';
-import { bySourceId, liveSourceIds } from './sourceIdChanges.js';
-import { UpdateRefusedError } from './updateErrors.js';
-import { planUpdate, type RowCounts } from './planUpdate.js';
+import { assertSourcesFit } from './preflight.js';
+import { AREA_LEVELS } from '../base/levels.js';
+import type { RunOptions } from './index.js';
+import { ChangeSet } from '../update/changeSet.js';
+import { deleteDocuments } from '../update/deleteDocuments.js';
+import { ChangeLimitError, type KindCounts } from '../update/kindChanges.js';
+import { liveBasis, liveCityNames, liveFoldTargets, type LiveSide, startLiveSide } from '../update/liveGeneration.js';
+import { bySourceId, liveSourceIds } from '../update/sourceIdChanges.js';
+import { UpdateRefusedError } from '../update/updateErrors.js';
+import { planUpdate, type RowCounts } from '../update/planUpdate.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { pruneRowCachesOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
+import { runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
+import { pruneRowCachesOf } from '../pipeline/rowCachePruning.js';
 
 export interface UpdateOptions extends Omit<RunOptions, 'beforeVerify'> {
   /** Compute and print the change set; write nothing. */

@@ -4,16 +4,17 @@
  * live with one atomic alias swap. Anything that goes wrong before the swap deletes this run's own
  * indexes and leaves the aliases alone. The whole run holds the prefix's lock (runLock.ts).
  */
-import { failedRun, swapAndPrune } from './execution/runEnding.js';
-import { addressRowsOf, pruneRowCachesOf, runRowCache, saveRowCache } from './rows/rowCacheRun.js';
+import { failedRun, swapAndPrune } from '../pipeline/runEnding.js';
+import { addressRowsOf, runRowCache, saveRowCache } from '../rows/rowCacheRun.js';
+import { pruneRowCachesOf } from '../pipeline/rowCachePruning.js';
 import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
-import type { Manifest } from './manifest/manifestSchema.js';
-import { INDEX_PREFIX_PATTERN } from '../core/config/rules.js';
-import { INDEX_KINDS, type IndexKind } from '../core/elasticsearch/documents.js';
-import type { BulkTuning } from './execution/bulkLoader.js';
-import { IndexingError } from './execution/errors.js';
-import { listGenerations, liveGeneration } from './generations/generations.js';
+import type { Manifest } from '../manifest/manifestSchema.js';
+import { INDEX_PREFIX_PATTERN } from '../../core/config/rules.js';
+import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
+import type { BulkTuning } from '../execution/bulkLoader.js';
+import { IndexingError } from '../execution/errors.js';
+import { listGenerations, liveGeneration } from '../generations/generations.js';
 import {
   assertAliasNamesFree,
   assertLayoutFits,
@@ -21,24 +22,24 @@ import {
   finishGenerationIndex,
   type IndexLayout,
   newGeneration,
-} from './generations/generationIndexes.js';
-import { loadAddresses } from './levelLoaders/addresses.js';
-import { loadAreaLevel } from './levelLoaders/areas.js';
-import { loadBuildings } from './levelLoaders/buildings.js';
-import { loadPlaces } from './levelLoaders/places.js';
-import { AREA_LEVELS } from './records/levels.js';
-import { markGenerationComplete, updateBasisOf, verifyGeneration } from './execution/completion.js';
-import { type Logger, silentLogger } from './execution/logger.js';
-import { loadManifest } from './manifest/manifest.js';
-import { assertSourcesFit } from './manifest/preflight.js';
-import { type PruneResult, removeOrphans, rollbackChain } from './generations/pruning.js';
-import { createProgress, type ProgressMode } from './execution/progress.js';
-import { RejectsWriter } from './execution/rejects.js';
-import { RunContext } from './execution/runContext.js';
-import { watchAbort } from './execution/runAbort.js';
-import { acquireRunLock, type LeaseTiming, type RunLock } from './generations/runLock.js';
-import { generationIndexesIn, liftLeftWriteBlocks } from './generations/writeBlocks.js';
-import type { RunSummary } from './execution/summary.js';
+} from '../generations/generationIndexes.js';
+import { loadAddresses } from '../levelLoaders/addresses.js';
+import { loadAreaLevel } from '../levelLoaders/areas.js';
+import { loadBuildings } from '../levelLoaders/buildings.js';
+import { loadPlaces } from '../levelLoaders/places.js';
+import { AREA_LEVELS } from '../base/levels.js';
+import { markGenerationComplete, updateBasisOf, verifyGeneration } from '../pipeline/completion.js';
+import { type Logger, silentLogger } from '../base/logger.js';
+import { loadManifest } from '../manifest/manifest.js';
+import { assertSourcesFit } from './preflight.js';
+import { type PruneResult, removeOrphans, rollbackChain } from '../generations/pruning.js';
+import { createProgress, type ProgressMode } from '../execution/progress.js';
+import { RejectsWriter } from '../execution/rejects.js';
+import { RunContext } from '../execution/runContext.js';
+import { watchAbort } from '../execution/runAbort.js';
+import { acquireRunLock, type LeaseTiming, type RunLock } from '../generations/runLock.js';
+import { generationIndexesIn, liftLeftWriteBlocks } from '../generations/writeBlocks.js';
+import type { RunSummary } from '../execution/summary.js';
 
 export interface RunOptions {
   client: Client;
