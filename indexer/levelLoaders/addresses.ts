@@ -40,7 +40,7 @@ export async function loadAddresses(ctx: RunContext): Promise<void> {
   const replayed = { count: 0 };
   let replayedRows = rows?.plan && new ReplayedRows(rows.plan.cache);
   let sequence = 0;
-  const folds = ctx.setup.writes?.liveFolds;
+  const folds = ctx.writePolicy?.liveFolds;
 
   /** What every address row adds to the cities, streets and places, whether derived now or replayed. */
   const accumulate = (doc: AccumulatedAddress, parents: Parents): number => {
@@ -215,11 +215,11 @@ async function loadDerivedCities(ctx: RunContext, derived: DerivedCities): Promi
   );
   c.indexed += r.sent - r.failed;
   // An update's addresses of groups the live generation folded otherwise (their live copies kept as they were).
-  const liveFolds = ctx.setup.writes?.liveFolds;
+  const liveFolds = ctx.writePolicy?.liveFolds;
   const changedFolds = liveFolds?.changed(remap) ?? new Map();
   const refolded = liveFolds?.moves(changedFolds, (group) => derived.ownParents(group)) ?? new Map();
   ctx.untouched?.refold(changedFolds);
-  const liveNames = ctx.setup.writes?.liveCityNames;
+  const liveNames = ctx.writePolicy?.liveCityNames;
   if (liveNames) {
     ctx.untouched?.rename(cities.filter((city) => liveNames.get(city.id) !== areaNamesKey(city)).map((c) => c.id));
   }
