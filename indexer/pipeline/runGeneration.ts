@@ -114,7 +114,7 @@ export async function runGeneration<S extends RunSummary>(
 }
 
 /** What a run keeps beside the target: its rejects, progress, abort watch and tallies. */
-interface RunParts {
+interface RunHarness {
   rejects: RejectsWriter;
   rejectsPath: string;
   progress: ProgressReporter;
@@ -141,7 +141,7 @@ async function runLocked<S extends RunSummary>(
   if (orphansRemoved.length) log.warn({ generations: orphansRemoved }, 'removed incomplete generations of killed runs');
   if (!target.dryRun) await liftLeftWriteBlocks(client, prefix, generationIndexesIn(before), log);
 
-  const parts = runParts(options, generation, lock, log);
+  const parts = runHarness(options, generation, lock, log);
   const state = { swapped: false };
   const indexes = Object.fromEntries(INDEX_KINDS.map((k) => [k, generationIndexName(prefix, k, generation)])) as Record<
     IndexKind,
@@ -194,7 +194,7 @@ async function runLocked<S extends RunSummary>(
   }
 }
 
-function runParts(options: RunOptions, generation: string, lock: RunLock | undefined, log: Logger): RunParts {
+function runHarness(options: RunOptions, generation: string, lock: RunLock | undefined, log: Logger): RunHarness {
   const rejectsPath = resolve(options.rejectsPath ?? `rejects/${generation}.jsonl`);
   // Losing the lock (a stall longer than the lease) aborts the run like a signal does.
   const stops = [options.signal, lock?.lostSignal].filter((s): s is AbortSignal => s !== undefined);
@@ -213,7 +213,7 @@ function runSummary(
     indexes: Record<IndexKind, string>;
     previousGeneration: string | null;
     orphansRemoved: string[];
-    parts: RunParts;
+    parts: RunHarness;
     started: number;
     swapped: boolean;
   },
@@ -251,7 +251,7 @@ function runSummary(
 async function loadGeneration<S extends RunSummary>(
   run: Generation,
   target: GenerationTarget<S>,
-  parts: RunParts,
+  parts: RunHarness,
   tuning: RunOptions['tuning'],
 ): Promise<{ ctx: RunContext; early: S | undefined }> {
   const opened = await target.open(run);
