@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aliasesExist } from '../indexer/generations/generations.js';
-import { runIndexing } from '../indexer/run.js';
+import { runIndexing } from '../indexer/commands/index.js';
 import { RunLockedError } from '../indexer/generations/runLock.js';
 import { loadDevelopmentConfig } from '../core/config/development.js';
 import { ConfigError } from '../core/config/rules.js';

@@ -19,13 +19,16 @@ import { INDEX_PREFIX_PATTERN, INDEX_PREFIX_RULE } from '../core/config/rules.js
 import { createElasticsearchClient } from '../core/elasticsearch/client.js';
 import type { BulkTuning } from './execution/bulkLoader.js';
 import { IndexingAbortedError, IndexingError } from './execution/errors.js';
-import { aliasesExist, listGenerations, liveIndexes, rollback } from './generations/generations.js';
-import { writeBlocksOf } from './generations/writeBlocks.js';
+import type { Client } from '@elastic/elasticsearch';
+import type { Logger } from './base/logger.js';
+import { aliasesExist, rollback } from './generations/generations.js';
 import { ManifestError } from './manifest/manifest.js';
-import { runIndexing } from './run.js';
-import { runUpdate } from './update/runUpdate.js';
-import { validateManifest } from './manifest/validate.js';
-import { leaseOfSeconds, readRunLock, RunLockedError } from './generations/runLock.js';
+import { runIndexing } from './commands/index.js';
+import { runUpdate } from './commands/update.js';
+import { generationStatus } from './commands/status.js';
+import { validateManifest } from './commands/validate.js';
+import { type LeaseTiming, leaseOfSeconds, RunLockedError } from './generations/runLock.js';
+import type { RunOptions } from './pipeline/runOptions.js';
 
 const USAGE = `usage:
   npm run index -- --manifest FILE [--prefix P] [--keep N] [--max-reject-ratio R] [--rejects FILE] [--progress auto|json|none] [--if-empty] [--lease SECONDS] [--row-cache DIR]
@@ -165,7 +168,7 @@ async function main(): Promise<number> {
   if (args.command === 'validate') {
     // Reads files only: no Elasticsearch client, no log.
     const report = await validateManifest(args.manifest as string, { maxRejectRatio: args.maxRejectRatio });
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    printJson(report);
     return report.ok ? 0 : 1;
   }
   // With a progress bar on the terminal, info lines would tear it; they stay on for logs and CI.
@@ -177,68 +180,84 @@ async function main(): Promise<number> {
     requestTimeoutMs: 300_000,
     maxRetries: 3,
   });
-  const lease = args.leaseSeconds === undefined ? undefined : leaseOfSeconds(args.leaseSeconds);
   try {
-    if (args.command === 'status') {
-      const generations = await listGenerations(client, args.prefix);
-      const lock = await readRunLock(client, args.prefix);
-      const live = new Set(Object.values(await liveIndexes(client, args.prefix)).flat());
-      const writeBlocks = await writeBlocksOf(client, args.prefix, live);
-      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, lock, generations, writeBlocks }, null, 2)}\n`);
-      return 0;
-    }
-    if (args.command === 'rollback') {
-      const result = await rollback(client, args.prefix, lease, log);
-      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, rolledBack: result }, null, 2)}\n`);
-      return 0;
-    }
-    if (args.ifEmpty && (await aliasesExist(client, args.prefix))) {
-      process.stdout.write(`${JSON.stringify({ prefix: args.prefix, skipped: 'aliases exist' })}\n`);
-      return 0;
-    }
-    const runOptions = {
-      client,
-      manifestPath: args.manifest as string,
-      indexPrefix: args.prefix,
-      keep: args.keep,
-      maxRejectRatio: args.maxRejectRatio,
-      ...(args.rejects !== undefined ? { rejectsPath: args.rejects } : {}),
-      ...((args.rowCache ?? config.rowCacheDir) !== undefined
-        ? { rowCacheDir: args.rowCache ?? config.rowCacheDir }
-        : {}),
-      progress: args.progress,
-      log,
-      tuning: tuningFromConfig(config),
-      layout: { shards: config.indexShards, replicas: config.indexReplicas },
-      ...(lease ? { lease } : {}),
-    };
-    const summary =
-      args.command === 'update'
-        ? await runUpdate({ ...runOptions, dryRun: args.dryRun ?? false, maxChangeRatio: args.maxChangeRatio ?? 0.1 })
-        : await runIndexing(runOptions);
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-    return 0;
+    return await runCommand(args, config, client, log);
   } catch (error) {
-    // A manifest that cannot be read or validated is bad input, like a bad flag: no run began, so no summary and
-    // no log line, only the message (it names the file and every issue), and exit 2.
-    if (error instanceof ManifestError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof RunLockedError) {
-      // Nothing was created or changed: the holder and its lease are all there is to say.
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof IndexingError && error.summary) {
-      process.stdout.write(`${JSON.stringify(error.summary, null, 2)}\n`);
-    }
-    log.error({ error: (error as Error).message }, 'failed');
-    if (error instanceof IndexingAbortedError) return error.signalName === 'SIGTERM' ? 143 : 130;
-    return 1;
+    return failureExit(error, log);
   } finally {
     await client.close();
   }
+}
+
+/** The commands that talk to Elasticsearch: status, rollback, and a run (full or update). */
+async function runCommand(args: CliArgs, config: IndexerConfig, client: Client, log: Logger): Promise<number> {
+  const lease = args.leaseSeconds === undefined ? undefined : leaseOfSeconds(args.leaseSeconds);
+  if (args.command === 'status') {
+    printJson(await generationStatus(client, args.prefix));
+    return 0;
+  }
+  if (args.command === 'rollback') {
+    const result = await rollback(client, args.prefix, lease, log);
+    printJson({ prefix: args.prefix, rolledBack: result });
+    return 0;
+  }
+  if (args.ifEmpty && (await aliasesExist(client, args.prefix))) {
+    process.stdout.write(`${JSON.stringify({ prefix: args.prefix, skipped: 'aliases exist' })}\n`);
+    return 0;
+  }
+  const runOptions = runOptionsOf(args, config, { client, log, lease });
+  const summary =
+    args.command === 'update'
+      ? await runUpdate({ ...runOptions, dryRun: args.dryRun ?? false, maxChangeRatio: args.maxChangeRatio ?? 0.1 })
+      : await runIndexing(runOptions);
+  printJson(summary);
+  return 0;
+}
+
+function runOptionsOf(
+  args: CliArgs,
+  config: IndexerConfig,
+  { client, log, lease }: { client: Client; log: Logger; lease: LeaseTiming | undefined },
+): RunOptions {
+  return {
+    client,
+    manifestPath: args.manifest as string,
+    indexPrefix: args.prefix,
+    keep: args.keep,
+    maxRejectRatio: args.maxRejectRatio,
+    ...(args.rejects !== undefined ? { rejectsPath: args.rejects } : {}),
+    ...((args.rowCache ?? config.rowCacheDir) !== undefined
+      ? { rowCacheDir: args.rowCache ?? config.rowCacheDir }
+      : {}),
+    progress: args.progress,
+    log,
+    tuning: tuningFromConfig(config),
+    layout: { shards: config.indexShards, replicas: config.indexReplicas },
+    ...(lease ? { lease } : {}),
+  };
+}
+
+/** A failed command's exit code, and what is printed of it. */
+function failureExit(error: unknown, log: Logger): number {
+  // A manifest that cannot be read or validated is bad input, like a bad flag: no run began, so no summary and
+  // no log line, only the message (it names the file and every issue), and exit 2.
+  if (error instanceof ManifestError) {
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof RunLockedError) {
+    // Nothing was created or changed: the holder and its lease are all there is to say.
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
+  if (error instanceof IndexingError && error.summary) printJson(error.summary);
+  log.error({ error: (error as Error).message }, 'failed');
+  if (error instanceof IndexingAbortedError) return error.signalName === 'SIGTERM' ? 143 : 130;
+  return 1;
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 // Only when run as a program, so tests can import parseCli.

@@ -42,7 +42,7 @@ import autocannon from 'autocannon';
 import { freePort, type LocalCluster, startLocalCluster } from '../../dev/elasticsearch/localNode.js';
 import { listGenerations } from '../../indexer/generations/generations.js';
 import { deleteIndexes } from '../../indexer/generations/generationIndexes.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import type { AddressDoc, AreaDoc } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';

@@ -24,7 +24,7 @@ import { loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadManifest } from '../../indexer/manifest/manifest.js';
-import { classifyItem } from '../../indexer/records/sourceItems.js';
+import { classifyItem } from '../../indexer/transform/sourceItems.js';
 import { readCsv } from '../../indexer/sources/csv.js';
 import { readSource, type ReadStats } from '../../indexer/sources/index.js';
 import { addressFromRecord } from '../../indexer/transform/address.js';

@@ -22,7 +22,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
-import { seededRandom } from '../../indexer/execution/seededRandom.js';
+import { seededRandom } from '../../indexer/base/seededRandom.js';
 import { runWithPeakRss } from '../support/childPeakRss.js';
 import { REPO_ROOT } from '../support/defaults.js';
 import { absolutePaths } from '../../indexer/manifest/absolutePaths.js';

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { startElasticsearch } from '../../dev/elasticsearch/provider.js';
 import { aliasesExist } from '../../indexer/generations/generations.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { createApp } from '../../src/wiring/app.js';
 import { DEFAULT_ES_BATCH_MAX, loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';

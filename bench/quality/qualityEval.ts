@@ -69,7 +69,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { aliasesExist } from '../../indexer/generations/generations.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { createApp } from '../../src/wiring/app.js';
 import { loadConfig, sha256Hex } from '../../src/config/service.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { aliasesExist } from '../../indexer/generations/generations.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { BULK_PREFIX, REPO_ROOT, RESULTS_DIR, SAMPLE_PREFIX } from './defaults.js';
 
 export interface BenchDataset {

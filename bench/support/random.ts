@@ -1,4 +1,4 @@
-export { seededRandom } from '../../indexer/execution/seededRandom.js';
+export { seededRandom } from '../../indexer/base/seededRandom.js';
 
 /** One edit (substitution, deletion, insertion or transposition) after the first letter, as people mistype. */
 export function withOneTypo(word: string, random: () => number): string {

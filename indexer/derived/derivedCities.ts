@@ -18,7 +18,7 @@ import type { Hierarchy } from '../records/hierarchy.js';
 import { derivedCityKey, sourceKey, stableId } from '../records/ids.js';
 import type { Names } from '../records/names.js';
 import type { AreaRecord, Parents } from '../records/records.js';
-import { normaliseText } from '../records/text.js';
+import { normaliseText } from '../base/text.js';
 
 /** Groups of one name closer than this (in degrees, about 3-5 km) are one place split by a border. */
 const SAME_PLACE_DEGREES = 0.05;

@@ -6,7 +6,7 @@
 import type { AddressDoc, ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from './derivedCities.js';
 import { type Extent, extend, newExtent } from './placeExtent.js';
-import { countInto } from '../execution/tallies.js';
+import { countInto } from '../base/tallies.js';
 
 /** What an address contributes to places. */
 export type PlaceAddress = Pick<

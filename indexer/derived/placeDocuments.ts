@@ -12,13 +12,13 @@ import type {
   PlaceParentNames,
   StreetDoc,
 } from '../../core/elasticsearch/documents.js';
-import { placeNameKeys } from '../records/text.js';
+import { placeNameKeys } from '../base/text.js';
 import { postcodePlaceId } from '../records/ids.js';
-import { AREA_LEVEL_VALUE } from '../records/levels.js';
+import { AREA_LEVEL_VALUE } from '../base/levels.js';
 import type { PlaceAccumulator, PostcodeRecord } from './placeAccumulator.js';
 import { mergeExtents } from './placeExtent.js';
 import type { AreaRecord } from '../records/records.js';
-import { mostCommon } from '../execution/tallies.js';
+import { mostCommon } from '../base/tallies.js';
 
 /** An area as the places see it: a record of the hierarchy, with per-language names where it has them. */
 export type PlaceArea = Pick<
@@ -89,6 +89,44 @@ function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
   return { postcode: big.postcode, parents: big.parents, cities, extent: mergeExtents(big.extent, small.extent) };
 }
 
+/** What every place document is keyed and named by: its names' keys, its ancestors' names, its locality, its country. */
+interface PlaceNaming {
+  keysOf(names: readonly string[]): string[];
+  parentNames(parents: ParentIds): PlaceParentNames;
+  /** Every language's name of every ancestor: "Elsene Brussel" and "Ixelles Bruxelles" both qualify. */
+  ancestorNames(parents: ParentIds): string[];
+  localityKeys(parents: ParentIds, cityName?: string): string[];
+  countryOf(parents: ParentIds, own?: string): string;
+}
+
+function placeNaming(src: PlaceSources): PlaceNaming {
+  const nameKeys = memoNameKeys();
+  const keysOf = (names: readonly string[]): string[] => {
+    const keys = new Set<string>();
+    for (const n of names) for (const k of nameKeys(n)) keys.add(k);
+    return [...keys];
+  };
+  return {
+    keysOf,
+    parentNames: (parents) => ({
+      city: src.area(parents.city_id)?.name ?? '',
+      municipality: src.area(parents.municipality_id)?.name ?? '',
+      province: src.area(parents.province_id)?.name ?? '',
+      country: src.area(parents.country_id)?.name ?? '',
+    }),
+    ancestorNames: (parents) =>
+      ancestorIds(parents).flatMap((id) => {
+        const a = src.area(id);
+        return a ? namesOf(a.name, a.names) : [];
+      }),
+    localityKeys: (parents, cityName = '') => {
+      const locality = src.area(parents.city_id) ?? src.area(parents.municipality_id);
+      return keysOf([...(cityName ? [cityName] : []), ...(locality ? namesOf(locality.name, locality.names) : [])]);
+    },
+    countryOf: (parents, own = '') => own || src.area(parents.country_id)?.countryCode || '',
+  };
+}
+
 /** The envelope of a street's points (one with no address: its points are along its ways). */
 function bboxOf(points: readonly GeoPoint[]): PlaceDoc['bbox'] {
   const lons = points.map((p) => p.lon);
@@ -103,140 +141,135 @@ function bboxOf(points: readonly GeoPoint[]): PlaceDoc['bbox'] {
 
 /** The sources' documents: areas first (in hierarchy order), then the point places, then streets, then postcodes. */
 export function* buildPlaces(src: PlaceSources): Generator<PlaceDoc> {
-  const nameKeys = memoNameKeys();
-  const keysOf = (names: readonly string[]): string[] => {
-    const keys = new Set<string>();
-    for (const n of names) for (const k of nameKeys(n)) keys.add(k);
-    return [...keys];
-  };
-  const parentNames = (parents: ParentIds): PlaceParentNames => ({
-    city: src.area(parents.city_id)?.name ?? '',
-    municipality: src.area(parents.municipality_id)?.name ?? '',
-    province: src.area(parents.province_id)?.name ?? '',
-    country: src.area(parents.country_id)?.name ?? '',
-  });
-  // Every language's name of every ancestor: "Elsene Brussel" and "Ixelles Bruxelles" both qualify.
-  const ancestorNames = (parents: ParentIds): string[] =>
-    ancestorIds(parents).flatMap((id) => {
-      const a = src.area(id);
-      return a ? namesOf(a.name, a.names) : [];
-    });
-  const localityKeys = (parents: ParentIds, cityName = ''): string[] => {
-    const locality = src.area(parents.city_id) ?? src.area(parents.municipality_id);
-    return keysOf([...(cityName ? [cityName] : []), ...(locality ? namesOf(locality.name, locality.names) : [])]);
-  };
-  const countryOf = (parents: ParentIds, own = ''): string => own || src.area(parents.country_id)?.countryCode || '';
-
-  for (const a of src.areas) {
-    const names = namesOf(a.name, a.names);
-    const count = src.accumulator.areaCount(a.id);
-    yield {
-      id: a.id,
-      type: AREA_LEVEL_VALUE[a.level],
-      name: a.name,
-      names: a.names ?? {},
-      name_keys: keysOf(names),
-      primary_name_keys: keysOf([a.name]),
-      qualifier_keys: keysOf(ancestorNames(a.parents)),
-      locality_keys: localityKeys(a.parents),
-      local_identifier: a.localIdentifier,
-      parent_names: parentNames(a.parents),
-      ancestor_ids: [...ancestorIds(a.parents), a.id],
-      country: countryOf(a.parents, a.countryCode),
-      streetname: '',
-      city: '',
-      postcode: '',
-      location: a.centroid,
-      bbox: a.bbox,
-      address_count: count,
-    };
-  }
-
-  for (const p of src.points ?? []) {
-    const names = namesOf(p.name, p.names);
-    const { lon, lat } = p.location;
-    yield {
-      id: p.id,
-      type: p.type,
-      name: p.name,
-      names: p.names,
-      name_keys: keysOf(names),
-      primary_name_keys: keysOf([p.name]),
-      qualifier_keys: keysOf(ancestorNames(p.parents)),
-      locality_keys: localityKeys(p.parents),
-      local_identifier: '',
-      parent_names: parentNames(p.parents),
-      ancestor_ids: ancestorIds(p.parents),
-      country: countryOf(p.parents),
-      streetname: '',
-      city: '',
-      postcode: '',
-      location: p.location,
-      bbox: { min_lon: lon, min_lat: lat, max_lon: lon, max_lat: lat },
-      address_count: 0,
-    };
-  }
-
+  const naming = placeNaming(src);
+  for (const a of src.areas) yield areaPlace(a, src.accumulator.areaCount(a.id), naming);
+  for (const p of src.points ?? []) yield pointPlace(p, naming);
   for (const s of src.streets) {
     if (src.kept?.({ id: s.id, type: 'street', postcode: '', ancestor_ids: ancestorIds(s) })) continue;
-    const extra = src.accumulator.streetExtra(s.street_key, s.city_key);
-    const postcodeKey = extra ? mostCommon(extra.postcodes) : '';
-    const postcode = postcodeKey.toUpperCase();
-    yield {
-      id: s.id,
-      type: 'street',
-      name: s.streetname,
-      names: s.street_names ?? {},
-      name_keys: keysOf(namesOf(s.streetname, s.street_names)),
-      primary_name_keys: keysOf([s.streetname]),
-      // Its postcode and postcode area qualify it too: "Mekelweg 2628".
-      qualifier_keys: keysOf([s.city, ...ancestorNames(s), ...(postcode ? [postcode, postcode.slice(0, 4)] : [])]),
-      locality_keys: localityKeys(s, s.city),
-      local_identifier: '',
-      parent_names: parentNames(s),
-      ancestor_ids: ancestorIds(s),
-      country: countryOf(s),
-      streetname: s.streetname,
-      city: s.city,
-      postcode,
-      location: s.location,
-      bbox: extra?.extent.bbox ?? bboxOf(s.points.length ? s.points : [s.location]),
-      address_count: s.address_count,
-    };
+    yield streetPlace(s, src.accumulator.streetExtra(s.street_key, s.city_key), naming);
   }
+  for (const [id, p] of postcodesByCountry(src, naming)) {
+    if (src.kept?.({ id, type: 'postcode', postcode: p.postcode, ancestor_ids: ancestorIds(p.parents) })) continue;
+    yield postcodePlace(id, p, naming);
+  }
+}
 
-  // Keyed by country id while the addresses streamed, a postcode is one place per country code: addresses of one
-  // postcode found outside every country polygon (a generalised coast) join their country's once a folded derived
-  // city gave them its chain.
+function areaPlace(a: PlaceArea, count: number, naming: PlaceNaming): PlaceDoc {
+  const { keysOf } = naming;
+  return {
+    id: a.id,
+    type: AREA_LEVEL_VALUE[a.level],
+    name: a.name,
+    names: a.names ?? {},
+    name_keys: keysOf(namesOf(a.name, a.names)),
+    primary_name_keys: keysOf([a.name]),
+    qualifier_keys: keysOf(naming.ancestorNames(a.parents)),
+    locality_keys: naming.localityKeys(a.parents),
+    local_identifier: a.localIdentifier,
+    parent_names: naming.parentNames(a.parents),
+    ancestor_ids: [...ancestorIds(a.parents), a.id],
+    country: naming.countryOf(a.parents, a.countryCode),
+    streetname: '',
+    city: '',
+    postcode: '',
+    location: a.centroid,
+    bbox: a.bbox,
+    address_count: count,
+  };
+}
+
+function pointPlace(p: PlacePoint, naming: PlaceNaming): PlaceDoc {
+  const { keysOf } = naming;
+  const { lon, lat } = p.location;
+  return {
+    id: p.id,
+    type: p.type,
+    name: p.name,
+    names: p.names,
+    name_keys: keysOf(namesOf(p.name, p.names)),
+    primary_name_keys: keysOf([p.name]),
+    qualifier_keys: keysOf(naming.ancestorNames(p.parents)),
+    locality_keys: naming.localityKeys(p.parents),
+    local_identifier: '',
+    parent_names: naming.parentNames(p.parents),
+    ancestor_ids: ancestorIds(p.parents),
+    country: naming.countryOf(p.parents),
+    streetname: '',
+    city: '',
+    postcode: '',
+    location: p.location,
+    bbox: { min_lon: lon, min_lat: lat, max_lon: lon, max_lat: lat },
+    address_count: 0,
+  };
+}
+
+function streetPlace(
+  s: PlaceStreet,
+  extra: ReturnType<PlaceSources['accumulator']['streetExtra']>,
+  naming: PlaceNaming,
+): PlaceDoc {
+  const { keysOf } = naming;
+  const postcodeKey = extra ? mostCommon(extra.postcodes) : '';
+  const postcode = postcodeKey.toUpperCase();
+  return {
+    id: s.id,
+    type: 'street',
+    name: s.streetname,
+    names: s.street_names ?? {},
+    name_keys: keysOf(namesOf(s.streetname, s.street_names)),
+    primary_name_keys: keysOf([s.streetname]),
+    // Its postcode and postcode area qualify it too: "Mekelweg 2628".
+    qualifier_keys: keysOf([s.city, ...naming.ancestorNames(s), ...(postcode ? [postcode, postcode.slice(0, 4)] : [])]),
+    locality_keys: naming.localityKeys(s, s.city),
+    local_identifier: '',
+    parent_names: naming.parentNames(s),
+    ancestor_ids: ancestorIds(s),
+    country: naming.countryOf(s),
+    streetname: s.streetname,
+    city: s.city,
+    postcode,
+    location: s.location,
+    bbox: extra?.extent.bbox ?? bboxOf(s.points.length ? s.points : [s.location]),
+    address_count: s.address_count,
+  };
+}
+
+/**
+ * Keyed by country id while the addresses streamed, a postcode is one place per country code: addresses of one
+ * postcode found outside every country polygon (a generalised coast) join their country's once a folded derived
+ * city gave them its chain.
+ */
+function postcodesByCountry(src: PlaceSources, naming: PlaceNaming): Map<string, PostcodeRecord> {
   const postcodes = new Map<string, PostcodeRecord>();
   for (const p of src.accumulator.postcodeRecords()) {
-    const id = postcodePlaceId(countryOf(p.parents), p.postcode);
+    const id = postcodePlaceId(naming.countryOf(p.parents), p.postcode);
     const other = postcodes.get(id);
     postcodes.set(id, other ? mergePostcodes(other, p) : p);
   }
-  for (const [id, p] of postcodes) {
-    if (src.kept?.({ id, type: 'postcode', postcode: p.postcode, ancestor_ids: ancestorIds(p.parents) })) continue;
-    const city = mostCommon(p.cities);
-    const country = countryOf(p.parents);
-    yield {
-      id,
-      type: 'postcode',
-      name: p.postcode,
-      names: {},
-      name_keys: keysOf([p.postcode]),
-      primary_name_keys: keysOf([p.postcode]),
-      qualifier_keys: keysOf([city, ...ancestorNames(p.parents)]),
-      locality_keys: localityKeys(p.parents, city),
-      local_identifier: '',
-      parent_names: parentNames(p.parents),
-      ancestor_ids: ancestorIds(p.parents),
-      country,
-      streetname: '',
-      city,
-      postcode: p.postcode,
-      location: p.extent.point,
-      bbox: p.extent.bbox,
-      address_count: p.extent.count,
-    };
-  }
+  return postcodes;
+}
+
+function postcodePlace(id: string, p: PostcodeRecord, naming: PlaceNaming): PlaceDoc {
+  const { keysOf } = naming;
+  const city = mostCommon(p.cities);
+  return {
+    id,
+    type: 'postcode',
+    name: p.postcode,
+    names: {},
+    name_keys: keysOf([p.postcode]),
+    primary_name_keys: keysOf([p.postcode]),
+    qualifier_keys: keysOf([city, ...naming.ancestorNames(p.parents)]),
+    locality_keys: naming.localityKeys(p.parents, city),
+    local_identifier: '',
+    parent_names: naming.parentNames(p.parents),
+    ancestor_ids: ancestorIds(p.parents),
+    country: naming.countryOf(p.parents),
+    streetname: '',
+    city,
+    postcode: p.postcode,
+    location: p.extent.point,
+    bbox: p.extent.bbox,
+    address_count: p.extent.count,
+  };
 }

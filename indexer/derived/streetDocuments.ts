@@ -7,8 +7,8 @@
  * it touched).
  */
 import type { AddressDoc, GeoPoint, ParentIds, StreetDoc } from '../../core/elasticsearch/documents.js';
-import { normaliseStreet, wordTails } from '../records/text.js';
-import { seededRandom, seedOf } from '../execution/seededRandom.js';
+import { normaliseStreet, wordTails } from '../base/text.js';
+import { seededRandom, seedOf } from '../base/seededRandom.js';
 import { streetId, streetSourceKey } from '../records/ids.js';
 
 /** Address points kept per street (reservoir sample): distance ranking uses the nearest of them. */

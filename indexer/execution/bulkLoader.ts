@@ -5,7 +5,7 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
-import { withContentDigest } from './contentDigest.js';
+import { withContentDigest } from '../base/contentDigest.js';
 import { RecentOrigins } from './recentOrigins.js';
 
 export interface BulkTuning {
@@ -150,89 +150,33 @@ interface Outgoing<D> {
   version: number | undefined;
 }
 
+/** What a load counts as it goes: documents offered and sent, and what the versions' 409s and "updated"s said. */
+interface LoadCounts {
+  sent: number;
+  written: number;
+  /** 409s of a lower external version: merged into a higher one of the same _id. */
+  refused: number;
+  /** "updated" results under external versions: the one replaced is merged. */
+  replaced: number;
+  /** 409s of this very document written by an earlier try (isOwnEarlierWrite). */
+  rewritten: number;
+  versioned: boolean;
+}
+
 export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): Promise<LoadResult> {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
   const started = Date.now();
-  let sent = 0;
-  let written = 0;
-  let refused = 0;
-  let replaced = 0;
-  let rewritten = 0;
-  let versioned = false;
-  // A child shares the connection pool; its helper calls its `bulk`, which is where backoff goes.
-  const child = options.client.child({});
-  const rawBulk = options.client.bulk.bind(options.client) as unknown as (p: unknown, o: unknown) => Promise<unknown>;
-  (child as { bulk: unknown }).bulk = withRequestRetries(
-    async (params, reqOptions) => {
-      const response = await rawBulk(params, { ...(reqOptions as object), maxRetries: 0 });
-      // Only a higher external version replaces a document in a fresh index: the one it replaced is merged.
-      if (versioned) replaced += updatedItems(response);
-      return response;
-    },
-    tuning.requestRetries,
-    undefined,
-    options.onRetry,
-  );
-
+  const counts: LoadCounts = { sent: 0, written: 0, refused: 0, replaced: 0, rewritten: 0, versioned: false };
+  const child = retryingClient(options.client, tuning, counts, options.onRetry);
   // Enough for every document of every request in flight plus the one being assembled (no indexed
   // document is smaller than ~250 bytes of NDJSON).
   const origins = new RecentOrigins(Math.ceil(((tuning.concurrency + 2) * tuning.flushBytes) / 250));
   const signal = options.signal;
-  const select = options.select;
-  async function* datasource(): AsyncGenerator<Outgoing<D>> {
-    for await (const item of options.items) {
-      if (signal?.aborted) return;
-      if (item.version !== undefined) versioned = true;
-      sent++;
-      const { json, digest } = withContentDigest(item.doc);
-      options.digested?.(item, digest);
-      let version = item.version;
-      if (select) {
-        const chosen = select(item, digest);
-        if (chosen === false) continue;
-        version = chosen;
-      }
-      origins.remember(item.id, item.origin, item.position);
-      written++;
-      yield { item, json, version };
-    }
-  }
-
   const helper = child.helpers.bulk<Outgoing<D>>(
     {
-      datasource: datasource(),
-      onDocument: ({ item, json, version }) => {
-        const action =
-          version === undefined
-            ? { index: { _index: options.index, _id: item.id } }
-            : {
-                index: {
-                  _index: options.index,
-                  _id: item.id,
-                  version,
-                  version_type: 'external' as const,
-                },
-              };
-        return [action, json] as never;
-      },
-      onDrop: (drop) => {
-        const operation = drop.operation as { index?: { _id?: string; version?: number } };
-        if (drop.status === 409 && operation.index?.version !== undefined) {
-          if (isOwnEarlierWrite(drop.error, operation.index.version)) rewritten++;
-          else refused++;
-          return;
-        }
-        const id = String(operation.index?._id ?? '');
-        const origin = origins.lookup(id);
-        options.onDrop({
-          id,
-          status: drop.status,
-          error: drop.error,
-          document: drop.document,
-          origin: origin?.[0],
-          position: origin?.[1],
-        });
-      },
+      datasource: outgoing(options, counts, origins),
+      onDocument: ({ item, json, version }) => [bulkAction(options.index, item.id, version), json] as never,
+      onDrop: (drop) => dropped(drop, options, counts, origins),
       flushBytes: tuning.flushBytes,
       concurrency: tuning.concurrency,
       retries: tuning.retries,
@@ -250,14 +194,93 @@ export async function bulkLoad<D extends object>(options: BulkLoadOptions<D>): P
     const stats = await helper;
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     return {
-      sent,
-      failed: stats.failed - refused - rewritten,
-      superseded: refused + replaced,
-      written,
+      sent: counts.sent,
+      failed: stats.failed - counts.refused - counts.rewritten,
+      superseded: counts.refused + counts.replaced,
+      written: counts.written,
       bytes: stats.bytes,
       timeMs: Date.now() - started,
     };
   } finally {
     signal?.removeEventListener('abort', abort);
   }
+}
+
+/** A child of the client (it shares the connection pool) whose `bulk`, which the helper calls, backs off and retries. */
+function retryingClient(
+  client: Client,
+  tuning: BulkTuning,
+  counts: LoadCounts,
+  onRetry: BulkLoadOptions<object>['onRetry'],
+): Client {
+  const child = client.child({});
+  const rawBulk = client.bulk.bind(client) as unknown as (p: unknown, o: unknown) => Promise<unknown>;
+  (child as { bulk: unknown }).bulk = withRequestRetries(
+    async (params, reqOptions) => {
+      const response = await rawBulk(params, { ...(reqOptions as object), maxRetries: 0 });
+      // Only a higher external version replaces a document in a fresh index: the one it replaced is merged.
+      if (counts.versioned) counts.replaced += updatedItems(response);
+      return response;
+    },
+    tuning.requestRetries,
+    undefined,
+    onRetry,
+  );
+  return child;
+}
+
+/** The documents to send, each with its digest and version; those `select` keeps back are counted, not sent. */
+async function* outgoing<D extends object>(
+  options: BulkLoadOptions<D>,
+  counts: LoadCounts,
+  origins: RecentOrigins,
+): AsyncGenerator<Outgoing<D>> {
+  const { signal, select } = options;
+  for await (const item of options.items) {
+    if (signal?.aborted) return;
+    if (item.version !== undefined) counts.versioned = true;
+    counts.sent++;
+    const { json, digest } = withContentDigest(item.doc);
+    options.digested?.(item, digest);
+    let version = item.version;
+    if (select) {
+      const chosen = select(item, digest);
+      if (chosen === false) continue;
+      version = chosen;
+    }
+    origins.remember(item.id, item.origin, item.position);
+    counts.written++;
+    yield { item, json, version };
+  }
+}
+
+function bulkAction(index: string, id: string, version: number | undefined) {
+  return version === undefined
+    ? { index: { _index: index, _id: id } }
+    : { index: { _index: index, _id: id, version, version_type: 'external' as const } };
+}
+
+/** A document the helper gave up on: a version's 409 is a merge (or this very write, retried), anything else a drop. */
+function dropped<D>(
+  drop: { operation: unknown; status: number; error: unknown; document: unknown },
+  options: BulkLoadOptions<D>,
+  counts: LoadCounts,
+  origins: RecentOrigins,
+): void {
+  const operation = drop.operation as { index?: { _id?: string; version?: number } };
+  if (drop.status === 409 && operation.index?.version !== undefined) {
+    if (isOwnEarlierWrite(drop.error, operation.index.version)) counts.rewritten++;
+    else counts.refused++;
+    return;
+  }
+  const id = String(operation.index?._id ?? '');
+  const origin = origins.lookup(id);
+  options.onDrop({
+    id,
+    status: drop.status,
+    error: drop.error,
+    document: drop.document,
+    origin: origin?.[0],
+    position: origin?.[1],
+  });
 }

@@ -47,9 +47,8 @@ export function createProgress(options: ProgressOptions): ProgressReporter {
   const stream = options.stream ?? process.stderr;
   const now = options.now ?? Date.now;
   const state: ProgressState = { level: '', file: '', read: 0, rejected: 0, bytes: undefined };
-  let startedAt = now();
+  const clock: Clock = { now, startedAt: now() };
   const mode = options.mode === 'auto' ? (stream.isTTY ? 'bar' : 'json') : options.mode;
-
   if (mode === 'none') {
     return {
       state,
@@ -59,49 +58,69 @@ export function createProgress(options: ProgressOptions): ProgressReporter {
       stop() {},
     };
   }
+  return mode === 'bar'
+    ? barProgress(state, clock, stream, options.intervalMs ?? 250)
+    : jsonProgress(state, clock, stream, options.intervalMs ?? 5_000);
+}
 
-  if (mode === 'bar') {
-    const bar = new cliProgress.SingleBar(
-      {
-        stream,
-        format: '{level} |{bar}| {percentage}% | {read} records | {rate}/s | ETA {eta_formatted}',
-        hideCursor: true,
-        clearOnComplete: false,
-        etaBuffer: 50,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    let active = false;
-    const update = () => {
-      if (!active) return;
-      const { rate } = estimate(state, startedAt, now());
-      const b = state.bytes;
-      bar.update(b ? b.bytesRead : state.read, { level: state.level, read: state.read, rate: Math.round(rate) });
-    };
-    const timer = setInterval(update, options.intervalMs ?? 250);
-    timer.unref();
-    return {
-      state,
-      begin(level, file, bytes) {
-        update();
-        if (active) bar.stop();
-        Object.assign(state, { level, file, read: 0, rejected: 0, bytes });
-        startedAt = now();
-        bar.start(bytes?.totalBytes || 1, 0, { level, read: 0, rate: 0 });
-        active = true;
-      },
-      stop() {
-        update();
-        clearInterval(timer);
-        if (active) bar.stop();
-        active = false;
-      },
-    };
-  }
+/** When the file being read began, by the reporter's clock. */
+interface Clock {
+  now: () => number;
+  startedAt: number;
+}
 
+type ProgressStream = NonNullable<ProgressOptions['stream']>;
+
+/** A bar on the terminal, one per file read. */
+function barProgress(state: ProgressState, clock: Clock, stream: ProgressStream, intervalMs: number): ProgressReporter {
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: '{level} |{bar}| {percentage}% | {read} records | {rate}/s | ETA {eta_formatted}',
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let active = false;
+  const update = () => {
+    if (!active) return;
+    const { rate } = estimate(state, clock.startedAt, clock.now());
+    const b = state.bytes;
+    bar.update(b ? b.bytesRead : state.read, { level: state.level, read: state.read, rate: Math.round(rate) });
+  };
+  const timer = setInterval(update, intervalMs);
+  timer.unref();
+  return {
+    state,
+    begin(level, file, bytes) {
+      update();
+      if (active) bar.stop();
+      Object.assign(state, { level, file, read: 0, rejected: 0, bytes });
+      clock.startedAt = clock.now();
+      bar.start(bytes?.totalBytes || 1, 0, { level, read: 0, rate: 0 });
+      active = true;
+    },
+    stop() {
+      update();
+      clearInterval(timer);
+      if (active) bar.stop();
+      active = false;
+    },
+  };
+}
+
+/** One JSON line every interval (logs, CI). */
+function jsonProgress(
+  state: ProgressState,
+  clock: Clock,
+  stream: ProgressStream,
+  intervalMs: number,
+): ProgressReporter {
   const emit = () => {
     if (!state.level) return;
-    const { rate, etaSeconds, fraction } = estimate(state, startedAt, now());
+    const { rate, etaSeconds, fraction } = estimate(state, clock.startedAt, clock.now());
     stream.write(
       `${JSON.stringify({
         progress: {
@@ -116,13 +135,13 @@ export function createProgress(options: ProgressOptions): ProgressReporter {
       })}\n`,
     );
   };
-  const timer = setInterval(emit, options.intervalMs ?? 5_000);
+  const timer = setInterval(emit, intervalMs);
   timer.unref();
   return {
     state,
     begin(level, file, bytes) {
       Object.assign(state, { level, file, read: 0, rejected: 0, bytes });
-      startedAt = now();
+      clock.startedAt = clock.now();
     },
     stop() {
       clearInterval(timer);

@@ -6,8 +6,8 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { LevelName } from '../records/levels.js';
-import type { RejectReason } from './rejectReasons.js';
+import type { LevelName } from '../base/levels.js';
+import type { RejectReason } from '../base/rejectReasons.js';
 
 export interface RejectEntry {
   level: LevelName;

@@ -5,7 +5,7 @@
  * deletes its indexes and never swaps); one arriving later lets the swap finish, and the run says so.
  */
 import { IndexingAbortedError } from './errors.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../base/logger.js';
 
 export interface RunAbort {
   readonly signal: AbortSignal;

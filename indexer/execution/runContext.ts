@@ -1,6 +1,7 @@
 /**
- * What the level loaders of one run share: the counts they fill, the hierarchy they resolve parents
- * in, where rejects go, and the bulk load into this generation's indexes.
+ * What the level loaders of one run see: its settings, its tallies (runTallies.ts), what it derives as it loads
+ * (derivationState.ts), where rejects go, and the bulk load into this generation's indexes. What only `update` brings
+ * (which documents are sent, those kept as live holds them) comes from its target (indexer/update/).
  */
 import { relative } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
@@ -8,24 +9,24 @@ import type { IndexKind, ParentIds, StreetDoc } from '../../core/elasticsearch/d
 import type { WritePolicy } from './writePolicy.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { type BulkTuning, bulkLoad, type DroppedDocument, type LoadItem, type LoadResult } from './bulkLoader.js';
-import { Hierarchy } from '../records/hierarchy.js';
-import { ancestorLevels, type LevelName, type ParentLevelName } from '../records/levels.js';
-import type { Logger } from './logger.js';
-import { LookupTables } from '../records/lookupTables.js';
-import { PlaceAccumulator } from '../derived/placeAccumulator.js';
+import { ancestorLevels, type LevelName, type ParentLevelName } from '../base/levels.js';
+import type { Logger } from '../base/logger.js';
+import type { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 import type { PlacePoint } from '../derived/placeDocuments.js';
-import { UntouchedDocuments } from '../derived/untouchedDocuments.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import type { FileSource } from '../manifest/manifestSources.js';
 import type { ProgressReporter } from './progress.js';
-import type { Rejection } from './rejectReasons.js';
+import type { Rejection } from '../base/rejectReasons.js';
 import type { RejectsWriter } from './rejects.js';
 import { type ReadStats, readSource, type SourceItem } from '../sources/index.js';
-import { classifyItem, rowOf } from '../records/sourceItems.js';
+import { classifyItem, rowOf } from '../transform/sourceItems.js';
 import type { AddressRows } from '../rows/addressRows.js';
-import { compactLevel, emptyLevels, emptyPlaces, emptyStreets, type SourceSummary } from './summary.js';
+import { compactLevel, type SourceSummary } from './summary.js';
+import type { DerivationState } from './derivationState.js';
+import type { RunTallies } from './runTallies.js';
 
-export interface RunSetup {
+/** The run's settings: where it writes, what it reads, where rejects and progress go, how it is stopped. */
+export interface RunSettings {
   client: Client;
   manifest: Manifest;
   generation: string;
@@ -35,10 +36,26 @@ export interface RunSetup {
   signal: AbortSignal;
   tuning: Partial<BulkTuning> | undefined;
   log: Logger;
-  /** Which documents are sent: unset, every one (a full run); `update` sends only what differs from live. */
-  writes?: WritePolicy;
+}
+
+/**
+ * What only `update` brings: which documents are sent (only what differs from live), the streets and places no
+ * address change reached (untouchedDocuments.ts), and per kind how many of those were kept as live holds them.
+ */
+export interface UpdateWrites {
+  policy: WritePolicy;
+  untouched: UntouchedDocuments;
+  kept: Partial<Record<IndexKind, number>>;
+}
+
+/** The parts a run's context is made of (RunContext): each kept by the pipeline, read by the loaders through it. */
+export interface RunParts {
+  tallies: RunTallies;
+  derivation: DerivationState;
   /** The address rows' cache being written, and `update`'s plan of rows to replay (indexer/rows/). */
   rows?: AddressRows | undefined;
+  /** Unset in a full run, which sends every document. */
+  update?: UpdateWrites | undefined;
 }
 
 /** A record that passed its source's filters, with what it is counted and traced under. */
@@ -49,39 +66,72 @@ export interface ReadRecord {
 }
 
 export class RunContext {
-  readonly levels = emptyLevels();
-  /** The streets index, built from the addresses (indexer/levelLoaders/streets.ts). */
-  readonly streets = emptyStreets();
-  /** The places index, built last (indexer/levelLoaders/places.ts). */
-  readonly places = emptyPlaces();
-  /** What the address stream tells the places (addresses per area, streets' extents, postcodes). */
-  readonly placeAccumulator = new PlaceAccumulator();
-  /** The streets built from the addresses, kept for the places. */
-  builtStreets: StreetDoc[] = [];
-  /** OpenStreetMap's place nodes that are places of their own (indexer/levelLoaders/osmFeatures.ts). */
-  pointPlaces: PlacePoint[] = [];
-  readonly hierarchy = new Hierarchy();
-  readonly lookups = new LookupTables();
   /** The source behind each origin number load items carry, for tracing documents Elasticsearch refuses. */
   private readonly origins: SourceSummary[] = [];
-  addressMs = 0;
-  /** Where the address stage's time went (the address rows, derived cities, streets), for `update`'s summary. */
-  readonly stageMs: Record<string, number> = {};
-  /** An update's streets and places no address change reached (untouchedDocuments.ts); none in a full run. */
-  readonly untouched: UntouchedDocuments | undefined;
-  /** Per kind, the documents an update kept as the live generation holds them, neither digested nor sent. */
-  readonly keptUntouched: Partial<Record<IndexKind, number>> = {};
-  /** The derived-city groups folded into another city, with its parents (their addresses moved to it), once loaded. */
-  cityRemap: ReadonlyMap<string, ParentIds> = new Map();
 
-  constructor(readonly setup: RunSetup) {
-    this.untouched = setup.writes ? new UntouchedDocuments() : undefined;
+  constructor(
+    readonly setup: RunSettings,
+    private readonly parts: RunParts,
+  ) {}
+
+  get levels(): RunTallies['levels'] {
+    return this.parts.tallies.levels;
+  }
+  get streets(): RunTallies['streets'] {
+    return this.parts.tallies.streets;
+  }
+  get places(): RunTallies['places'] {
+    return this.parts.tallies.places;
+  }
+  get stageMs(): Record<string, number> {
+    return this.parts.tallies.stageMs;
+  }
+  get addressMs(): number {
+    return this.parts.tallies.addressMs;
+  }
+  set addressMs(ms: number) {
+    this.parts.tallies.addressMs = ms;
+  }
+  get placeAccumulator(): DerivationState['placeAccumulator'] {
+    return this.parts.derivation.placeAccumulator;
+  }
+  get hierarchy(): DerivationState['hierarchy'] {
+    return this.parts.derivation.hierarchy;
+  }
+  get lookups(): DerivationState['lookups'] {
+    return this.parts.derivation.lookups;
+  }
+  get builtStreets(): StreetDoc[] {
+    return this.parts.derivation.builtStreets;
+  }
+  set builtStreets(streets: StreetDoc[]) {
+    this.parts.derivation.builtStreets = streets;
+  }
+  get pointPlaces(): PlacePoint[] {
+    return this.parts.derivation.pointPlaces;
+  }
+  get cityRemap(): ReadonlyMap<string, ParentIds> {
+    return this.parts.derivation.cityRemap;
+  }
+  set cityRemap(remap: ReadonlyMap<string, ParentIds>) {
+    this.parts.derivation.cityRemap = remap;
+  }
+
+  /** An update's streets and places no address change reached (untouchedDocuments.ts); none in a full run. */
+  get untouched(): UntouchedDocuments | undefined {
+    return this.parts.update?.untouched;
+  }
+
+  /** Per kind, the documents an update kept as the live generation holds them, neither digested nor sent. */
+  get keptUntouched(): Partial<Record<IndexKind, number>> {
+    return this.parts.update?.kept ?? {};
   }
 
   /** An update's document kept as the live generation holds them (WritePolicy.keep), counted in keptUntouched. */
   keepUntouched(kind: IndexKind, id: string): boolean {
-    if (!this.setup.writes?.keep(kind, id)) return false;
-    this.keptUntouched[kind] = (this.keptUntouched[kind] ?? 0) + 1;
+    const update = this.parts.update;
+    if (!update?.policy.keep(kind, id)) return false;
+    update.kept[kind] = (update.kept[kind] ?? 0) + 1;
     return true;
   }
 
@@ -90,7 +140,12 @@ export class RunContext {
   }
 
   get rows(): AddressRows | undefined {
-    return this.setup.rows;
+    return this.parts.rows;
+  }
+
+  /** Which documents are sent: unset, every one (a full run); `update` sends only what differs from live. */
+  get writePolicy(): WritePolicy | undefined {
+    return this.parts.update?.policy;
   }
 
   /**
@@ -99,13 +154,13 @@ export class RunContext {
    * where the run keeps no row cache.
    */
   readonly memoize = <T>(kind: string, input: unknown, derive: () => T): T => {
-    const memo = this.setup.rows?.memo;
+    const memo = this.parts.rows?.memo;
     return memo ? memo.derive(kind, input, derive) : derive();
   };
 
   /** False under --dry-run: no index of this generation exists, nothing may be written. */
   get writes(): boolean {
-    return !this.setup.writes?.dryRun;
+    return !this.writePolicy?.dryRun;
   }
 
   get log(): Logger {
@@ -263,11 +318,11 @@ export class RunContext {
       onRetry: (attempt, error, waitMs) =>
         this.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
       signal: this.setup.signal,
-      select: this.setup.writes?.select(kind),
+      select: this.writePolicy?.select(kind),
       digested,
     });
     this.checkAbort();
-    const result = this.setup.writes ? this.setup.writes.settle(kind, loaded) : loaded;
+    const result = this.writePolicy ? this.writePolicy.settle(kind, loaded) : loaded;
     if (adjust) this.levels[level].indexed -= result.failed;
     return result;
   }

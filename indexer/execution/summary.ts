@@ -3,9 +3,9 @@
  * generation may go live.
  */
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
-import { LEVELS, type LevelName, type ParentLevelName } from '../records/levels.js';
+import { LEVELS, type LevelName, type ParentLevelName } from '../base/levels.js';
 import type { GeometryRepairs } from '../geometry/repair.js';
-import type { RejectReason } from './rejectReasons.js';
+import type { RejectReason } from '../base/rejectReasons.js';
 import type { StatusCounts } from '../sources/types.js';
 
 export interface SourceSummary {

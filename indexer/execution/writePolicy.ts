@@ -1,4 +1,4 @@
-/** What RunSetup.writes (runContext.ts) is: how a run writes its documents. */
+/** What UpdateWrites.policy (runContext.ts) is: how a run writes its documents. */
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import type { LiveFolds } from '../derived/liveFolds.js';
 import type { BulkLoadOptions, LoadResult } from './bulkLoader.js';

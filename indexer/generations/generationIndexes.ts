@@ -83,7 +83,7 @@ export interface CompletionInfo {
   completedAt: string;
   manifest: string;
   documents: number;
-  /** What a later `update` starts from (execution/completion.ts). */
+  /** What a later `update` starts from (pipeline/completion.ts). */
   basis?: object;
   /** Whom the generation's data is from, per level and country (core/elasticsearch/attribution.ts). */
   attribution?: readonly SourceAttribution[];

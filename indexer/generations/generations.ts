@@ -6,7 +6,7 @@ import { type Client, errors } from '@elastic/elasticsearch';
 import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { generationOf } from './generationIndexes.js';
-import { type Logger, silentLogger } from '../execution/logger.js';
+import { type Logger, silentLogger } from '../base/logger.js';
 import { acquireRunLock, type LeaseTiming } from './runLock.js';
 import { settleAliasChanges, SWAP_MASTER_TIMEOUT } from './pendingChanges.js';
 import { swapOutcome, SwapOutcomeUnknownError, unknownOutcomeMessage } from './swapOutcome.js';

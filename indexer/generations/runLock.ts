@@ -10,7 +10,7 @@
  */
 import { hostname } from 'node:os';
 import { type Client, errors } from '@elastic/elasticsearch';
-import { type Logger, silentLogger } from '../execution/logger.js';
+import { type Logger, silentLogger } from '../base/logger.js';
 
 export const LOCK_ID = 'lock';
 

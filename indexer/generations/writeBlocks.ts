@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import type { Client } from '@elastic/elasticsearch';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { aliasName } from '../../core/elasticsearch/indexNames.js';
-import { type Logger, silentLogger } from '../execution/logger.js';
+import { type Logger, silentLogger } from '../base/logger.js';
 import type { GenerationInfo } from './generations.js';
 import { lockIndexName } from './runLock.js';
 

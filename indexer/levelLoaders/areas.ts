@@ -1,6 +1,6 @@
 /** Loads one area level from its file sources: parsed, merged by key, joined to parents, bulk-loaded. */
 import { pointOnSurface } from '../geometry/checks.js';
-import { AREA_LEVELS, type AreaLevelName } from '../records/levels.js';
+import { AREA_LEVELS, type AreaLevelName } from '../base/levels.js';
 import type { AreaSource } from '../manifest/manifestSources.js';
 import { type AreaRecord, emptyAllParents } from '../records/records.js';
 import { arrayItems, type RunContext } from '../execution/runContext.js';

@@ -8,8 +8,8 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { ParentIds } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derived/derivedCities.js';
-import { CONTENT_HASH_FIELD } from '../execution/contentDigest.js';
-import { scanIndex } from '../execution/scanIndex.js';
+import { CONTENT_HASH_FIELD } from '../base/contentDigest.js';
+import { scanIndex } from '../base/scanIndex.js';
 
 const PAGE = 5000;
 const TERMS_PER_QUERY = 1000;

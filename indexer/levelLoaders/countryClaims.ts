@@ -7,7 +7,7 @@
  * their parents put them in (an area in no country is never skipped). Only an OpenStreetMap source yields or makes
  * others yield: two register files of one level and country (one per province, say) are both loaded, as always.
  */
-import type { AreaLevelName } from '../records/levels.js';
+import type { AreaLevelName } from '../base/levels.js';
 import type { AreaRecord } from '../records/records.js';
 
 export class CountryClaims {

@@ -32,10 +32,10 @@ export async function loadDerivedDocuments<D extends object>(
     onRetry: (attempt, error, waitMs) =>
       ctx.log.warn({ attempt, waitMs, error: (error as Error).message }, 'bulk request failed, retrying'),
     signal: ctx.setup.signal,
-    select: ctx.setup.writes?.select(kind),
+    select: ctx.writePolicy?.select(kind),
   });
   ctx.checkAbort();
-  const result = ctx.setup.writes ? ctx.setup.writes.settle(kind, loaded) : loaded;
+  const result = ctx.writePolicy ? ctx.writePolicy.settle(kind, loaded) : loaded;
   if (refused.length) ctx.log.error({ refused, kind }, `Elasticsearch refused ${kind} documents`);
   // The documents kept untouched are the live ones: indexed as a full run would have them (this load's, or its items').
   return result.sent - result.failed + (ctx.keptUntouched[kind] ?? 0);

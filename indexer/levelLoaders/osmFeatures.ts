@@ -7,7 +7,7 @@
  * (countryClaims.ts), is skipped and counted.
  */
 import type { GeoPoint } from '../../core/elasticsearch/documents.js';
-import { normaliseStreet, normaliseText, streetKey } from '../records/text.js';
+import { normaliseStreet, normaliseText, streetKey } from '../base/text.js';
 import { uuidv5 } from '../records/ids.js';
 import type { StreetAccumulator } from '../derived/streetDocuments.js';
 import type { PlacePoint } from '../derived/placeDocuments.js';

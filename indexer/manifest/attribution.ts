@@ -1,11 +1,11 @@
 /**
  * The generation's attribution table from its manifest (pure): one entry per source that names its credit, at the
  * level it feeds; a source's street-names table at the addresses' level, in their countries; derived cities credited
- * as the addresses they are made from. Kept in every index's `_meta` (indexer/execution/completion.ts) and read by
+ * as the addresses they are made from. Kept in every index's `_meta` (indexer/pipeline/completion.ts) and read by
  * the service once per generation (src/indexes/attribution.ts).
  */
 import type { SourceAttribution } from '../../core/elasticsearch/attribution.js';
-import { LEVELS } from '../records/levels.js';
+import { LEVELS } from '../base/levels.js';
 import type { Manifest } from './manifestSchema.js';
 
 export function attributionOf(manifest: Manifest): SourceAttribution[] {

@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LEVELS } from '../records/levels.js';
+import { LEVELS } from '../base/levels.js';
 import { type Manifest, ManifestSchema } from './manifestSchema.js';
 import type { FileSource } from './manifestSources.js';
 

@@ -3,7 +3,7 @@
  * source's fields or several sources, checked before any index exists.
  */
 import { z } from 'zod';
-import { type AreaLevelName, isAreaLevel, LEVELS } from '../records/levels.js';
+import { type AreaLevelName, isAreaLevel, type LevelName, LEVELS } from '../base/levels.js';
 import {
   type AddressSource,
   AddressSourceSchema,
@@ -11,6 +11,7 @@ import {
   AreaSourceSchema,
   BuildingSourceSchema,
   DerivedCitySourceSchema,
+  type FileSource,
 } from './manifestSources.js';
 import { isOfficialFormat, OFFICIAL_LEVELS, STATUS_FORMATS, withOfficialFields } from './officialSources.js';
 
@@ -47,77 +48,71 @@ export const ManifestSchema = z
           }
           return;
         }
-        if (isOfficialFormat(source.format)) {
-          if (!OFFICIAL_LEVELS[source.format].includes(level)) {
-            const where = OFFICIAL_LEVELS[source.format].join(' and ');
-            ctx.addIssue({
-              code: 'custom',
-              path: [...path, 'format'],
-              message: `${source.format} feeds ${where} only`,
-            });
-          }
-          if (source.statuses && !STATUS_FORMATS.includes(source.format)) {
-            ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: `${source.format} has no statuses` });
-          }
-          const binary = source.format === 'bag-gpkg' || source.format === 'osm-pbf';
-          const csvKeys = binary ? ['delimiter', 'encoding', 'multilineFields'] : ['delimiter'];
-          for (const key of csvKeys as ('delimiter' | 'encoding' | 'multilineFields')[]) {
-            if (source[key] !== undefined) {
-              ctx.addIssue({ code: 'custom', path: [...path, key], message: `not for ${source.format} sources` });
-            }
-          }
-        } else if (source.statuses) {
-          ctx.addIssue({ code: 'custom', path: [...path, 'statuses'], message: 'only for official formats' });
-        }
-        if (source.osm && source.format !== 'osm-pbf') {
-          ctx.addIssue({ code: 'custom', path: [...path, 'osm'], message: 'only for osm-pbf sources' });
-        }
-        if (source.osm?.adminLevels && !isAreaLevel(level)) {
-          ctx.addIssue({ code: 'custom', path: [...path, 'osm', 'adminLevels'], message: 'only for area levels' });
-        }
-        if (level === 'countries' && source.parent) {
-          ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'countries have no parent' });
-        }
-        const parent = source.parent;
-        if (parent?.by === 'code') {
-          const parentLevel = parent.level ?? LEVELS[LEVELS.indexOf(level) - 1];
-          if (!parentLevel || LEVELS.indexOf(parentLevel) >= LEVELS.indexOf(level)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [...path, 'parent', 'level'],
-              message: `parent level must be above ${level}`,
-            });
-          } else if (!isAreaLevel(parentLevel)) {
-            ctx.addIssue({ code: 'custom', path: [...path, 'parent'], message: 'code parents must be areas' });
-          }
-        }
-        if (level === 'addresses') {
-          const f = source.fields as AddressSource['fields'];
-          if ((f.lon === undefined) !== (f.lat === undefined)) {
-            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map both lon and lat, or neither' });
-          }
-          if (f.lon === undefined && (source.format === 'csv' || source.format === 'best-csv')) {
-            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'CSV addresses need lon and lat' });
-          }
-        }
-        if (isAreaLevel(level)) {
-          const f = source.fields as AreaSource['fields'];
-          if (f.name === undefined && !Object.keys(f.names ?? {}).length) {
-            ctx.addIssue({ code: 'custom', path: [...path, 'fields'], message: 'map name, or names' });
-          }
-        }
-        if (source.multilineFields !== undefined && source.format !== 'csv') {
-          ctx.addIssue({ code: 'custom', path: [...path, 'multilineFields'], message: 'only for csv sources' });
-        }
-        if (level !== 'addresses' && source.format === 'csv') {
-          ctx.addIssue({
-            code: 'custom',
-            path: [...path, 'format'],
-            message: `${level} need polygons: use geojson or geojsonseq`,
-          });
-        }
+        const issue = (at: (string | number)[], message: string) =>
+          ctx.addIssue({ code: 'custom', path: [...path, ...at], message });
+        checkFormat(level, source, issue);
+        checkParent(level, source, issue);
+        checkFields(level, source, issue);
       });
     }
   });
+
+/** Reports one problem of a source, at a path below the source's own. */
+type Issue = (at: (string | number)[], message: string) => void;
+
+/** What a source's format allows: an official format's levels, statuses and CSV options; the OSM options. */
+function checkFormat(level: LevelName, source: FileSource, issue: Issue): void {
+  if (isOfficialFormat(source.format)) {
+    if (!OFFICIAL_LEVELS[source.format].includes(level)) {
+      issue(['format'], `${source.format} feeds ${OFFICIAL_LEVELS[source.format].join(' and ')} only`);
+    }
+    if (source.statuses && !STATUS_FORMATS.includes(source.format)) {
+      issue(['statuses'], `${source.format} has no statuses`);
+    }
+    const binary = source.format === 'bag-gpkg' || source.format === 'osm-pbf';
+    const csvKeys = binary ? ['delimiter', 'encoding', 'multilineFields'] : ['delimiter'];
+    for (const key of csvKeys as ('delimiter' | 'encoding' | 'multilineFields')[]) {
+      if (source[key] !== undefined) issue([key], `not for ${source.format} sources`);
+    }
+  } else if (source.statuses) {
+    issue(['statuses'], 'only for official formats');
+  }
+  if (source.osm && source.format !== 'osm-pbf') issue(['osm'], 'only for osm-pbf sources');
+  if (source.osm?.adminLevels && !isAreaLevel(level)) issue(['osm', 'adminLevels'], 'only for area levels');
+}
+
+/** A source's parent: none for countries; by code, an area level above the source's. */
+function checkParent(level: LevelName, source: FileSource, issue: Issue): void {
+  if (level === 'countries' && source.parent) issue(['parent'], 'countries have no parent');
+  const parent = source.parent;
+  if (parent?.by !== 'code') return;
+  const parentLevel = parent.level ?? LEVELS[LEVELS.indexOf(level) - 1];
+  if (!parentLevel || LEVELS.indexOf(parentLevel) >= LEVELS.indexOf(level)) {
+    issue(['parent', 'level'], `parent level must be above ${level}`);
+  } else if (!isAreaLevel(parentLevel)) {
+    issue(['parent'], 'code parents must be areas');
+  }
+}
+
+/** The fields a level needs (addresses: both coordinates or neither; areas: a name), and CSV where it can serve. */
+function checkFields(level: LevelName, source: FileSource, issue: Issue): void {
+  if (level === 'addresses') {
+    const f = source.fields as AddressSource['fields'];
+    if ((f.lon === undefined) !== (f.lat === undefined)) issue(['fields'], 'map both lon and lat, or neither');
+    if (f.lon === undefined && (source.format === 'csv' || source.format === 'best-csv')) {
+      issue(['fields'], 'CSV addresses need lon and lat');
+    }
+  }
+  if (isAreaLevel(level)) {
+    const f = source.fields as AreaSource['fields'];
+    if (f.name === undefined && !Object.keys(f.names ?? {}).length) issue(['fields'], 'map name, or names');
+  }
+  if (source.multilineFields !== undefined && source.format !== 'csv') {
+    issue(['multilineFields'], 'only for csv sources');
+  }
+  if (level !== 'addresses' && source.format === 'csv') {
+    issue(['format'], `${level} need polygons: use geojson or geojsonseq`);
+  }
+}
 
 export type Manifest = z.infer<typeof ManifestSchema>;

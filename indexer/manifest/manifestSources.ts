@@ -2,11 +2,11 @@
  * How the manifest describes one source: its file and format, which property holds each field, which records it
  * reads and how a record finds its parent (the cross-source rules: indexer/manifest/manifestSchema.ts).
  */
-import { LANGUAGES } from '../records/text.js';
+import { LANGUAGES } from '../base/text.js';
 import { z } from 'zod';
-import { AREA_LEVELS } from '../records/levels.js';
+import { AREA_LEVELS } from '../base/levels.js';
 import { SOURCE_ID_NAMES } from '../../core/elasticsearch/documents.js';
-import { encodingKnown } from '../sources/decode.js';
+import { encodingKnown } from '../base/encodingNames.js';
 
 /**
  * Where a value comes from: a property name (shorthand), a constant, a property with a prefix

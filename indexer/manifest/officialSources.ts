@@ -3,7 +3,7 @@
  * layout, so the manifest names only the file; this fills in the fields its reader's records carry (pure), before the
  * manifest schema checks the source like any other. A `fields` the manifest does give replaces the format's own.
  */
-import type { LevelName } from '../records/levels.js';
+import type { LevelName } from '../base/levels.js';
 import type { AddressSource, AreaSource, AttributionSpec } from './manifestSources.js';
 
 export const OFFICIAL_FORMATS = ['bag-gpkg', 'best-csv', 'openaddresses', 'osm-pbf'] as const;

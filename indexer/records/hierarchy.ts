@@ -12,7 +12,7 @@ import {
   type LevelName,
   PARENT_SLOT,
   type ParentLevelName,
-} from './levels.js';
+} from '../base/levels.js';
 import type { ParentSpec } from '../manifest/manifestSources.js';
 import { type AreaRecord, type BuildingRecord, emptyAllParents, type Parents } from './records.js';
 import { PolygonIndex } from './spatialIndex.js';

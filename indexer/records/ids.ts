@@ -3,7 +3,7 @@
  * and clients' stored ids survive a reindex. The UUID itself and the ids the service derives too (a street's, a
  * postcode place's) are in core/elasticsearch/stableIds.ts.
  */
-import type { LevelName } from './levels.js';
+import type { LevelName } from '../base/levels.js';
 import { uuidv5 } from '../../core/elasticsearch/stableIds.js';
 
 export {

@@ -1,4 +1,4 @@
-import { PARENT_SLOT } from './levels.js';
+import { PARENT_SLOT } from '../base/levels.js';
 import type { Parents } from './records.js';
 
 const SEQUENCE_SPAN = 2 ** 32;

@@ -5,7 +5,7 @@
 import type { BoundingBox, GeoPoint, ParentIds } from '../../core/elasticsearch/documents.js';
 import type { PolygonGeometry } from '../geometry/checks.js';
 import type { GeometryRepairs } from '../geometry/repair.js';
-import type { AreaLevelName } from './levels.js';
+import type { AreaLevelName } from '../base/levels.js';
 import type { Names } from './names.js';
 
 export interface AreaRecord {

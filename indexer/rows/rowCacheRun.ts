@@ -1,19 +1,17 @@
 /**
  * The row cache's part in a run (full or `update`): whether the manifest's address sources can have one (UTF-8 CSV
- * only), writing the new generation's once it is complete, and deleting those of generations no longer kept. The
- * cache only makes the next `update` faster: failing to write one is a warning, never a failed run.
+ * only) and writing the new generation's once it is complete (deleting those of generations no longer kept is
+ * `pipeline/rowCachePruning.ts`). The cache only makes the next `update` faster: failing to write one is a warning, never a failed run.
  */
-import type { Client } from '@elastic/elasticsearch';
 import { resolve } from 'node:path';
-import type { Logger } from '../execution/logger.js';
-import { listGenerations } from '../generations/generations.js';
+import type { Logger } from '../base/logger.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
-import { isUtf8Name } from '../sources/decode.js';
+import { isUtf8Name } from '../base/encodingNames.js';
 import type { AddressRows } from './addressRows.js';
 import { DerivationMemo, type MemoEntries } from './derivationMemo.js';
 import type { RowCache } from './rowCache.js';
 import { RowCacheBuilder } from './rowCacheBuilder.js';
-import { pruneRowCaches, writeRowCache } from './rowCacheFile.js';
+import { writeRowCache } from './rowCacheFile.js';
 import { rowContextDigest } from './rowContext.js';
 
 /** Where row caches live unless the run says otherwise (`--row-cache DIR`). */
@@ -81,15 +79,5 @@ export async function saveRowCache(
     );
   } catch (error) {
     log.warn({ dir, error: (error as Error).message }, 'row cache not written: the next update reads in full');
-  }
-}
-
-/** Deletes the row caches of generations the prefix no longer has. */
-export async function pruneRowCachesOf(client: Client, dir: string, prefix: string, log: Logger): Promise<void> {
-  try {
-    const kept = (await listGenerations(client, prefix)).map((g) => g.generation);
-    await pruneRowCaches(dir, prefix, kept);
-  } catch (error) {
-    log.warn({ dir, error: (error as Error).message }, 'old row caches not pruned');
   }
 }

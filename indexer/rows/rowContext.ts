@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { joinTables } from '../manifest/manifest.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
-import { LEVELS } from '../records/levels.js';
+import { LEVELS } from '../base/levels.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The code that reads, joins and derives rows. */

@@ -9,9 +9,9 @@
  * record) makes the plan say why not, and the update reads the whole snapshot the full way.
  */
 import type { AddressSource } from '../manifest/manifestSources.js';
-import { classifyItem } from '../records/sourceItems.js';
+import { classifyItem } from '../transform/sourceItems.js';
 import { parseCsvRecords } from '../sources/csv.js';
-import { isUtf8Name } from '../sources/decode.js';
+import { isUtf8Name } from '../base/encodingNames.js';
 import type { SourceItem } from '../sources/index.js';
 import { addressFromRecord } from '../transform/address.js';
 import { digestBytes, type RawCsvScan, type RawRecordSink, scanRawCsv } from './rawCsvRecords.js';

@@ -7,21 +7,13 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
+import { isUtf8Name } from '../base/encodingNames.js';
 import { SourceFileError } from './types.js';
 
 export const DEFAULT_ENCODING = 'utf-8';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const NEWLINE = 0x0a;
-
-export function isUtf8Name(encoding: string | undefined): boolean {
-  return encoding === undefined || /^utf-?8$/i.test(encoding);
-}
-
-/** Whether iconv-lite can decode `encoding` (the manifest refuses a name it cannot). */
-export function encodingKnown(encoding: string): boolean {
-  return isUtf8Name(encoding) || iconv.encodingExists(encoding);
-}
 
 /**
  * Absolute offsets of the newlines the decoder has passed on and the parser has not yet consumed, so a
@@ -116,6 +108,34 @@ function hexBytes(buf: Buffer): string {
   return [...buf].map((b) => `0x${b.toString(16).padStart(2, '0')}`).join(' ');
 }
 
+/** Text on its way out: its newlines counted (and indexed when `lines` is given), its bytes added to the position. */
+function passOn(out: Buffer, stream: Transform, position: TextPosition, lines: LineIndex | undefined): void {
+  if (out.length === 0) return;
+  const base = position.bytes;
+  let i = out.indexOf(NEWLINE);
+  while (i !== -1) {
+    position.newlines++;
+    lines?.add(base + i);
+    i = out.indexOf(NEWLINE, i + 1);
+  }
+  position.bytes += out.length;
+  position.endsWithNewline = out[out.length - 1] === NEWLINE;
+  stream.push(out);
+}
+
+/** The error for invalid UTF-8 at `at` in `body`: the file, line and byte offset, and the manifest option to use. */
+function invalidUtf8(file: string, position: TextPosition, body: Buffer, at: number, compressed: boolean) {
+  let line = position.newlines + 1;
+  for (let i = body.indexOf(NEWLINE); i !== -1 && i < at; i = body.indexOf(NEWLINE, i + 1)) line++;
+  const where = `line ${line}, byte offset ${position.bytes + at}${compressed ? ' of the decompressed text' : ''}`;
+  return new SourceFileError(
+    file,
+    `${file}: not valid UTF-8 at ${where} (${hexBytes(body.subarray(at, at + 4))}), after ${line - 1} complete ` +
+      'lines. If the file is in another encoding, name it on this source in the manifest, e.g. ' +
+      '"encoding": "windows-1252" (or "latin1", "iso-8859-15")',
+  );
+}
+
 /**
  * A Transform from the file's bytes to UTF-8 bytes, counting newlines (into `lines` when given). Invalid
  * UTF-8 fails the stream with a SourceFileError naming the file, line and byte offset and the manifest option
@@ -137,31 +157,9 @@ export function createTextDecoder(
   let carry: Buffer | undefined;
   let first = true;
 
-  const pass = (out: Buffer, stream: Transform): void => {
-    if (out.length === 0) return;
-    const base = position.bytes;
-    let i = out.indexOf(NEWLINE);
-    while (i !== -1) {
-      position.newlines++;
-      lines?.add(base + i);
-      i = out.indexOf(NEWLINE, i + 1);
-    }
-    position.bytes += out.length;
-    position.endsWithNewline = out[out.length - 1] === NEWLINE;
-    stream.push(out);
-  };
-
-  const invalid = (body: Buffer, at: number): SourceFileError => {
-    let line = position.newlines + 1;
-    for (let i = body.indexOf(NEWLINE); i !== -1 && i < at; i = body.indexOf(NEWLINE, i + 1)) line++;
-    const where = `line ${line}, byte offset ${position.bytes + at}${options.compressed ? ' of the decompressed text' : ''}`;
-    return new SourceFileError(
-      file,
-      `${file}: not valid UTF-8 at ${where} (${hexBytes(body.subarray(at, at + 4))}), after ${line - 1} complete ` +
-        'lines. If the file is in another encoding, name it on this source in the manifest, e.g. ' +
-        '"encoding": "windows-1252" (or "latin1", "iso-8859-15")',
-    );
-  };
+  const pass = (out: Buffer, stream: Transform): void => passOn(out, stream, position, lines);
+  const invalid = (body: Buffer, at: number): SourceFileError =>
+    invalidUtf8(file, position, body, at, options.compressed ?? false);
 
   const stream = new Transform({
     transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {

@@ -6,7 +6,7 @@ import { readBest } from './best/readBest.js';
 import { readOpenAddresses } from './openaddresses/readOpenAddresses.js';
 import { readOsmAddresses } from './osm/readOsmAddresses.js';
 import { readOsmAreas } from './osm/readOsmAreas.js';
-import { isAreaLevel, type LevelName } from '../records/levels.js';
+import { isAreaLevel, type LevelName } from '../base/levels.js';
 import type { ReadProgress, ReadStats, SourceItem } from './types.js';
 
 export type { ReadProgress, ReadStats, SourceItem, StatusCounts } from './types.js';

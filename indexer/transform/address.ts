@@ -4,7 +4,7 @@ import type { AddressDoc, SourceIds } from '../../core/elasticsearch/documents.j
 import { coordinateInRange, parseCoordinate } from '../geometry/checks.js';
 import { addressKey, sourceKey, stableId } from '../records/ids.js';
 import type { AddressSource, FieldSpec } from '../manifest/manifestSources.js';
-import { type Outcome, reject } from '../execution/rejectReasons.js';
+import { type Outcome, reject } from '../base/rejectReasons.js';
 import {
   formatSuffix,
   normalisePostcode,
@@ -14,10 +14,10 @@ import {
   parseHouseNumberParts,
   streetKey,
   suffixKey,
-} from '../records/text.js';
+} from '../base/text.js';
 import { type Properties, readField } from './fields.js';
 import { otherNames } from '../records/names.js';
-import type { StreetNameEntry } from '../derived/streetNames.js';
+import type { StreetNameEntry } from './streetNames.js';
 
 function locate(
   props: Properties,

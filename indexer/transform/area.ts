@@ -5,12 +5,12 @@ import { bboxOf, mergePolygonal, validatePolygonal } from '../geometry/checks.js
 import { normaliseGeometry } from '../geometry/repair.js';
 import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../records/ids.js';
-import { AREA_LEVEL_VALUE, type AreaLevelName } from '../records/levels.js';
+import { AREA_LEVEL_VALUE, type AreaLevelName } from '../base/levels.js';
 import type { AreaSource, NamesTableSpec, PrimaryLanguageSpec } from '../manifest/manifestSources.js';
 import { type Names, otherNames } from '../records/names.js';
 import { type AreaRecord, emptyParents } from '../records/records.js';
-import { type Outcome, reject } from '../execution/rejectReasons.js';
-import { nameTokens, normaliseText } from '../records/text.js';
+import { type Outcome, reject } from '../base/rejectReasons.js';
+import { nameTokens, normaliseText } from '../base/text.js';
 import { type Properties, propertyText, readField } from './fields.js';
 
 export function areaFromFeature(

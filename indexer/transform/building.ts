@@ -7,7 +7,7 @@ import { representativePoint } from '../geometry/representativePoint.js';
 import { sourceKey, stableId } from '../records/ids.js';
 import type { BuildingSource } from '../manifest/manifestSources.js';
 import type { BuildingRecord, Parents } from '../records/records.js';
-import { type Outcome, reject } from '../execution/rejectReasons.js';
+import { type Outcome, reject } from '../base/rejectReasons.js';
 import { type Properties, readField } from './fields.js';
 
 export function buildingFromFeature(

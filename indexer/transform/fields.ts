@@ -1,20 +1,8 @@
 /** Reading mapped fields and filters out of a record's properties (pure). */
 import type { FieldSpec, Filter } from '../manifest/manifestSources.js';
+import { type Properties, propertyText } from '../base/properties.js';
 
-export type Properties = Record<string, unknown>;
-
-/**
- * Source values arrive as strings (CSV: csv-parse is never asked to cast) or JSON scalars (GeoJSON);
- * both read as trimmed strings, so an identifier is never turned into a number here. A JSON number
- * has already lost any leading zero in the source file itself; see `padStart` in the manifest.
- */
-export function propertyText(props: Properties, name: string): string {
-  const value = props[name];
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return '';
-}
+export { type Properties, propertyText };
 
 /** Leading zeros back on a fixed-width numeric code; anything but digits is left as it is. */
 export function padDigits(value: string, width: number | undefined): string {

@@ -3,8 +3,8 @@
  * read) into a DigestTable. The live generation must have been written by an indexer that stores digests.
  */
 import type { Client } from '@elastic/elasticsearch';
-import { CONTENT_HASH_FIELD } from '../execution/contentDigest.js';
-import { scanIndex } from '../execution/scanIndex.js';
+import { CONTENT_HASH_FIELD } from '../base/contentDigest.js';
+import { scanIndex } from '../base/scanIndex.js';
 import { DigestTable } from './digestTable.js';
 import { UpdateRefusedError } from './updateErrors.js';
 

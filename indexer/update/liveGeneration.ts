@@ -7,9 +7,9 @@ import { INDEX_KINDS, type IndexKind } from '../../core/elasticsearch/documents.
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import type { FoldTargets } from '../derived/liveFolds.js';
 import { areaNamesKey } from '../derived/untouchedDocuments.js';
-import { scanIndex } from '../execution/scanIndex.js';
-import { AREA_LEVEL_VALUE } from '../records/levels.js';
-import type { UpdateBasis } from '../execution/completion.js';
+import { scanIndex } from '../base/scanIndex.js';
+import { AREA_LEVEL_VALUE } from '../base/levels.js';
+import type { UpdateBasis } from '../pipeline/completion.js';
 import { liveGeneration } from '../generations/generations.js';
 import { cloneIndex } from './cloneIndex.js';
 import type { DigestTable } from './digestTable.js';

@@ -6,8 +6,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
-import type { UpdateBasis } from '../execution/completion.js';
-import type { Logger } from '../execution/logger.js';
+import type { UpdateBasis } from '../pipeline/completion.js';
+import type { Logger } from '../base/logger.js';
 import type { Manifest } from '../manifest/manifestSchema.js';
 import type { AddressRows } from '../rows/addressRows.js';
 import { addressRowsOf, type RunRowCache } from '../rows/rowCacheRun.js';

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalCluster, startLocalCluster } from '../../dev/elasticsearch/localNode.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 

@@ -16,7 +16,7 @@ import { aliasesExist, listGenerations, liveGeneration } from '../../indexer/gen
 import { createGenerationIndex, deleteIndexes } from '../../indexer/generations/generationIndexes.js';
 import { stableId, streetId as stableStreetId } from '../../indexer/records/ids.js';
 import { IndexingAbortedError, IndexingError } from '../../indexer/execution/errors.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { searchAllPages } from '../../src/indexes/paging.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { INDEX_KINDS, type IndexKind, type StreetDoc } from '../../core/elasticsearch/documents.js';

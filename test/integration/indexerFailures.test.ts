@@ -13,7 +13,7 @@ import type { Feature, FeatureCollection } from 'geojson';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IndexingAbortedError, IndexingError } from '../../indexer/execution/errors.js';
 import { listGenerations, liveGeneration } from '../../indexer/generations/generations.js';
-import { type FinalStep, runIndexing } from '../../indexer/run.js';
+import { type FinalStep, runIndexing } from '../../indexer/commands/index.js';
 import { readRunLock } from '../../indexer/generations/runLock.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { createElasticsearchClient, guardOf } from '../../core/elasticsearch/client.js';

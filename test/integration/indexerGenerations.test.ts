@@ -15,7 +15,7 @@ import { IndexingError } from '../../indexer/execution/errors.js';
 import { createGenerationIndex } from '../../indexer/generations/generationIndexes.js';
 import { listGenerations, liveGeneration, rollback } from '../../indexer/generations/generations.js';
 import { stableId } from '../../indexer/records/ids.js';
-import { type RunOptions, runIndexing } from '../../indexer/run.js';
+import { type RunOptions, runIndexing } from '../../indexer/commands/index.js';
 import { arrayItems } from '../../indexer/execution/runContext.js';
 import { acquireRunLock, RunLockedError } from '../../indexer/generations/runLock.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';

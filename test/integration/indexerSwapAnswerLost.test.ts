@@ -16,7 +16,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IndexingError } from '../../indexer/execution/errors.js';
 import { rollback } from '../../indexer/generations/generations.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { generationIndexName } from '../../core/elasticsearch/indexNames.js';
 import { createElasticsearchClient } from '../../core/elasticsearch/client.js';

@@ -9,9 +9,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import { liveBasis } from '../../indexer/update/liveGeneration.js';
-import { runUpdate } from '../../indexer/update/runUpdate.js';
+import { runUpdate } from '../../indexer/commands/update.js';
 import { deleteIndexesWithPrefix, uniqueIndexPrefix } from '../support/elasticsearch.js';
 import { allDocumentsOf } from '../support/generations.js';
 import { indexerTestSpace } from '../support/indexerTests.js';

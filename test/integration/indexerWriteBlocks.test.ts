@@ -12,8 +12,8 @@ import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNa
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { lockIndexName } from '../../indexer/generations/runLock.js';
 import type { WriteBlockReport } from '../../indexer/generations/writeBlocks.js';
-import { runIndexing } from '../../indexer/run.js';
-import { runUpdate } from '../../indexer/update/runUpdate.js';
+import { runIndexing } from '../../indexer/commands/index.js';
+import { runUpdate } from '../../indexer/commands/update.js';
 import { testElasticsearchUrl } from '../support/elasticsearch.js';
 import { indexerTestSpace } from '../support/indexerTests.js';
 import { Relay } from '../support/relay.js';

@@ -12,7 +12,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexingError } from '../../indexer/execution/errors.js';
 import { ManifestError } from '../../indexer/manifest/manifest.js';
-import { runIndexing } from '../../indexer/run.js';
+import { runIndexing } from '../../indexer/commands/index.js';
 import type { RunSummary } from '../../indexer/execution/summary.js';
 import { INDEX_KINDS } from '../../core/elasticsearch/documents.js';
 import { aliasName, generationIndexName } from '../../core/elasticsearch/indexNames.js';

@@ -29,7 +29,7 @@ export async function setup(project: TestProject): Promise<void> {
 
   samplePrefix = `test-sample-${process.pid}-`;
   const client = createElasticsearchClient({ url: running.url, requestTimeoutMs: 120_000 });
-  const { runIndexing } = await import('../../indexer/run.js');
+  const { runIndexing } = await import('../../indexer/commands/index.js');
   const indexed = Date.now();
   await runIndexing({
     client,

@@ -6,7 +6,7 @@
 import { GeoJSONVT, type GeoJSONVTFeature } from '@maplibre/geojson-vt';
 import type { Feature, Geometry, Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../indexer/execution/seededRandom.js';
+import { seededRandom } from '../../indexer/base/seededRandom.js';
 import { geojsonVtOptions, LevelTiles, ringArea2 } from '../../src/features/tiles/levelTiles.js';
 import { regionBudget } from '../../src/features/tiles/regionTiles.js';
 import type { TileProperties } from '../../src/features/tiles/tileFeatures.js';

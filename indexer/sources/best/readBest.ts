@@ -4,7 +4,7 @@
  * every language's street name, the box number and the BeST ids; statuses other than `current` skipped and counted.
  */
 import { readCsv, readCsvHeader } from '../csv.js';
-import { propertyText } from '../../transform/fields.js';
+import { propertyText } from '../../base/properties.js';
 import { type ReadOptions, SourceFileError, type SourceItem } from '../types.js';
 import {
   BEST_STATUSES_KEPT,

@@ -3,7 +3,7 @@
  * admin_level table (wiki.openstreetmap.org/wiki/Tag:boundary=administrative, "admin_level" per country). A source
  * may name its own levels instead (`"osm": { "adminLevels": [6] }`); a country not listed here gets DEFAULT.
  */
-import type { AreaLevelName } from '../../records/levels.js';
+import type { AreaLevelName } from '../../base/levels.js';
 
 export type AdminLevelTable = Partial<Record<AreaLevelName, number[]>>;
 

@@ -14,7 +14,7 @@ import type { MultiPolygon } from 'geojson';
 import { stat } from 'node:fs/promises';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { pointOnSurface } from '../../geometry/checks.js';
-import type { AreaLevelName } from '../../records/levels.js';
+import type { AreaLevelName } from '../../base/levels.js';
 import type { ReadOptions, SourceItem } from '../types.js';
 import { adminLevelsFor } from './adminLevels.js';
 import { MEMBER_WAY, type Member, type Tags } from './primitiveBlock.js';
@@ -43,9 +43,27 @@ function growSorted(values: number[]): Float64Array {
   return sorted.subarray(0, n);
 }
 
+/** A boundary relation of the file, before its ways are read. */
+interface PendingBoundary {
+  position: number;
+  id: number;
+  tags: Record<string, string>;
+  level: number;
+  ways: number[];
+}
+
 /** Reads and assembles every administrative boundary of the file. */
 export async function readBoundaries(path: string): Promise<Boundary[]> {
-  const pending: { position: number; id: number; tags: Record<string, string>; level: number; ways: number[] }[] = [];
+  const { pending, marks } = await boundaryRelations(path);
+  if (!pending.length || !marks?.ways) return pending.map((p) => incomplete(p, 'no member ways in the file'));
+  const { wayNodes, nodeIds } = await memberWays(path, pending, marks.ways);
+  const coords = await nodeCoordinates(path, nodeIds);
+  return pending.map((p) => assembleBoundary(p, wayNodes, coords));
+}
+
+/** The file's administrative boundary relations, numbered by their position in the file, and where its ways begin. */
+async function boundaryRelations(path: string): Promise<{ pending: PendingBoundary[]; marks: ScanMarks | undefined }> {
+  const pending: PendingBoundary[] = [];
   let position = 0;
   let marks: ScanMarks | undefined;
   const relations = {
@@ -62,8 +80,15 @@ export async function readBoundaries(path: string): Promise<Boundary[]> {
   // The relations' positions count the nodes and ways before them.
   const before = (marks?.nodes ?? 0) + (marks?.wayCount ?? 0);
   for (const p of pending) p.position += before;
-  if (!pending.length || !marks?.ways) return pending.map((p) => incomplete(p, 'no member ways in the file'));
+  return { pending, marks };
+}
 
+/** The node ids of every way the boundaries name, read from the ways' first block on. */
+async function memberWays(
+  path: string,
+  pending: readonly PendingBoundary[],
+  from: NonNullable<ScanMarks['ways']>,
+): Promise<{ wayNodes: Map<number, number[]>; nodeIds: number[] }> {
   const wanted = new Set(pending.flatMap((p) => p.ways));
   const wayNodes = new Map<number, number[]>();
   const nodeIds: number[] = [];
@@ -75,8 +100,19 @@ export async function readBoundaries(path: string): Promise<Boundary[]> {
       for (const n of nodes) nodeIds.push(n);
     },
   };
-  for await (const _ of scanBlocks(path, ways, { from: marks.ways, lastKind: 1 })) void _;
+  for await (const _ of scanBlocks(path, ways, { from, lastKind: 1 })) void _;
+  return { wayNodes, nodeIds };
+}
 
+/** The ways' nodes' coordinates (NaN where the file lacks the node), found by id. */
+interface NodeCoordinates {
+  lons: Float64Array;
+  lats: Float64Array;
+  /** The node's index in `lons`/`lats`, or -1. */
+  find(id: number): number;
+}
+
+async function nodeCoordinates(path: string, nodeIds: number[]): Promise<NodeCoordinates> {
   const ids = growSorted(nodeIds);
   nodeIds.length = 0;
   const lons = new Float64Array(ids.length).fill(NaN);
@@ -104,28 +140,31 @@ export async function readBoundaries(path: string): Promise<Boundary[]> {
     }
     return -1;
   };
+  return { lons, lats, find };
+}
 
-  return pending.map((p) => {
-    const members: MemberWay[] = [];
-    for (const wayId of p.ways) {
-      const refs = wayNodes.get(wayId);
-      if (!refs) return incomplete(p, `its member way ${wayId} is not in the file`);
-      const coords: [number, number][] = [];
-      for (const ref of refs) {
-        const i = find(ref);
-        if (i < 0 || Number.isNaN(lons[i]))
-          return incomplete(p, `node ${ref} of its member way ${wayId} is not in the file`);
-        coords.push([lons[i] as number, lats[i] as number]);
-      }
-      members.push({ id: wayId, nodes: refs, coords });
+/** One boundary's rings from its ways, or why it cannot be assembled. */
+function assembleBoundary(p: PendingBoundary, wayNodes: Map<number, number[]>, coords: NodeCoordinates): Boundary {
+  const { lons, lats, find } = coords;
+  const members: MemberWay[] = [];
+  for (const wayId of p.ways) {
+    const refs = wayNodes.get(wayId);
+    if (!refs) return incomplete(p, `its member way ${wayId} is not in the file`);
+    const points: [number, number][] = [];
+    for (const ref of refs) {
+      const i = find(ref);
+      if (i < 0 || Number.isNaN(lons[i]))
+        return incomplete(p, `node ${ref} of its member way ${wayId} is not in the file`);
+      points.push([lons[i] as number, lats[i] as number]);
     }
-    if (!members.length) return incomplete(p, 'no member ways in the file');
-    const assembled = assembleMultipolygon(members);
-    if (!assembled.ok) {
-      return { ...base(p), problem: { kind: 'invalid' as const, detail: `relation ${p.id}: ${assembled.detail}` } };
-    }
-    return { ...base(p), geometry: assembled.geometry };
-  });
+    members.push({ id: wayId, nodes: refs, coords: points });
+  }
+  if (!members.length) return incomplete(p, 'no member ways in the file');
+  const assembled = assembleMultipolygon(members);
+  if (!assembled.ok) {
+    return { ...base(p), problem: { kind: 'invalid' as const, detail: `relation ${p.id}: ${assembled.detail}` } };
+  }
+  return { ...base(p), geometry: assembled.geometry };
 }
 
 function base(p: { position: number; id: number; tags: Record<string, string>; level: number }): Boundary {

@@ -17,8 +17,8 @@ import { rdToWgs84 } from '../../../indexer/sources/bag/rdNew.js';
 import { parseGeometryBlob } from '../../../indexer/sources/gpkg/geometryBlob.js';
 import { sqliteHeaderProblem } from '../../../indexer/sources/gpkg/geopackage.js';
 import type { ReadStats, SourceItem } from '../../../indexer/sources/types.js';
-import { classifyItem } from '../../../indexer/records/sourceItems.js';
-import { validateManifest } from '../../../indexer/manifest/validate.js';
+import { classifyItem } from '../../../indexer/transform/sourceItems.js';
+import { validateManifest } from '../../../indexer/commands/validate.js';
 import {
   addressProps,
   type FeatureRow,

@@ -5,7 +5,7 @@ import { bboxOf, centroidOf } from '../../../indexer/geometry/checks.js';
 import { DerivedCities } from '../../../indexer/derived/derivedCities.js';
 import { Hierarchy } from '../../../indexer/records/hierarchy.js';
 import { sourceKey, stableId } from '../../../indexer/records/ids.js';
-import type { AreaLevelName } from '../../../indexer/records/levels.js';
+import type { AreaLevelName } from '../../../indexer/base/levels.js';
 import { type AreaRecord, type BuildingRecord, emptyParents } from '../../../indexer/records/records.js';
 import { boxPolygon } from '../../support/geometry.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../indexer/manifest/manifest.js';
 import { type StreetNamesSpec, StreetNamesSchema } from '../../../indexer/manifest/manifestSources.js';
 import { StreetAccumulator } from '../../../indexer/derived/streetDocuments.js';
-import { applyStreetNames, StreetNameTable } from '../../../indexer/derived/streetNames.js';
+import { applyStreetNames, StreetNameTable } from '../../../indexer/transform/streetNames.js';
 import { addressFromRecord } from '../../../indexer/transform/address.js';
 import { areaFromFeature, toAreaDoc, withTableNames } from '../../../indexer/transform/area.js';
 import type { AddressDoc } from '../../../core/elasticsearch/documents.js';

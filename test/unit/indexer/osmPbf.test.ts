@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../indexer/manifest/manifest.js';
-import { validateManifest } from '../../../indexer/manifest/validate.js';
+import { validateManifest } from '../../../indexer/commands/validate.js';
 import { readBlobs } from '../../../indexer/sources/osm/pbfBlobs.js';
 import { BlobInflater } from '../../../indexer/sources/osm/blobInflater.js';
 import { readOsmAddresses } from '../../../indexer/sources/osm/readOsmAddresses.js';

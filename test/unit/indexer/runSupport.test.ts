@@ -8,7 +8,7 @@ import {
 } from '../../../indexer/execution/bulkLoader.js';
 import { RecentOrigins } from '../../../indexer/execution/recentOrigins.js';
 import { parseCli, tuningFromConfig, UsageError } from '../../../indexer/cli.js';
-import { LEVELS, type LevelName } from '../../../indexer/records/levels.js';
+import { LEVELS, type LevelName } from '../../../indexer/base/levels.js';
 import { estimate } from '../../../indexer/execution/progress.js';
 import { boundedRecord } from '../../../indexer/execution/rejects.js';
 import { emptyLevel, type LevelSummary, verifyLevels } from '../../../indexer/execution/summary.js';

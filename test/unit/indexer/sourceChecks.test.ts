@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '../../../indexer/manifest/manifest.js';
-import { sourceProblems } from '../../../indexer/manifest/preflight.js';
-import { classifyItem } from '../../../indexer/records/sourceItems.js';
-import { validateManifest } from '../../../indexer/manifest/validate.js';
+import { sourceProblems } from '../../../indexer/commands/preflight.js';
+import { classifyItem } from '../../../indexer/transform/sourceItems.js';
+import { validateManifest } from '../../../indexer/commands/validate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'indexer-checks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

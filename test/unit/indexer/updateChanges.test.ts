@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentDigest, withContentDigest } from '../../../indexer/execution/contentDigest.js';
+import { contentDigest, withContentDigest } from '../../../indexer/base/contentDigest.js';
 import { tooLarge } from '../../../indexer/update/changeSet.js';
 import { DigestTable } from '../../../indexer/update/digestTable.js';
 import { ChangeLimitError, KindChanges } from '../../../indexer/update/kindChanges.js';

@@ -4,12 +4,12 @@
  * same checks.
  */
 import { INDEX_KINDS, type ParentIds } from '../../core/elasticsearch/documents.js';
-import { countDocuments } from '../generations/countDocuments.js';
+import { countDocuments } from './countDocuments.js';
 import { markComplete } from '../generations/generationIndexes.js';
 import { attributionOf } from '../manifest/attribution.js';
-import { AREA_LEVELS, LEVELS } from '../records/levels.js';
-import type { RunContext } from './runContext.js';
-import { compactLevel, verifyLevels, verifyPlaces, verifyStreets } from './summary.js';
+import { AREA_LEVELS, LEVELS } from '../base/levels.js';
+import type { RunContext } from '../execution/runContext.js';
+import { compactLevel, verifyLevels, verifyPlaces, verifyStreets } from '../execution/summary.js';
 
 /** Counts the new indexes and returns what does not add up (empty: verified). */
 export async function verifyGeneration(run: RunContext, maxRejectRatio: number): Promise<string[]> {

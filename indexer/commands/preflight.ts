@@ -4,10 +4,10 @@
  * table has its key and value columns and at least one row, and every names table its key and names columns. A mistyped column then fails at once, naming the
  * columns the file does have, instead of after a whole file of rejects.
  */
-import { LEVELS } from '../records/levels.js';
-import { ManifestError } from './manifest.js';
-import type { Manifest } from './manifestSchema.js';
-import type { FieldSpec, FileSource } from './manifestSources.js';
+import { LEVELS } from '../base/levels.js';
+import { ManifestError } from '../manifest/manifest.js';
+import type { Manifest } from '../manifest/manifestSchema.js';
+import type { FieldSpec, FileSource } from '../manifest/manifestSources.js';
 import { readCsvHeader, readCsvTable } from '../sources/csv.js';
 import { bagProblems } from '../sources/bag/readBag.js';
 import { osmPbfProblems } from '../sources/osm/pbfBlobs.js';

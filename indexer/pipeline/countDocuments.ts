@@ -1,5 +1,5 @@
 /** Reads back how many documents of each level the new indexes hold, once they are refreshed. */
-import { AREA_LEVEL_VALUE, AREA_LEVELS } from '../records/levels.js';
+import { AREA_LEVEL_VALUE, AREA_LEVELS } from '../base/levels.js';
 import type { RunContext } from '../execution/runContext.js';
 
 export async function countDocuments(ctx: RunContext): Promise<void> {

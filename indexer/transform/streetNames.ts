@@ -7,8 +7,8 @@
 import type { AddressDoc } from '../../core/elasticsearch/documents.js';
 import type { StreetNamesSpec } from '../manifest/manifestSources.js';
 import { type Names, otherNames } from '../records/names.js';
-import { normaliseStreet, normaliseText, streetKey } from '../records/text.js';
-import { type Properties, readField } from '../transform/fields.js';
+import { normaliseStreet, normaliseText, streetKey } from '../base/text.js';
+import { type Properties, readField } from './fields.js';
 
 type Row = Record<string, string>;
 

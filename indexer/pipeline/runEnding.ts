@@ -10,12 +10,12 @@ import { swapAliases } from '../generations/generations.js';
 import { prune, type PruneResult } from '../generations/pruning.js';
 import type { RunLock } from '../generations/runLock.js';
 import { SwapOutcomeUnknownError } from '../generations/swapOutcome.js';
-import { IndexingError } from './errors.js';
-import type { Logger } from './logger.js';
-import type { ProgressReporter } from './progress.js';
-import type { RejectsWriter } from './rejects.js';
-import type { RunAbort } from './runAbort.js';
-import type { RunSummary } from './summary.js';
+import { IndexingError } from '../execution/errors.js';
+import type { Logger } from '../base/logger.js';
+import type { ProgressReporter } from '../execution/progress.js';
+import type { RejectsWriter } from '../execution/rejects.js';
+import type { RunAbort } from '../execution/runAbort.js';
+import type { RunSummary } from '../execution/summary.js';
 
 export interface RunEnd {
   client: Client;

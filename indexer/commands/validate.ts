@@ -5,15 +5,15 @@
  * few samples, lines swallowed by multi-line records, the encoding, and how many records miss their lookup table.
  * A data team runs it before a long load; exit 0 when a run would not fail on its input, else 1.
  */
-import { isAreaLevel, LEVELS, type LevelName } from '../records/levels.js';
-import { loadManifest, ManifestError } from './manifest.js';
-import type { AddressSource, AreaSource, BuildingSource, FileSource } from './manifestSources.js';
+import { isAreaLevel, LEVELS, type LevelName } from '../base/levels.js';
+import { loadManifest, ManifestError } from '../manifest/manifest.js';
+import type { AddressSource, AreaSource, BuildingSource, FileSource } from '../manifest/manifestSources.js';
 import { sourceProblems } from './preflight.js';
-import type { Outcome, RejectReason } from '../execution/rejectReasons.js';
+import type { Outcome, RejectReason } from '../base/rejectReasons.js';
 import { readCsvTable } from '../sources/csv.js';
 import { readOsmFeatures } from '../sources/osm/readOsmFeatures.js';
 import { type ReadStats, readSource, type SourceItem, type StatusCounts } from '../sources/index.js';
-import { classifyItem, rowOf } from '../records/sourceItems.js';
+import { classifyItem, rowOf } from '../transform/sourceItems.js';
 import { addressFromRecord } from '../transform/address.js';
 import { areaFromFeature } from '../transform/area.js';
 import { buildingFromFeature } from '../transform/building.js';

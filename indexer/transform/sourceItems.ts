@@ -1,8 +1,8 @@
 /** What one item read from a source file is to its level: a record, filtered out, or a reject (pure). */
 import type { FileSource } from '../manifest/manifestSources.js';
-import type { Rejection } from '../execution/rejectReasons.js';
+import type { Rejection } from '../base/rejectReasons.js';
 import type { SourceItem } from '../sources/index.js';
-import { matchesFilters } from '../transform/fields.js';
+import { matchesFilters } from './fields.js';
 
 export type ItemOutcome =
   | { kind: 'record' }
