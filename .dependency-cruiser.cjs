@@ -35,19 +35,23 @@ const FEATURE_IMPORTS = {
 };
 
 /**
- * indexer/: the target order of its folders, bottom first (issue 50); folders on one line may import each other's
- * modules (no folder loop between them, that is the folder-loop rule). A folder not listed is not checked yet.
+ * indexer/: the order of its folders, bottom first (indexer/README.md, "Layout"); a folder imports only folders before
+ * it. A folder not listed is an error (no-unlisted-indexer-folder), so a new one is placed here on purpose.
  */
 const INDEXER_ORDER = [
   ['base'],
   ['geometry'],
+  ['manifest'],
   ['sources'],
-  ['records', 'transform'],
+  ['records'],
+  ['transform'],
   ['derived'],
   ['rows'],
+  ['execution'],
   ['levelLoaders'],
   ['generations'],
-  ['execution', 'update'],
+  ['pipeline'],
+  ['update'],
   ['commands'],
 ];
 
@@ -63,7 +67,7 @@ const featureRules = Object.keys(FEATURE_IMPORTS).map((feature) => ({
 }));
 
 /** A folder of the indexer importing a folder above it in INDEXER_ORDER (or the commands and cli.ts). */
-const INDEXER_LAYER_SEVERITY = 'warn'; // error once the indexer reshaping lands (issue 50)
+const INDEXER_LAYER_SEVERITY = 'error';
 const indexerLayerRules = INDEXER_ORDER.slice(0, -1).map((level, at) => {
   const above = INDEXER_ORDER.slice(at + 1).flat();
   return {
@@ -95,8 +99,7 @@ module.exports = {
     {
       name: 'no-folder-loop-indexer',
       comment: 'Two folders of indexer/ import each other, directly or round a loop.',
-      // error once the indexer reshaping lands (issue 50)
-      severity: 'warn',
+      severity: 'error',
       scope: 'folder',
       from: { path: '^indexer(/|$)' },
       to: { circular: true },
@@ -167,6 +170,13 @@ module.exports = {
       to: {},
     },
     ...indexerLayerRules,
+    {
+      name: 'no-unlisted-indexer-folder',
+      comment: 'A folder of indexer/ not placed in INDEXER_ORDER: place it, so its imports are checked.',
+      severity: 'error',
+      from: { path: '^indexer/[^/]+/', pathNot: `^indexer/${anyOf(INDEXER_ORDER.flat())}/` },
+      to: {},
+    },
   ],
   options: {
     includeOnly: '^(src|core|indexer|dev|bench|test|scripts)/',

@@ -91,12 +91,12 @@ function mergePostcodes(a: PostcodeRecord, b: PostcodeRecord): PostcodeRecord {
 
 /** What every place document is keyed and named by: its names' keys, its ancestors' names, its locality, its country. */
 interface PlaceNaming {
-  keysOf(names: readonly string[]): string[];
-  parentNames(parents: ParentIds): PlaceParentNames;
+  keysOf: (names: readonly string[]) => string[];
+  parentNames: (parents: ParentIds) => PlaceParentNames;
   /** Every language's name of every ancestor: "Elsene Brussel" and "Ixelles Bruxelles" both qualify. */
-  ancestorNames(parents: ParentIds): string[];
-  localityKeys(parents: ParentIds, cityName?: string): string[];
-  countryOf(parents: ParentIds, own?: string): string;
+  ancestorNames: (parents: ParentIds) => string[];
+  localityKeys: (parents: ParentIds, cityName?: string) => string[];
+  countryOf: (parents: ParentIds, own?: string) => string;
 }
 
 function placeNaming(src: PlaceSources): PlaceNaming {

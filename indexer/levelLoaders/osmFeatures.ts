@@ -41,83 +41,105 @@ export async function loadOsmFeatures(
       if (!(parents.city_id || parents.municipality_id)) return undefined;
       return claims.keeps(parents.country_id, index) ? parents : undefined;
     };
-    const localityName = (parents: Parents): string =>
-      ctx.hierarchy.area(parents.city_id || parents.municipality_id)?.name ?? '';
-
-    const made = new Set<string>();
-    for (const way of features.streets) {
-      counts.ways++;
-      const key = streetKey(way.name);
-      const count = way.coords.length / 2;
-      const middle = 2 * Math.floor(count / 2);
-      const parents =
-        key && count ? parentsAt(way.coords[middle] as number, way.coords[middle + 1] as number) : undefined;
-      if (!parents) {
-        counts.skipped++;
-        continue;
-      }
-      const city = localityName(parents);
-      const points: GeoPoint[] = [];
-      for (let i = 0; i < way.coords.length; i += 2) points.push({ lon: way.coords[i]!, lat: way.coords[i + 1]! });
-      const others = Object.values(way.names).filter((n) => streetKey(n) !== key);
-      const { cityKey, joined } = streets.addWay({
-        streetname: way.name,
-        street_key: key,
-        city,
-        city_key: normaliseText(city),
-        parents,
-        points,
-        ...(Object.keys(way.names).length && {
-          names: {
-            street_names: way.names,
-            other_street_keys: others.map(streetKey),
-            other_street_text: others.map(normaliseStreet),
-          },
-        }),
-      });
-      // An update builds every street an OpenStreetMap way is part of (none is kept as the live one holds it).
-      ctx.untouched?.touch({ street_key: key, city_key: cityKey, postcode_key: '' });
-      if (joined) counts.joined++;
-      else if (made.has(`${key}|${cityKey}`)) counts.merged++;
-      else {
-        made.add(`${key}|${cityKey}`);
-        counts.alone++;
-      }
-    }
-
-    for (const node of features.places) {
-      nodes.read++;
-      const parents = parentsAt(node.lon, node.lat);
-      const own = normaliseText(node.name);
-      // An area of the node's name holds it (Vaduz, the Gemeinde; Delft, the municipality): the area is the place.
-      const held =
-        !parents ||
-        [parents.municipality_id, parents.city_id, parents.suburb_id].some(
-          (id) => id && normaliseText(ctx.hierarchy.area(id)?.name ?? '') === own,
-        );
-      if (held) {
-        nodes.skipped++;
-        continue;
-      }
-      const place: PlacePoint = {
-        id: placeNodeId(node.id),
-        type: LOCALITIES.has(node.place) ? 'city' : 'suburb',
-        name: node.name,
-        names: node.names,
-        location: { lon: node.lon, lat: node.lat },
-        parents: {
-          country_id: parents.country_id,
-          province_id: parents.province_id,
-          municipality_id: parents.municipality_id,
-          city_id: parents.city_id,
-        },
-      };
-      ctx.pointPlaces.push(place);
-      nodes.built++;
-    }
+    addStreetWays(ctx, features.streets, streets, parentsAt, counts);
+    addPlaceNodes(ctx, features.places, parentsAt, nodes);
     ctx.log.info(
       { dataset_level: 'streets', osm: counts, place_nodes: nodes },
       'OpenStreetMap streets and places read',
     );
+  }
+}
+
+type ParentsAt = (lon: number, lat: number) => Parents | undefined;
+type OsmFeatures = Awaited<ReturnType<typeof readOsmFeatures>>;
+
+/** Each named way joins the addresses' street of its name in its locality, or makes (or joins) one of its own. */
+function addStreetWays(
+  ctx: RunContext,
+  ways: OsmFeatures['streets'],
+  streets: StreetAccumulator,
+  parentsAt: ParentsAt,
+  counts: OsmStreetCounts,
+): void {
+  const localityName = (parents: Parents): string =>
+    ctx.hierarchy.area(parents.city_id || parents.municipality_id)?.name ?? '';
+  const made = new Set<string>();
+  for (const way of ways) {
+    counts.ways++;
+    const key = streetKey(way.name);
+    const count = way.coords.length / 2;
+    const middle = 2 * Math.floor(count / 2);
+    const parents =
+      key && count ? parentsAt(way.coords[middle] as number, way.coords[middle + 1] as number) : undefined;
+    if (!parents) {
+      counts.skipped++;
+      continue;
+    }
+    const city = localityName(parents);
+    const points: GeoPoint[] = [];
+    for (let i = 0; i < way.coords.length; i += 2) points.push({ lon: way.coords[i]!, lat: way.coords[i + 1]! });
+    const others = Object.values(way.names).filter((n) => streetKey(n) !== key);
+    const { cityKey, joined } = streets.addWay({
+      streetname: way.name,
+      street_key: key,
+      city,
+      city_key: normaliseText(city),
+      parents,
+      points,
+      ...(Object.keys(way.names).length && {
+        names: {
+          street_names: way.names,
+          other_street_keys: others.map(streetKey),
+          other_street_text: others.map(normaliseStreet),
+        },
+      }),
+    });
+    // An update builds every street an OpenStreetMap way is part of (none is kept as the live one holds it).
+    ctx.untouched?.touch({ street_key: key, city_key: cityKey, postcode_key: '' });
+    if (joined) counts.joined++;
+    else if (made.has(`${key}|${cityKey}`)) counts.merged++;
+    else {
+      made.add(`${key}|${cityKey}`);
+      counts.alone++;
+    }
+  }
+}
+
+/** Each place node no area of its name holds becomes a place of its own. */
+function addPlaceNodes(
+  ctx: RunContext,
+  places: OsmFeatures['places'],
+  parentsAt: ParentsAt,
+  nodes: { read: number; built: number; skipped: number },
+): void {
+  for (const node of places) {
+    nodes.read++;
+    const parents = parentsAt(node.lon, node.lat);
+    const own = normaliseText(node.name);
+    // An area of the node's name holds it (Vaduz, the Gemeinde; Delft, the municipality): the area is the place.
+    const held =
+      !parents ||
+      [parents.municipality_id, parents.city_id, parents.suburb_id].some(
+        (id) => id && normaliseText(ctx.hierarchy.area(id)?.name ?? '') === own,
+      );
+    if (held) {
+      nodes.skipped++;
+      continue;
+    }
+    const place: PlacePoint = {
+      id: placeNodeId(node.id),
+      type: LOCALITIES.has(node.place) ? 'city' : 'suburb',
+      name: node.name,
+      names: node.names,
+      location: { lon: node.lon, lat: node.lat },
+      parents: {
+        country_id: parents.country_id,
+        province_id: parents.province_id,
+        municipality_id: parents.municipality_id,
+        city_id: parents.city_id,
+      },
+    };
+    ctx.pointPlaces.push(place);
+    nodes.built++;
   }
 }

@@ -36,10 +36,10 @@ export function freshIndexes(layout: IndexLayout | undefined): GenerationTarget<
       }
       return { rows: addressRowsOf(run.rowCache) };
     },
-    loaded: async () => undefined,
+    loaded: () => Promise.resolve(undefined),
     finish: (run, kind) => finishGenerationIndex(run.client, run.indexes[kind], kind, layout),
     updateSerial: () => 0,
     summary: (base) => base,
-    failed: async (error) => error,
+    failed: (error) => Promise.resolve(error),
   };
 }

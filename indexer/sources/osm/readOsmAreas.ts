@@ -109,7 +109,7 @@ interface NodeCoordinates {
   lons: Float64Array;
   lats: Float64Array;
   /** The node's index in `lons`/`lats`, or -1. */
-  find(id: number): number;
+  find: (id: number) => number;
 }
 
 async function nodeCoordinates(path: string, nodeIds: number[]): Promise<NodeCoordinates> {
