@@ -2,7 +2,7 @@
 // Checks every relative link of the repository's Markdown (README.md, docs/**, indexer/README.md and the others):
 // the file it names exists, and the heading it names (#anchor) is one that file has, with GitHub's heading slugs.
 // Prints each broken link as `file:line target: what is wrong` and exits 1 if there is any; plain Node, no
-// dependencies, so `npm run lint` can run it. test/unit/docsLinks.test.ts runs it and tests its reading of Markdown.
+// dependencies, so `npm run lint` can run it. test/unit/scripts/docsLinks.test.ts runs it and tests its reading of Markdown.
 //
 //   node scripts/checkDocLinks.mjs [root]     (default: the repository)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * field of forward, lookup and batch is read whole by parseHouseNumber). Pure; part of the shared reading rules
  * (readingRules.ts holds the word lists it uses).
  *
- * The forms, each a table row in test/unit/numberTail.test.ts with real register values:
+ * The forms, each a table row in test/unit/core/text/numberTail.test.ts with real register values:
  * - a box word and the box: `bus`, `bte`, `bt`, `boîte`, `b`, with or without a dot (`bte.`, `bt.`), then the box
  *   as the register writes it (`3`, `2.11`, `F/88`, `0M/H`, `7étR`, `RCà2`, `b 2`, `A 10`, `7 RC`); letters only
  *   after a spelled-out box word;

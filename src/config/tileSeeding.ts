@@ -18,7 +18,7 @@ export interface TileSeedingOptions {
   maxBytes: number;
 }
 
-/** The pyramid's last zoom (src/features/tiles/zoomTable.ts' MAX_ZOOM; test/unit/tileSeeding.test.ts holds them equal). */
+/** The pyramid's last zoom (src/features/tiles/zoomTable.ts' MAX_ZOOM; test/unit/src/config/tileSeeding.test.ts holds them equal). */
 export const SEED_ZOOM_LIMIT = 14;
 
 /**
