@@ -20,6 +20,7 @@ import { adminLevelsFor } from './adminLevels.js';
 import { MEMBER_WAY, type Member, type Tags } from './primitiveBlock.js';
 import { assembleMultipolygon, type MemberWay } from './rings.js';
 import { type ScanMarks, scanBlocks } from './pbfScan.js';
+import { type NodeCoordinates, nodeCoordinates } from './nodeCoordinates.js';
 
 export interface Boundary {
   /** The relation's number among the file's objects (1-based): the reject's position. */
@@ -33,15 +34,9 @@ export interface Boundary {
 }
 
 const ROLES = new Set(['outer', 'inner', '']);
+
 /** Relation types that are areas (a `multilinestring` of border lines is not). */
 const AREA_TYPES = new Set(['boundary', 'multipolygon']);
-
-function growSorted(values: number[]): Float64Array {
-  const sorted = Float64Array.from(values).sort();
-  let n = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i] as number;
-  return sorted.subarray(0, n);
-}
 
 /** A boundary relation of the file, before its ways are read. */
 interface PendingBoundary {
@@ -102,45 +97,6 @@ async function memberWays(
   };
   for await (const _ of scanBlocks(path, ways, { from, lastKind: 1 })) void _;
   return { wayNodes, nodeIds };
-}
-
-/** The ways' nodes' coordinates (NaN where the file lacks the node), found by id. */
-interface NodeCoordinates {
-  lons: Float64Array;
-  lats: Float64Array;
-  /** The node's index in `lons`/`lats`, or -1. */
-  find: (id: number) => number;
-}
-
-async function nodeCoordinates(path: string, nodeIds: number[]): Promise<NodeCoordinates> {
-  const ids = growSorted(nodeIds);
-  nodeIds.length = 0;
-  const lons = new Float64Array(ids.length).fill(NaN);
-  const lats = new Float64Array(ids.length).fill(NaN);
-  let at = 0;
-  const nodes = {
-    node(id: number, lon: number, lat: number) {
-      while (at < ids.length && (ids[at] as number) < id) at++;
-      if (at < ids.length && ids[at] === id) {
-        lons[at] = Math.round(lon * 1e7) / 1e7;
-        lats[at] = Math.round(lat * 1e7) / 1e7;
-      }
-    },
-  };
-  for await (const _ of scanBlocks(path, nodes, { lastKind: 0 })) void _;
-  const find = (id: number): number => {
-    let lo = 0;
-    let hi = ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid] as number;
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  };
-  return { lons, lats, find };
 }
 
 /** One boundary's rings from its ways, or why it cannot be assembled. */

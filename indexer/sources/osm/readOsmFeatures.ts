@@ -14,6 +14,7 @@ import { stat } from 'node:fs/promises';
 import type { ReadProgress } from '../types.js';
 import type { Tags } from './primitiveBlock.js';
 import { scanBlocks } from './pbfScan.js';
+import { nodeCoordinates } from './nodeCoordinates.js';
 
 /** `highway` values read as streets (with a `name`). */
 export const STREET_HIGHWAYS: ReadonlySet<string> = new Set([
@@ -115,34 +116,7 @@ export async function readOsmFeatures(path: string, progress?: (p: ReadProgress)
   for await (const _ of scanBlocks(path, visitor, { progress: reading })) progress?.(reading);
   if (!pending.length) return { streets: [], places };
 
-  const ids = Float64Array.from(nodeIds).sort();
-  nodeIds.length = 0;
-  const lons = new Float64Array(ids.length).fill(NaN);
-  const lats = new Float64Array(ids.length).fill(NaN);
-  let at = 0;
-  const nodes = {
-    node(id: number, lon: number, lat: number) {
-      while (at < ids.length && (ids[at] as number) < id) at++;
-      while (at < ids.length && ids[at] === id) {
-        lons[at] = lon;
-        lats[at] = lat;
-        at++;
-      }
-    },
-  };
-  for await (const _ of scanBlocks(path, nodes, { lastKind: 0 })) void _;
-  const find = (id: number): number => {
-    let lo = 0;
-    let hi = ids.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = ids[mid] as number;
-      if (v === id) return mid;
-      if (v < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
-  };
+  const { lons, lats, find } = await nodeCoordinates(path, nodeIds);
   const streets = pending.map(({ refs, ...way }) => {
     const coords = new Float64Array(2 * refs.length);
     let n = 0;

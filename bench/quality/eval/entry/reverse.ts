@@ -17,6 +17,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc, GeoPoint } from '../../../../core/elasticsearch/documents.js';
 import { Rng } from '../rng.js';
 import { type EntryEvalContext, type EntryEvaluation, markdownTable, pct, percentile } from './context.js';
+import { metresBetween } from '../../../../core/geo/distance.js';
 
 type Source = Pick<AddressDoc, 'id' | 'location' | 'municipality_id' | 'province_id' | 'country_id'>;
 const FIELDS = ['id', 'location', 'municipality_id', 'province_id', 'country_id'];
@@ -25,16 +26,6 @@ const TRUTH_RADIUS_M = 25;
 const TIE_M = 0.1;
 const STRICT_TIE_M = 0.02;
 const TARGETS = { nearest: 0.999, municipality: 0.995 };
-const EARTH_RADIUS_M = 6_371_008.8;
-
-export function haversineMetres(a: GeoPoint, b: GeoPoint): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
 /** A point `metres` from `p` in direction `bearing` (radians from north); flat-earth, fine at a few metres. */
 function offset(p: GeoPoint, metres: number, bearing: number): GeoPoint {
   const dLat = (metres * Math.cos(bearing)) / 111_320;
@@ -84,7 +75,7 @@ async function trueNearest(ctx: EntryEvalContext, point: GeoPoint): Promise<numb
   let best: number | undefined;
   for (const hit of res.hits.hits) {
     if (!hit._source) continue;
-    const d = haversineMetres(point, hit._source.location);
+    const d = metresBetween(point, hit._source.location);
     if (best === undefined || d < best) best = d;
   }
   return best;
@@ -115,7 +106,7 @@ export async function evaluateReverse(ctx: EntryEvalContext): Promise<EntryEvalu
     ]);
     const first = answer.json?.addresses?.[0];
     const areas = answer.json?.areas ?? {};
-    const firstDistance = first ? haversineMetres(point, { lat: first.latitude, lon: first.longitude }) : undefined;
+    const firstDistance = first ? metresBetween(point, { lat: first.latitude, lon: first.longitude }) : undefined;
     const nearest =
       answer.status === 200 &&
       truth !== undefined &&
