@@ -76,6 +76,8 @@ export function buildSearchServices(options: SearchStackOptions) {
     addresses,
     batchAddresses: batchSearcher ? new AddressRepository(client, batchSearcher, indexPrefix, suffixes) : addresses,
     areas,
+    // The type-ahead's country bounds name the countries by their areas' ids.
+    countryIds: areas,
     cityNames,
     places,
     freeText,

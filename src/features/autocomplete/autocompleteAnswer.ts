@@ -7,12 +7,13 @@ import { answerLanguage, type Language, preferredLanguage } from '../../language
 import { focusOf } from '../../geometry/focus.js';
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { SearchLayer } from '../../schemas/requests.js';
+import type { CountryCode } from '../../../core/text/countries.js';
 import type { PlaceRepository } from '../places/placeRepository.js';
 import type { CityNameRepository } from '../cities/cityNames.js';
 import type { AreaKeyRepository } from '../places/areaKeyRepository.js';
 import { type PlaceReading, readPlaceQuery } from '../places/placeQueries.js';
 import type { PlaceResult } from '../places/placeRecords.js';
-import { parseAutocompleteQuery } from './autocompleteInput.js';
+import { type AutocompleteBounds, parseAutocompleteQuery } from './autocompleteInput.js';
 import {
   areaSuggestion,
   AUTOCOMPLETE_AREA_TYPES,
@@ -46,6 +47,13 @@ export interface AutocompleteAnswerServices {
   shortPrefixes: ShortPrefixCache<AutocompleteResults>;
   /** The one reading of a typed address (the search box's), for the forms the prefix reading does not find. */
   freeText: FreeTextSearch;
+  /** The countries' hierarchy ids, which the address and street documents name (a request kept to countries). */
+  countryIds: CountryIds;
+}
+
+/** The hierarchy id of the country with this ISO 3166-1 alpha-2 code (the areas index's), or undefined. */
+export interface CountryIds {
+  countryIdOf(code: string): Promise<string | undefined>;
 }
 
 /** What GET /autocomplete reads from its query (its schema's output, without `format`). */
@@ -60,6 +68,10 @@ export interface AutocompleteRequest {
    * for a type not wanted is not sent, and the areas fill the answer when streets are not wanted.
    */
   layers?: readonly SearchLayer[] | undefined;
+  /** Only suggestions in these countries (the Pelias door's `boundary.country`), a filter of every search. */
+  countries?: readonly CountryCode[] | undefined;
+  /** [minLon, minLat, maxLon, maxLat]: only suggestions inside (the Pelias door's `boundary.rect`), likewise. */
+  bbox?: readonly [number, number, number, number] | undefined;
 }
 
 /** Whether the request wants suggestions of this type. */
@@ -87,7 +99,16 @@ export async function answerAutocomplete(
   const inCell = { ...query, lat: undefined, lon: undefined, ...cell };
   const language = query.lang ?? preferredLanguage(acceptLanguage);
   // The header counts only through the language it picks: the answer is computed with that language as `lang`.
-  const key = JSON.stringify([query.q, query.size, language ?? '', inCell.lat ?? '', inCell.lon ?? '', query.layers]);
+  const key = JSON.stringify([
+    query.q,
+    query.size,
+    language ?? '',
+    inCell.lat ?? '',
+    inCell.lon ?? '',
+    query.layers,
+    query.countries,
+    query.bbox,
+  ]);
   return services.shortPrefixes.get(key, () => answerNow(services, { ...inCell, lang: language }, undefined));
 }
 
@@ -101,15 +122,18 @@ async function answerNow(
   query: AutocompleteRequest,
   acceptLanguage: string | undefined,
 ): Promise<AutocompleteResults> {
+  const bounds = await boundsOf(services.countryIds, query);
+  // No country asked for is indexed: nothing lies in it.
+  if (bounds === 'nowhere') return [];
   // Text that reads as nothing to look for (only punctuation: the first keystroke of `'t Zand`) has none.
-  const input = parseAutocompleteQuery(query);
+  const input = parseAutocompleteQuery({ ...query, bounds });
   if (!input) return [];
   const choice = { lang: query.lang, acceptLanguage };
   // The street words typed tell the language ("rue neuve 1": the words before the number).
   const typed = input.kind === 'postcode' ? query.q : input.words.join(' ');
   const inLanguage = (list: Suggestion[]) => suggestionsInLanguage(services.cityNames, list, typed, choice);
   const withTyped = (list: Suggestion[]) =>
-    withTypedAddress(services, query, list, input.kind === 'street', inLanguage);
+    withTypedAddress(services, query, bounds, list, input.kind === 'street', inLanguage);
   if (input.kind !== 'street') {
     const own = wants(query, input.kind) ? await inLanguage(await services.autocomplete.suggest(input)) : [];
     return await withTyped(own);
@@ -121,7 +145,7 @@ async function answerNow(
   const localise = (place: PlaceResult) => placeInLanguage(place, query.q, choice);
   const ask = areaAsk(query);
   const later = laterWordCities(keys, input.words, localise)
-    .filter((p) => wants(query, p.type))
+    .filter((p) => wants(query, p.type) && placeInBounds(query, p))
     .map(areaSuggestion);
   const areasOf = async () =>
     ask.layers.length ? (await areasNamed(services, query, readings, ask)).map(localise) : [];
@@ -164,6 +188,7 @@ async function suggestionsInLanguage(
 async function withTypedAddress(
   services: AnswerServices,
   query: AutocompleteRequest,
+  bounds: AutocompleteBounds | undefined,
   suggestions: Suggestion[],
   streetText: boolean,
   inLanguage: (list: Suggestion[]) => Promise<Suggestion[]>,
@@ -171,12 +196,15 @@ async function withTypedAddress(
   // A street found for the whole text ("1e Jan Stee" → 1e Jan Steenstraat) says it names a street, not an address.
   const answered = suggestions.some((s) => s.type === 'address' || (streetText && s.type === 'street'));
   if (!HOLDS_NUMBER_RE.test(query.q) || answered || !wants(query, 'address')) return suggestions;
-  const answers = await services.freeText.search({
+  const found = await services.freeText.search({
     q: query.q,
     size: query.size,
     focus: focusOf(query),
+    country: query.countries?.length === 1 ? query.countries[0] : undefined,
     tiers: ['exact'],
   });
+  // The search box's reading is kept to one country at most: the bounds are checked on its addresses.
+  const answers = found.filter((a) => addressInBounds(bounds, a.doc));
   if (answers.length === 0) return suggestions;
   const typedAddresses = await inLanguage(answers.map((a) => addressSuggestion(a.doc)));
   return [...typedAddresses, ...suggestions].slice(0, query.size);
@@ -192,6 +220,46 @@ function areasNamed(
   readings: readonly PlaceReading[],
   ask: { layers: readonly PlaceType[]; size: number },
 ): Promise<PlaceResult[]> {
-  const q = { text: query.q, size: ask.size, focus: focusOf(query), layers: ask.layers };
+  const q = {
+    text: query.q,
+    size: ask.size,
+    focus: focusOf(query),
+    layers: ask.layers,
+    country: query.countries,
+    bbox: query.bbox,
+  };
   return places.round(q, readings, false);
+}
+
+/**
+ * The request's bounds as the address and street documents name them (the countries' hierarchy ids), `nowhere`
+ * when it asks only for countries the index does not hold.
+ */
+async function boundsOf(
+  countryIds: CountryIds,
+  query: AutocompleteRequest,
+): Promise<AutocompleteBounds | undefined | 'nowhere'> {
+  if (!query.countries) return query.bbox ? { bbox: query.bbox } : undefined;
+  const ids = (await Promise.all(query.countries.map((c) => countryIds.countryIdOf(c)))).filter(
+    (id) => id !== undefined,
+  );
+  return ids.length ? { countryIds: ids, bbox: query.bbox } : 'nowhere';
+}
+
+const inBox = (bbox: AutocompleteRequest['bbox'], { lat, lon }: { lat: number; lon: number }) =>
+  !bbox || (lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3]);
+
+/** Whether a place found without a search (a city by a later word of its name) lies in the request's bounds. */
+function placeInBounds(query: AutocompleteRequest, p: PlaceResult): boolean {
+  const inCountry = !query.countries || (query.countries as readonly string[]).includes(p.country);
+  return inCountry && inBox(query.bbox, { lat: p.latitude, lon: p.longitude });
+}
+
+/** Whether an address of the search box's reading lies in the bounds. */
+function addressInBounds(
+  bounds: AutocompleteBounds | undefined,
+  doc: { country_id: string; location: { lat: number; lon: number } },
+): boolean {
+  const inCountry = !bounds?.countryIds || bounds.countryIds.includes(doc.country_id);
+  return inCountry && inBox(bounds?.bbox, doc.location);
 }

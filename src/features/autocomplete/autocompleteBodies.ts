@@ -13,11 +13,18 @@
 import { ADDRESS_SOURCE } from '../address/addressFields.js';
 import type { estypes } from '@elastic/elasticsearch';
 import type { AddressDoc, GeoPoint, StreetDoc } from '../../../core/elasticsearch/documents.js';
-import type { AddressPrefixQuery, Focus, PostcodePrefixQuery, StreetPrefixQuery } from './autocompleteInput.js';
+import type {
+  AddressPrefixQuery,
+  AutocompleteBounds,
+  Focus,
+  PostcodePrefixQuery,
+  StreetPrefixQuery,
+} from './autocompleteInput.js';
 import { FUZZY_MIN_LENGTH } from './autocompleteInput.js';
 import { fuzzyPhraseRegexp, fuzzyPrefixRegexp, MAX_REGEX_LENGTH } from './typoRegexp.js';
 import { boxKeys } from '../../../core/text/houseNumber.js';
 import { constantPart } from '../../elasticsearch/constantPart.js';
+import { boxFilter } from '../places/placeQueries.js';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -142,8 +149,20 @@ export function nearFocusOnly(q: { focus: Focus | undefined; key: string }): boo
   return q.focus !== undefined && q.key.length <= SHORT_PREFIX_LENGTH;
 }
 
-function focusFilter(q: { focus: Focus | undefined; key: string }): Query[] {
-  return nearFocusOnly(q) ? [{ geo_distance: { distance: SHORT_PREFIX_RADIUS, points: q.focus! } }] : [];
+function focusFilter(q: { focus: Focus | undefined; key: string; bounds?: AutocompleteBounds | undefined }): Query[] {
+  const near: Query[] = nearFocusOnly(q) ? [{ geo_distance: { distance: SHORT_PREFIX_RADIUS, points: q.focus! } }] : [];
+  return [...near, ...boundsFilter(q.bounds)];
+}
+
+/**
+ * The request's bounds as filters of the search (the address and street documents alike hold `country_id` and
+ * `location`), so `size` suggestions inside them come back where they exist.
+ */
+export function boundsFilter(bounds: AutocompleteBounds | undefined): Query[] {
+  const out: Query[] = [];
+  if (bounds?.countryIds) out.push({ terms: { country_id: [...bounds.countryIds] } });
+  if (bounds?.bbox) out.push(boxFilter(bounds.bbox));
+  return out;
 }
 
 /** What the exact street round matches as a prefix of a street's word tails: the words typed, joined by spaces. */
@@ -249,6 +268,7 @@ export function addressPrefixRequest(q: AddressPrefixQuery, fuzzy = false): esty
     );
   }
   if (q.city) filter.push({ prefix: { city_key: q.city } });
+  filter.push(...boundsFilter(q.bounds));
   return {
     size: q.size,
     track_total_hits: false,
@@ -273,7 +293,7 @@ export function postcodePrefixRequest(q: PostcodePrefixQuery): estypes.SearchReq
     size: q.size,
     track_total_hits: false,
     _source: ADDRESS_FIELDS,
-    query: { bool: { filter: [{ prefix: { postcode_key: q.prefix } }] } },
+    query: { bool: { filter: [{ prefix: { postcode_key: q.prefix } }, ...boundsFilter(q.bounds)] } },
     collapse: POSTCODE_COLLAPSE,
     sort: q.focus ? [distanceSort(q.focus), POSTCODE_ORDER] : [POSTCODE_ORDER],
   };

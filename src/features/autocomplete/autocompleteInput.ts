@@ -23,11 +23,21 @@ export interface AutocompleteInput {
   size: number;
   lat?: number | undefined;
   lon?: number | undefined;
+  bounds?: AutocompleteBounds | undefined;
+}
+
+/** Where the suggestions must lie (the Pelias door's boundary filters): a filter of every search, not of its answer. */
+export interface AutocompleteBounds {
+  /** The countries' hierarchy ids (the address and street documents' `country_id`). */
+  countryIds?: readonly string[] | undefined;
+  /** [minLon, minLat, maxLon, maxLat]: only what has its `location` inside. */
+  bbox?: readonly [number, number, number, number] | undefined;
 }
 
 interface Common {
   size: number;
   focus: Focus | undefined;
+  bounds?: AutocompleteBounds | undefined;
 }
 
 export interface StreetPrefixQuery extends Common {
@@ -88,6 +98,7 @@ export function parseAutocompleteQuery(input: AutocompleteInput): AutocompleteQu
   const common: Common = {
     size: input.size,
     focus: focusOf(input),
+    ...(input.bounds ? { bounds: input.bounds } : {}),
   };
   if (text === '') return undefined;
   const postcode = POSTCODE_PREFIX_RE.exec(text);

@@ -176,10 +176,11 @@ export class AutocompleteRepository {
 
   /**
    * The exact round: from a complete answer to a shorter text where one is remembered, else searched (and the
-   * answer remembered when it is complete).
+   * answer remembered when it is complete); a search kept to bounds is neither answered from nor remembered.
    */
   private async exactStreets(q: StreetPrefixQuery): Promise<RefinedStreet[]> {
-    const generation = await this.complete?.generation();
+    // The complete answers are of unbounded searches: a bounded one (the Pelias door's boundary) is searched.
+    const generation = q.bounds ? undefined : await this.complete?.generation();
     const known = generation === undefined ? undefined : this.complete?.find(generation, q);
     if (known) return known;
     const res = await this.searcher.search<StreetHit>(this.streetIndex, streetPrefixRequest(q));

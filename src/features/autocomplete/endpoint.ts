@@ -3,7 +3,7 @@ import { endpointsOf } from '../../endpoints/endpoint.js';
 import { AutocompleteQueryParams } from '../../schemas/requests.js';
 import { AutocompleteFeatureCollection, AutocompleteResponse } from '../../schemas/responses.js';
 import { resultsAsFeatures } from '../../geojson/resultFeatures.js';
-import { answerAutocomplete, type AutocompleteResults } from './autocompleteAnswer.js';
+import { answerAutocomplete, type AutocompleteResults, type CountryIds } from './autocompleteAnswer.js';
 import { autocompleteRecords } from './autocompleteRecord.js';
 import type { ShortPrefixCache } from './shortPrefixCache.js';
 import type { AutocompleteRepository } from './autocompleteRepository.js';
@@ -24,6 +24,8 @@ export interface AutocompleteServices {
   shortPrefixes: ShortPrefixCache<AutocompleteResults>;
   /** The search box's reading of an address typed in any form, for a text with a number the prefixes do not find. */
   freeText: FreeTextSearch;
+  /** The countries' hierarchy ids (the Pelias door's `boundary.country` as a filter of the searches). */
+  countryIds: CountryIds;
 }
 
 export const autocompleteEndpoint = endpointsOf<AutocompleteServices>()({

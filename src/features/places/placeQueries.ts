@@ -137,8 +137,8 @@ export interface PlaceQuery {
   focus?: GeoPoint | undefined;
   /** Only these types; all when absent. */
   layers?: readonly PlaceType[] | undefined;
-  /** ISO alpha-2, upper case. */
-  country?: string | undefined;
+  /** ISO alpha-2, upper case: one country or any of several. */
+  country?: string | readonly string[] | undefined;
   /** [minLon, minLat, maxLon, maxLat]: only places whose point lies inside. */
   bbox?: readonly [number, number, number, number] | undefined;
   /** An area id: only places inside it (and the area itself). */
@@ -221,17 +221,20 @@ function readingClause(r: PlaceReading, typos: boolean): Query | undefined {
 function filters(q: PlaceQuery): Query[] {
   const out: Query[] = [];
   if (q.layers?.length) out.push({ terms: { type: [...q.layers] } });
-  if (q.country) out.push({ term: { country: q.country } });
+  if (typeof q.country === 'string') out.push({ term: { country: q.country } });
+  else if (q.country) out.push({ terms: { country: [...q.country] } });
   if (q.within) out.push({ term: { ancestor_ids: q.within } });
-  if (q.bbox) {
-    const [minLon, minLat, maxLon, maxLat] = q.bbox;
-    out.push({
-      geo_bounding_box: {
-        location: { top_left: { lat: maxLat, lon: minLon }, bottom_right: { lat: minLat, lon: maxLon } },
-      },
-    });
-  }
+  if (q.bbox) out.push(boxFilter(q.bbox));
   return out;
+}
+
+/** The documents whose `location` lies in the box ([minLon, minLat, maxLon, maxLat]). */
+export function boxFilter([minLon, minLat, maxLon, maxLat]: readonly [number, number, number, number]): Query {
+  return {
+    geo_bounding_box: {
+      location: { top_left: { lat: maxLat, lon: minLon }, bottom_right: { lat: minLat, lon: maxLon } },
+    },
+  };
 }
 
 /**

@@ -20,6 +20,7 @@ import { dialectSearch } from '../dialectSearch.js';
 import { languageOf } from '../params.js';
 import { idOfGid, PeliasCollection, peliasCollection, PeliasError, peliasError } from './format.js';
 import {
+  autocompleteBounds,
   keepsTo,
   PeliasPlaceQuery,
   PeliasReverseQuery,
@@ -92,10 +93,15 @@ export const peliasAutocompleteEndpoint = endpoint({
   method: 'get',
   path: '/pelias/v1/autocomplete',
   summary: 'Pelias: autocomplete',
-  description: `Pelias' /v1/autocomplete over the native autocomplete: \`text\`, ${FILTERS} The filters keep to the suggestions.`,
+  description:
+    "Pelias' /v1/autocomplete over the native autocomplete: `text`, " +
+    `${FILTERS} \`layers\`, \`boundary.country\` and \`boundary.rect\` (a circle as its box, then kept to the ` +
+    'circle) are part of the searches: `size` suggestions inside come back where they exist.',
   query: PeliasSearchQuery,
   handle: async ({ query, acceptLanguage }, services) => {
     const lang = languageOf(query.lang);
+    const bounds = autocompleteBounds(query);
+    if (bounds === 'nowhere') return peliasCollection([], echo(query), await services.attribution.sources());
     const request = {
       q: query.text,
       size: Math.min(query.size, 20),
@@ -103,12 +109,15 @@ export const peliasAutocompleteEndpoint = endpoint({
       lon: query['focus.point.lon'],
       lang,
       layers: query.layers,
+      ...bounds,
     };
     const [suggestions, sources] = await Promise.all([
       answerAutocomplete(services, request, acceptLanguage),
       services.attribution.sources(),
     ]);
-    return peliasCollection(suggestions.map(suggestionPlace).filter(keepsTo(query)), echo(query), sources);
+    // The countries were asked of the searches (a street suggestion carries none to check); the circle is kept to.
+    const kept = suggestions.map(suggestionPlace).filter(keepsTo({ ...query, 'boundary.country': undefined }));
+    return peliasCollection(kept, echo(query), sources);
   },
 });
 

@@ -197,6 +197,23 @@ export function keepsTo(q: Options): (p: DialectPlace) => boolean {
     (!circle || distanceKm(circle, p) <= circle.km);
 }
 
+/**
+ * The bounds the type-ahead's searches keep to: the countries (`boundary.country`, the indexed ones), the box
+ * (`boundary.rect`, else the circle's envelope); `nowhere` when boundary.country names none of the indexed countries.
+ */
+export function autocompleteBounds(
+  q: Options,
+): { countries?: CountryCode[]; bbox?: [number, number, number, number] } | 'nowhere' {
+  const asked = q['boundary.country'];
+  const countries = asked?.filter((c): c is CountryCode => c !== 'other');
+  if (countries && countries.length === 0) return 'nowhere';
+  const box = boxOf(q);
+  return {
+    ...(countries ? { countries: [...new Set(countries)] } : {}),
+    ...(box ? { bbox: [box.minLon, box.minLat, box.maxLon, box.maxLat] } : {}),
+  };
+}
+
 /** The search box request, or `empty` when boundary.country names none of the indexed countries. */
 export function peliasSearchRequest(
   q: PeliasSearchQuery,

@@ -90,6 +90,45 @@ describe('GET /pelias/v1/search and /autocomplete', () => {
     expect(new Set(streets.body.features.map((f: any) => f.properties.layer))).toEqual(new Set(['street']));
   });
 
+  it('autocomplete: `boundary.country` is part of the request: the suggestions in those countries come back', async () => {
+    const namesOf = (features: any[]) => features.map((f: any) => `${f.properties.layer} ${f.properties.label}`);
+    const delft = [
+      'street Delftechpark, Delft',
+      'street Deltaweg, Delft',
+      'street Plein Delftzicht, Delft',
+      'locality Delft',
+    ];
+    // The streets carry no country to check afterwards: the searches keep to their documents' country.
+    for (const country of ['NL', 'NLD', 'nl', 'BE,NL', 'NL,DEU']) {
+      const { status, body } = await pelias('autocomplete', { text: 'Del', size: '4', 'boundary.country': country });
+      expect(status).toBe(200);
+      expect(namesOf(body.features)).toEqual(delft);
+    }
+    for (const country of ['BE', 'BEL', 'DEU']) {
+      const { status, body } = await pelias('autocomplete', { text: 'Del', 'boundary.country': country });
+      expect(status).toBe(200);
+      expect(body.features).toEqual([]);
+    }
+  });
+
+  it('autocomplete: `boundary.rect` and `boundary.circle` are part of the request: `size` suggestions inside', async () => {
+    // Unbounded, "Kerk" at size 1 is Kersbergenstraat in Delft: a filter of the answer would leave nothing.
+    const unbounded = await pelias('autocomplete', { text: 'Kerk', size: '1' });
+    expect(unbounded.body.features[0].properties.label).toBe('Kersbergenstraat, Delft');
+    const rect = {
+      'boundary.rect.min_lat': '50.75',
+      'boundary.rect.min_lon': '4.25',
+      'boundary.rect.max_lat': '50.95',
+      'boundary.rect.max_lon': '4.5',
+    };
+    const circle = { 'boundary.circle.lat': '50.85', 'boundary.circle.lon': '4.35', 'boundary.circle.radius': '5' };
+    for (const bounds of [rect, circle]) {
+      const { status, body } = await pelias('autocomplete', { text: 'Kerk', size: '1', ...bounds });
+      expect(status).toBe(200);
+      expect(body.features.map((f: any) => f.properties.label)).toEqual(['Kerstenmannekensstraat, Brussel']);
+    }
+  });
+
   it('autocomplete: the native suggestions', async () => {
     const { body } = await pelias('autocomplete', { text: 'Mekelw' });
     const native = (await api.call('GET', '/autocomplete?q=Mekelw')).body;

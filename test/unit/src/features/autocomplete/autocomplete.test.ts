@@ -4,6 +4,7 @@ import { parseAutocompleteQuery } from '../../../../../src/features/autocomplete
 import {
   addressPrefixRequest,
   fuzzyStreetRequest,
+  postcodePrefixRequest,
   qualityOfScore,
   streetPrefixRequest,
 } from '../../../../../src/features/autocomplete/autocompleteBodies.js';
@@ -157,6 +158,29 @@ describe('autocomplete requests', () => {
     expect(body).toContain('"term":{"house_number":8}');
     expect(body).toContain('"prefix":{"suffix_key":"a"}');
     expect(body).toContain('"prefix":{"city_key":"del"}');
+  });
+
+  it('keeps every search to the bounds asked for (country ids, box), none without', () => {
+    const bounds = { countryIds: ['nl-id'], bbox: [4.2, 51.9, 4.5, 52.1] as const };
+    const bodies = (b?: typeof bounds) => {
+      const ask = (q: string) => parseAutocompleteQuery({ q, size: 10, bounds: b });
+      const [street, address, postcode] = [ask('Mekel'), ask('Mekelweg 8'), ask('2628')];
+      if (street?.kind !== 'street' || address?.kind !== 'address' || postcode?.kind !== 'postcode') {
+        throw new Error('street, address and postcode expected');
+      }
+      return [
+        streetPrefixRequest(street),
+        fuzzyStreetRequest(street),
+        addressPrefixRequest(address),
+        addressPrefixRequest(address, true),
+        postcodePrefixRequest(postcode),
+      ].map((body) => JSON.stringify(body.query));
+    };
+    for (const body of bodies(bounds)) {
+      expect(body).toContain('"terms":{"country_id":["nl-id"]}');
+      expect(body).toContain('"geo_bounding_box":{"location":{"top_left":{"lat":52.1,"lon":4.2}');
+    }
+    for (const body of bodies()) expect(body).not.toMatch(/country_id|geo_bounding_box/);
   });
 
   it('builds a one-edit prefix expression that keeps the first letter', () => {
