@@ -303,6 +303,8 @@ describe('the abbreviations registries and people write (issue 49): one table, e
     ['Brusselse Stwg.', 'Brusselse Steenweg'],
     ['Kerkstr.', 'Kerkstraat'],
     ['Julianaln', 'Julianalaan'],
+    ['Ln van de Bork', 'Laan van de Bork'],
+    ['Ln der V.O.C.', 'Laan der V.O.C.'],
     ['Burg. Jamessingel', 'Burgemeester Jamessingel'],
     ['Rue Ste-Marie', 'Rue Sainte-Marie'],
   ])('%j reads as %j', (abbreviated, full) => {
