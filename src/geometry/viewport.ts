@@ -11,6 +11,11 @@ export interface Viewport {
   maxLat: number;
 }
 
+/** Whether a point lies in the viewport (edges included); every point does when there is none. */
+export function insideViewport(v: Viewport | undefined, lon: number, lat: number): boolean {
+  return !v || (lon >= v.minLon && lon <= v.maxLon && lat >= v.minLat && lat <= v.maxLat);
+}
+
 const NUMBER = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/;
 
 /** A viewport, or the reason the text is not one. A box across the antimeridian (minLon > maxLon) is refused. */

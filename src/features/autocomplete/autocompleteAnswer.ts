@@ -29,6 +29,7 @@ import type { AutocompleteRepository, Suggestion } from './autocompleteRepositor
 import { cellCentre, isShortPrefix, type ShortPrefixCache } from './shortPrefixCache.js';
 import type { FreeTextSearch } from '../search/freeTextSearch.js';
 import { addressSuggestion } from './autocompleteRepository.js';
+import { insideViewport } from '../../geometry/viewport.js';
 
 /**
  * The type-ahead's domain result: the suggestions, best first, in the answer's language (an address's or street's
@@ -247,7 +248,7 @@ async function boundsOf(
 }
 
 const inBox = (bbox: AutocompleteRequest['bbox'], { lat, lon }: { lat: number; lon: number }) =>
-  !bbox || (lon >= bbox[0] && lon <= bbox[2] && lat >= bbox[1] && lat <= bbox[3]);
+  insideViewport(bbox && { minLon: bbox[0], minLat: bbox[1], maxLon: bbox[2], maxLat: bbox[3] }, lon, lat);
 
 /** Whether a place found without a search (a city by a later word of its name) lies in the request's bounds. */
 function placeInBounds(query: AutocompleteRequest, p: PlaceResult): boolean {

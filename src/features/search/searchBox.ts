@@ -4,7 +4,7 @@
  * address, else the place names), and the answers merged best first (mergeSearchResults).
  */
 import type { Focus } from '../../geometry/focus.js';
-import type { Viewport } from '../../geometry/viewport.js';
+import { insideViewport, type Viewport } from '../../geometry/viewport.js';
 import type { CountryCode } from '../../../core/text/postcodePatterns.js';
 import type { PlaceType } from '../../../core/elasticsearch/documents.js';
 import type { SearchLayer } from '../../schemas/requests.js';
@@ -101,10 +101,6 @@ export function mergeSearchResults<A extends { confidence: number }, P>(
   const confident = addresses.filter(isConfident);
   const weak = addresses.filter((a) => !isConfident(a));
   return [...confident, ...places, ...weak].slice(0, size);
-}
-
-function insideViewport(v: Viewport | undefined, lon: number, lat: number): boolean {
-  return !v || (lon >= v.minLon && lon <= v.maxLon && lat >= v.minLat && lat <= v.maxLat);
 }
 
 /** The address lies in the area `within` names: one of its hierarchy ids is that id. */

@@ -13,6 +13,7 @@ import type { DialectPlace, PlaceKind } from '../place.js';
 import { atLeastOneOf, structuredCountry, structuredParameters, structuredText } from '../structuredAddress.js';
 import { type CountryCode, countryNamed } from '../../../../core/text/countries.js';
 import { type LatLon, metresBetween } from '../../../../core/geo/distance.js';
+import { insideViewport } from '../../../geometry/viewport.js';
 
 /** Pelias' layers and the kinds of ours each names (`coarse`: every area). */
 export const PELIAS_LAYER_OF: Record<PlaceKind, string> = {
@@ -193,7 +194,7 @@ export function keepsTo(q: Options): (p: DialectPlace) => boolean {
   return (p) =>
     (!q.layers || q.layers.includes(p.kind)) &&
     (!countries || countries.includes(p.countryCode as CountryCode)) &&
-    (!box || (p.lon >= box.minLon && p.lon <= box.maxLon && p.lat >= box.minLat && p.lat <= box.maxLat)) &&
+    insideViewport(box, p.lon, p.lat) &&
     (!circle || distanceKm(circle, p) <= circle.km);
 }
 
