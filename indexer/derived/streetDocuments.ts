@@ -200,11 +200,12 @@ export class StreetAccumulator {
   }
 
   /**
-   * The documents, in key order. `remap` (old city id -> new parent chain) moves streets of folded derived-city
-   * groups along with their addresses (indexer/levelLoaders/cityRemap.ts).
+   * The documents, in key order, made one at a time as they are read (a country's 400,000 streets held as documents
+   * beside their records took the indexer's heap near its limit): each reading makes them anew, so the streets index
+   * and the places read the same documents. `remap` (old city id -> new parent chain) moves streets of folded
+   * derived-city groups along with their addresses (indexer/levelLoaders/cityRemap.ts).
    */
-  finish(remap?: ReadonlyMap<string, ParentIds>): StreetDoc[] {
-    const out: StreetDoc[] = [];
+  *documents(remap?: ReadonlyMap<string, ParentIds>): Generator<StreetDoc> {
     const keyed: [string, StreetRecord][] = [];
     for (const inStreet of this.streets.values()) {
       for (const s of inStreet.values()) keyed.push([`${s.streetKey}|${s.cityKey}`, s]);
@@ -225,7 +226,7 @@ export class StreetAccumulator {
       const points: GeoPoint[] = [];
       for (let i = 0; i < pairs.length; i += 2) points.push({ lat: pairs[i]!, lon: pairs[i + 1]! });
       const mean = s.count ? { lat: s.sumLat / s.count, lon: s.sumLon / s.count } : meanOf(points);
-      out.push({
+      yield {
         id: streetId(s.streetKey, s.cityKey),
         source_key: streetSourceKey(s.streetKey, s.cityKey),
         streetname,
@@ -241,9 +242,13 @@ export class StreetAccumulator {
         province_id: parents.province_id,
         municipality_id: parents.municipality_id,
         city_id: parents.city_id,
-      });
+      };
     }
-    return out;
+  }
+
+  /** documents() as an iterable that makes them anew each time it is read. */
+  reader(remap?: ReadonlyMap<string, ParentIds>): Iterable<StreetDoc> {
+    return { [Symbol.iterator]: () => this.documents(remap) };
   }
 }
 

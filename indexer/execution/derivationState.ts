@@ -11,8 +11,8 @@ import { LookupTables } from '../records/lookupTables.js';
 export class DerivationState {
   /** What the address stream tells the places (addresses per area, streets' extents, postcodes). */
   readonly placeAccumulator = new PlaceAccumulator();
-  /** The streets built from the addresses, kept for the places. */
-  builtStreets: StreetDoc[] = [];
+  /** The streets built from the addresses, for the places: made anew as they are read (StreetAccumulator.reader). */
+  builtStreets: Iterable<StreetDoc> = [];
   /** OpenStreetMap's place nodes that are places of their own (indexer/levelLoaders/osmFeatures.ts). */
   readonly pointPlaces: PlacePoint[] = [];
   readonly hierarchy = new Hierarchy();

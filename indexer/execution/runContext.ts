@@ -101,10 +101,10 @@ export class RunContext {
   get lookups(): DerivationState['lookups'] {
     return this.parts.derivation.lookups;
   }
-  get builtStreets(): StreetDoc[] {
+  get builtStreets(): Iterable<StreetDoc> {
     return this.parts.derivation.builtStreets;
   }
-  set builtStreets(streets: StreetDoc[]) {
+  set builtStreets(streets: Iterable<StreetDoc>) {
     this.parts.derivation.builtStreets = streets;
   }
   get pointPlaces(): PlacePoint[] {

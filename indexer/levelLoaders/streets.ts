@@ -4,26 +4,34 @@
  */
 import type { StreetDoc } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derived/derivedCities.js';
-import { arrayItems, type RunContext } from '../execution/runContext.js';
+import type { LoadItem } from '../execution/bulkLoader.js';
+import type { RunContext } from '../execution/runContext.js';
 import { loadDerivedDocuments } from './derivedDocuments.js';
 import type { StreetAccumulator } from '../derived/streetDocuments.js';
 
-/** Returns the documents written (the places are built from them). */
+/**
+ * Returns the streets as the places read them: made anew from the accumulator as they are read, so no reading holds
+ * every street document at once.
+ */
 export async function loadStreets(
   ctx: RunContext,
   streets: StreetAccumulator,
   remap?: CityRemap,
-): Promise<StreetDoc[]> {
+): Promise<Iterable<StreetDoc>> {
   ctx.checkAbort();
   const untouched = ctx.untouched;
-  const docs = streets.finish(remap);
+  const docs = streets.reader(remap);
   const s = ctx.streets;
-  s.built = docs.length;
+  s.built = 0;
   s.addresses = streets.addresses;
+  // eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable over values made in memory, for the loaders
+  async function* items(): AsyncGenerator<LoadItem<StreetDoc>> {
+    for (const doc of docs) yield { id: doc.id, doc, origin: 0, position: ++s.built };
+  }
   s.indexed = await loadDerivedDocuments<StreetDoc>(
     ctx,
     'streets',
-    arrayItems(docs.map((doc, i) => ({ id: doc.id, doc, origin: 0, position: i + 1 }))),
+    items(),
     untouched && ((doc) => untouched.street(doc)),
   );
   ctx.log.info(

@@ -51,7 +51,7 @@ function build(kept?: Parameters<typeof buildPlaces>[0]['kept']): PlaceDoc[] {
   ] as const) {
     streets.add({ streetname: 'Mekelweg', ...address('Mekelweg', '', lat, lon) });
   }
-  const street: PlaceStreet = streets.finish()[0] as PlaceStreet;
+  const street: PlaceStreet = [...streets.documents()][0] as PlaceStreet;
   const byId = new Map(areas.map((a) => [a.id, a]));
   return [...buildPlaces({ areas, streets: [street], accumulator: acc, area: (id) => byId.get(id), kept })];
 }
@@ -114,7 +114,7 @@ describe('buildPlaces', () => {
     });
     const byId = new Map(areas.map((a) => [a.id, a]));
     const [street] = [
-      ...buildPlaces({ areas: [], streets: streets.finish(), accumulator: acc, area: (id) => byId.get(id) }),
+      ...buildPlaces({ areas: [], streets: [...streets.documents()], accumulator: acc, area: (id) => byId.get(id) }),
     ];
     expect(street).toMatchObject({
       type: 'street',

@@ -45,7 +45,7 @@ describe('StreetAccumulator.addWay (an OpenStreetMap street)', () => {
     const acc = new StreetAccumulator();
     acc.add(address('Mekelweg', '', 52.0, 4.37));
     expect(acc.addWay(way('Mekelweg', 'Delft', [{ lat: 52.01, lon: 4.38 }]))).toEqual({ cityKey: '', joined: true });
-    const [mekelweg, ...others] = acc.finish();
+    const [mekelweg, ...others] = [...acc.documents()];
     expect(others).toEqual([]);
     // Where its addresses are: the way adds no point to a street that has addresses.
     expect(mekelweg).toMatchObject({ address_count: 1, location: { lat: 52.0, lon: 4.37 } });
@@ -63,7 +63,7 @@ describe('StreetAccumulator.addWay (an OpenStreetMap street)', () => {
     acc.addWay(way('Schoemakerstraat', 'Delft', [{ lat: 52.01, lon: 4.362 }]));
     // Of the same name in another municipality: another street.
     acc.addWay(way('Schoemakerstraat', 'Rijswijk', [{ lat: 52.03, lon: 4.32 }], { city_id: 'rijswijk' }));
-    const docs = acc.finish();
+    const docs = [...acc.documents()];
     expect(docs.map((d) => [d.streetname, d.city, d.address_count])).toEqual([
       ['Mekelweg', 'Delft', 1],
       ['Schoemakerstraat', 'Delft', 0],
@@ -86,7 +86,7 @@ describe('StreetAccumulator.addWay (an OpenStreetMap street)', () => {
         ),
       );
     }
-    expect(acc.finish()[0]?.points).toHaveLength(STREET_SAMPLE_POINTS);
+    expect([...acc.documents()][0]?.points).toHaveLength(STREET_SAMPLE_POINTS);
   });
 });
 
@@ -99,7 +99,7 @@ describe('StreetAccumulator', () => {
     acc.add(address('Mekelweg', 'Rijswijk', 52.03, 4.32, { city_id: 'rijswijk', municipality_id: 'gm0603' }));
     expect(acc.size).toBe(2);
     expect(acc.addresses).toBe(4);
-    const [delft, rijswijk] = acc.finish();
+    const [delft, rijswijk] = [...acc.documents()];
     expect(delft).toMatchObject({
       id: streetId('mekelweg', 'delft'),
       source_key: 'streets:mekelweg|delft',
@@ -123,7 +123,7 @@ describe('StreetAccumulator', () => {
       for (let i = 0; i < 1000; i++) {
         acc.add(address(i % 3 ? 'Van der Waalsweg' : 'Vanderwaalsweg', 'Delft', 52 + i / 1e5, 4.37));
       }
-      return acc.finish();
+      return [...acc.documents()];
     };
     const [street] = run();
     expect(street?.address_count).toBe(1000);
@@ -137,7 +137,22 @@ describe('StreetAccumulator', () => {
     const acc = new StreetAccumulator();
     acc.add(address('Dorpsstraat', 'Oost', 52, 5, { city_id: 'old' }));
     const moved = { ...parents, city_id: 'owner', municipality_id: 'gm9999' };
-    expect(acc.finish(new Map([['old', moved]]))[0]).toMatchObject({ city_id: 'owner', municipality_id: 'gm9999' });
+    expect([...acc.documents(new Map([['old', moved]]))][0]).toMatchObject({
+      city_id: 'owner',
+      municipality_id: 'gm9999',
+    });
+  });
+
+  it('makes the same documents each time they are read: the streets index and the places read one list', () => {
+    const acc = new StreetAccumulator();
+    for (let n = 1; n <= 40; n++)
+      acc.add(address('Dorpsstraat', 'Oost', 52 + n / 1e4, 5 + n / 1e4, { city_id: 'old' }));
+    acc.add(address('Kerkweg', 'Oost', 52.1, 5.1, { city_id: 'c2' }));
+    const moved = { ...parents, city_id: 'owner', municipality_id: 'gm9999' };
+    const reader = acc.reader(new Map([['old', moved]]));
+    const first = [...reader];
+    expect(first.map((d) => d.streetname)).toEqual(['Dorpsstraat', 'Kerkweg']);
+    expect([...reader]).toEqual(first);
   });
 
   it('nearestTo picks the closest point', () => {

@@ -311,7 +311,7 @@ describe("a street's sample points", () => {
       const acc = new StreetAccumulator();
       for (let i = 0; i < before; i++) acc.add(address('Markt', i));
       for (let i = 0; i < 60; i++) acc.add(address('Haven', i));
-      return acc.finish().find((s) => s.streetname === 'Haven');
+      return [...acc.documents()].find((s) => s.streetname === 'Haven');
     };
     expect(streetOf(40)).toEqual(streetOf(3));
   });
