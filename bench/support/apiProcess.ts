@@ -2,6 +2,7 @@
  * The API as a separate production-mode process (src/main.ts under tsx), as the benchmark and the chaos script
  * drive it: its own event loop and CPU, measured from outside.
  */
+import { openSync } from 'node:fs';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { freePort } from '../../dev/elasticsearch/localNode.js';
 import { REPO_ROOT } from './defaults.js';
@@ -25,6 +26,8 @@ export interface ApiProcessOptions {
   root?: string;
   /** Run the compiled `dist/src/main.js` with plain node, as production does (`npm run build` first), not tsx. */
   compiled?: boolean;
+  /** Write the request log (stdout) to this file instead of discarding it. */
+  logFile?: string;
 }
 
 /** Polls `probe` until the server answers (any status); kills the child and throws after 60 s. */
@@ -79,7 +82,7 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<{ url
       ...options.env,
     },
     // The request log is part of production cost: it is written, to a discarded stdout.
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', options.logFile ? openSync(options.logFile, 'w') : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   if (options.port === undefined) await waitUntilUp(url, child);

@@ -51,3 +51,25 @@ export function replicaDocument<T extends ReplicatedFields>(doc: T, copy: number
     city_key: replicaCityKey(doc.city_key, copy),
   };
 }
+
+/**
+ * The source records of copy k >= 2 for the real indexer (`bench:scale --build indexer`): the same row with the
+ * source id "<id>~k" and the city "<city>~k", so the indexer derives the same replica city and keys as the copy.
+ */
+export function replicaSourceRow(
+  row: Record<string, string>,
+  copy: number,
+  columns: { sourceId: string; city: string },
+): Record<string, string> {
+  if (copy < 2) return row;
+  return {
+    ...row,
+    [columns.sourceId]: `${row[columns.sourceId] ?? ''}~${copy}`,
+    [columns.city]: replicaCity(row[columns.city] ?? '', copy),
+  };
+}
+
+/** One CSV record as RFC 4180 writes it: a field with a comma, quote or line break quoted, its quotes doubled. */
+export function csvRecord(values: readonly string[]): string {
+  return values.map((v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',');
+}
