@@ -25,7 +25,7 @@
  * unless --keep (`--delete` removes kept ones). Prints the tables and writes JSON to bench/results/.
  */
 import { type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -51,6 +51,8 @@ import {
 import { addressProbe, cityProbe, firstHits, scaleScenarios } from '../support/scaleScenarios.js';
 import { scaleManifest } from '../support/scaleSources.js';
 import { killNodeUnderLoad } from '../support/nodeKill.js';
+import { processMemory } from '../support/processMemory.js';
+import { awaitSeeding, type SeedingStatus } from '../support/tileSeedPhase.js';
 import {
   deletePrefix,
   ensureReplicated,
@@ -113,13 +115,7 @@ interface ScaleRow extends Row {
   addresses: number;
 }
 
-interface TileSeeding {
-  state: string;
-  tiles?: number;
-  bytes?: number;
-  seconds?: number;
-  waited_s?: number;
-}
+type TileSeeding = SeedingStatus & { waited_s?: number };
 
 interface SizeStats {
   size: number;
@@ -184,28 +180,20 @@ async function assertDiskFor(client: Client, size: number, oneX: IndexKindStats[
 const gb = (bytes: number) => (bytes / 1e9).toFixed(2);
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
-/** The API's resident set now and at its peak (VmRSS, VmHWM), MB. */
-function apiMemory(pid: number | undefined): { rss_mb: number; peak_rss_mb: number } | null {
-  if (pid === undefined) return null;
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const mbOf = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
-  return { rss_mb: mbOf('VmRSS'), peak_rss_mb: mbOf('VmHWM') };
-}
-
 /** Asks the API to cut its tiles ahead and waits until it has (the runs then share no core with the worker). */
 async function seedTiles(apiUrl: string): Promise<TileSeeding> {
   const headers = { 'x-api-key': BENCH_API_KEY };
   const started = Date.now();
   await fetch(`${apiUrl}/tiles/boundaries.json`, { headers });
-  for (;;) {
-    const health = (await (await fetch(`${apiUrl}/health`, { headers })).json()) as { tile_seeding?: TileSeeding };
-    const seeding = health.tile_seeding ?? { state: 'off' };
-    if (seeding.state !== 'seeding') {
-      return { ...seeding, waited_s: Math.round((Date.now() - started) / 1000) };
-    }
-    if (Date.now() - started > 20 * 60_000) throw new Error(`tile seeding did not end: ${JSON.stringify(seeding)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  const seeding = await awaitSeeding(apiUrl, headers, 20 * 60_000);
+  if (seeding.state === 'seeding') throw new Error(`tile seeding did not end: ${JSON.stringify(seeding)}`);
+  return { ...seeding, waited_s: Math.round((Date.now() - started) / 1000) };
+}
+
+/** The API's memory after a size's runs, as the scale table prints it. */
+function apiMemoryOf(pid: number | undefined): SizeStats['api_memory'] {
+  const memory = processMemory(pid);
+  return memory ? { rss_mb: memory.rssMb, peak_rss_mb: memory.peakRssMb } : null;
 }
 
 async function measureSize(
@@ -251,7 +239,7 @@ async function measureSize(
         addresses,
         kinds: await indexStats(client, prefix),
         heap: await heapStats(client),
-        api_memory: apiMemory(api.process.pid),
+        api_memory: apiMemoryOf(api.process.pid),
         tile_seeding: tileSeeding,
         build: buildRecordOf(await clusterIdentity(client), prefix),
         search_first_hit: searchFirstHit,

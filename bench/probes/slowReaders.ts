@@ -15,10 +15,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { processMemory } from '../support/processMemory.js';
 
 const SERVE = '--serve';
 
@@ -155,8 +155,7 @@ async function portOf(child: ChildProcess): Promise<number> {
 }
 
 function rssMib(pid: number): number {
-  const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Math.round(Number(kib) / 1024);
+  return processMemory(pid)?.rssMb ?? NaN;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

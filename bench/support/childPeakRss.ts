@@ -4,7 +4,7 @@
  * whole; its stderr passes through.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { processMemory } from './processMemory.js';
 
 export interface ChildRun {
   code: number | null;
@@ -25,17 +25,12 @@ export async function runWithPeakRss(
   child.stdout.on('data', (c: Buffer) => {
     stdout += c.toString();
   });
-  let hwmKb = 0;
+  let peakMb = 0;
   const sampler = setInterval(() => {
-    try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      if (kb > hwmKb) hwmKb = kb;
-    } catch {
-      // exited between samples
-    }
+    // Undefined once it has exited between samples.
+    peakMb = Math.max(peakMb, processMemory(child.pid)?.peakRssMb ?? 0);
   }, 50);
   const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   clearInterval(sampler);
-  return { code, stdout, peakRssMb: Math.round(hwmKb / 1024), wallMs: Date.now() - started };
+  return { code, stdout, peakRssMb: peakMb, wallMs: Date.now() - started };
 }

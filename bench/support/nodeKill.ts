@@ -3,9 +3,9 @@
  * rate, together, while the elected master is SIGKILLed a third of the way in (an election, and the shards it held
  * served by their replicas). Counts what failed; the node is not restarted (the launcher that owns it does that).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import type { Client } from '@elastic/elasticsearch';
 import { atRate, rateRow, type Row, type Scenario } from './loadDriver.js';
+import { elasticsearchPid } from './processCpu.js';
 
 export interface NodeKill {
   name: string;
@@ -19,17 +19,9 @@ export interface NodeKill {
 
 async function electedMaster(client: Client): Promise<{ name: string; pid: number }> {
   const [master] = await client.cat.master({ format: 'json' });
-  const info = await client.nodes.info({ node_id: master!.id!, metric: 'process' });
-  const node = Object.values(info.nodes)[0]!;
-  const pid = node.process?.id;
-  if (
-    pid === undefined ||
-    !existsSync(`/proc/${pid}/cmdline`) ||
-    !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('elasticsearch')
-  ) {
-    throw new Error(`--kill-node: the elected master ${node.name} is not a process on this machine`);
-  }
-  return { name: node.name, pid };
+  const pid = master?.id === undefined ? undefined : await elasticsearchPid(client, master.id);
+  if (pid === undefined) throw new Error(`--kill-node: no elected master that is a process on this machine`);
+  return { name: master?.node ?? 'unknown', pid };
 }
 
 export async function killNodeUnderLoad(

@@ -27,9 +27,12 @@ export function ownCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-/** The pid of the Elasticsearch node, when it runs on this machine (a local launcher or a local install). */
-export async function elasticsearchPid(client: Client): Promise<number | undefined> {
-  const info = await client.nodes.info({ node_id: '_local', metric: 'process' });
+/**
+ * The pid of an Elasticsearch node (by default the one the client asks), when it runs on this machine (a local
+ * launcher or a local install).
+ */
+export async function elasticsearchPid(client: Client, nodeId = '_local'): Promise<number | undefined> {
+  const info = await client.nodes.info({ node_id: nodeId, metric: 'process' });
   const pid = Object.values(info.nodes)[0]?.process?.id;
   if (pid === undefined || !existsSync(`/proc/${pid}/cmdline`)) return undefined;
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('elasticsearch') ? pid : undefined;

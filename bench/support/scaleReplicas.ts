@@ -68,8 +68,3 @@ export function replicaSourceRow(
     [columns.city]: replicaCity(row[columns.city] ?? '', copy),
   };
 }
-
-/** One CSV record as RFC 4180 writes it: a field with a comma, quote or line break quoted, its quotes doubled. */
-export function csvRecord(values: readonly string[]): string {
-  return values.map((v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',');
-}

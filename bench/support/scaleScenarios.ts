@@ -8,7 +8,7 @@ import type { AddressDoc, AreaDoc } from '../../core/elasticsearch/documents.js'
 import { freeTextPaths, keystrokePaths, reversePaths, streetBodies } from './benchQueries.js';
 import type { Scenario } from './loadDriver.js';
 import { seededRandom } from './random.js';
-import { tilePaths } from './tileScenarios.js';
+import { shuffled, tilePaths } from './tileScenarios.js';
 
 /** Addresses per batch request. */
 export const SCALE_BATCH_ITEMS = 100;
@@ -29,11 +29,7 @@ export interface ScaleDraw {
 
 /** The tiles a map asks over the Netherlands and Belgium from the country view to a town (zooms 6-12), shuffled. */
 function tileRequests(seed: number): string[] {
-  const random = seededRandom(seed + 11);
-  return tilePaths([6, 7, 8, 9, 10, 11, 12])
-    .map((path) => ({ path, order: random() }))
-    .sort((a, b) => a.order - b.order)
-    .map((t) => t.path);
+  return shuffled(tilePaths([6, 7, 8, 9, 10, 11, 12]), seededRandom(seed + 11));
 }
 
 export function scaleScenarios(draw: ScaleDraw): ScaleScenario[] {

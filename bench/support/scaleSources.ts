@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import { basename, dirname, join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { absolutePaths } from '../../indexer/manifest/absolutePaths.js';
-import { readCsv, readCsvTable } from '../../indexer/sources/csv.js';
-import { csvRecord, replicaCity, replicaSourceRow } from './scaleReplicas.js';
+import { csvRecord, readCsv, readCsvTable } from '../../indexer/sources/csv.js';
+import { replicaCity, replicaSourceRow } from './scaleReplicas.js';
 
 interface CsvAddressSource {
   file: string;

@@ -48,7 +48,8 @@ export function freshTiles(random: () => number): string[] {
   return shuffled(tilePaths([12, 13, 14]), random);
 }
 
-function shuffled<T>(items: T[], random: () => number): T[] {
+/** A seeded Fisher-Yates shuffle (a copy). */
+export function shuffled<T>(items: T[], random: () => number): T[] {
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -5,10 +5,10 @@
  * scenarios ask tiles the store holds, and no later scenario shares the cores with the worker), and forward
  * geocoding is measured again right after, the same way, for the ratio. The API's RSS is read before and after.
  */
-import { readFileSync } from 'node:fs';
+import { processMemory } from './processMemory.js';
 import { drive, type LoadSettings, type Row, type Scenario } from './loadDriver.js';
 
-interface SeedingStatus {
+export interface SeedingStatus {
   state: string;
   tiles?: number;
   bytes?: number;
@@ -16,11 +16,28 @@ interface SeedingStatus {
   stats?: Record<string, unknown>;
 }
 
-const rssMb = (pid: number | undefined) => {
-  if (pid === undefined) return undefined;
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
-};
+const rssMb = (pid: number | undefined) => processMemory(pid)?.rssMb;
+
+/** The API's tile seeding as /health tells it ('off' when it says nothing of it). */
+async function seedingStatus(apiUrl: string, headers: Record<string, string>): Promise<SeedingStatus> {
+  const health = (await (await fetch(`${apiUrl}/health`, { headers })).json()) as { tile_seeding?: SeedingStatus };
+  return health.tile_seeding ?? { state: 'off' };
+}
+
+/** Polls /health every second while the seeding is under way, at most `timeoutMs`; returns how it stands then. */
+export async function awaitSeeding(
+  apiUrl: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<SeedingStatus> {
+  const deadline = Date.now() + timeoutMs;
+  let seeding = await seedingStatus(apiUrl, headers);
+  while (seeding.state === 'seeding' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    seeding = await seedingStatus(apiUrl, headers);
+  }
+  return seeding;
+}
 
 export async function seedTilesFirst(options: {
   settings: LoadSettings;
@@ -33,21 +50,13 @@ export async function seedTilesFirst(options: {
   timeoutMs?: number;
 }) {
   const { settings, apiUrl, headers, apiPid, forward, log } = options;
-  const status = async (): Promise<SeedingStatus> =>
-    ((await (await fetch(`${apiUrl}/health`, { headers })).json()) as { tile_seeding?: SeedingStatus })
-      .tile_seeding ?? { state: 'off' };
   const rssBefore = rssMb(apiPid);
   await fetch(`${apiUrl}/tiles/boundaries.json`, { headers });
   const alone = { ...forward, connections: 6 };
   log('tiles: forward geocoding while the tiles are seeded');
   const during = await drive(settings, { ...alone, name: 'tiles seeding: forward exact, 6 clients, during seeding' });
-  const seedingThroughout = (await status()).state === 'seeding';
-  const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
-  let seeding = await status();
-  while (seeding.state === 'seeding' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    seeding = await status();
-  }
+  const seedingThroughout = (await seedingStatus(apiUrl, headers)).state === 'seeding';
+  const seeding = await awaitSeeding(apiUrl, headers, options.timeoutMs ?? 15 * 60_000);
   log(`tiles: seeding ${seeding.state}: ${JSON.stringify(seeding)}`);
   if (seeding.state !== 'complete') throw new Error(`tile seeding did not complete: ${JSON.stringify(seeding)}`);
   const after = await drive(settings, { ...alone, name: 'tiles seeding: forward exact, 6 clients, after seeding' });

@@ -7,6 +7,12 @@ import type { IndexKind } from '../../core/elasticsearch/documents.js';
 import { bulkLoad, type LoadItem } from '../execution/bulkLoader.js';
 import type { RunContext } from '../execution/runContext.js';
 
+/** Documents made in memory as the loaders' items, each made as the load asks for the next. */
+// eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable over values in memory, for the loaders
+export async function* derivedItems<D>(docs: Iterable<D>, item: (doc: D) => LoadItem<D>): AsyncGenerator<LoadItem<D>> {
+  for (const doc of docs) yield item(doc);
+}
+
 /**
  * Returns the documents written without error, and those an update kept as the live generation holds them
  * (`untouched`, or kept by the items themselves: as the live one, neither digested nor sent: ctx.keepUntouched).

@@ -3,10 +3,9 @@
  * is loaded. Places are derived data (derivedDocuments.ts): a refused one fails the run through verifyPlaces.
  */
 import type { PlaceDoc } from '../../core/elasticsearch/documents.js';
-import type { LoadItem } from '../execution/bulkLoader.js';
 import { buildPlaces } from '../derived/placeDocuments.js';
 import type { RunContext } from '../execution/runContext.js';
-import { loadDerivedDocuments } from './derivedDocuments.js';
+import { derivedItems, loadDerivedDocuments } from './derivedDocuments.js';
 
 export async function loadPlaces(ctx: RunContext): Promise<void> {
   ctx.checkAbort();
@@ -31,13 +30,10 @@ export async function loadPlaces(ctx: RunContext): Promise<void> {
       },
     }),
   });
-  // eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable over values in memory, for the loaders
-  async function* items(): AsyncGenerator<LoadItem<PlaceDoc>> {
-    for (const doc of docs) {
-      count(doc.type);
-      yield { id: doc.id, doc, origin: 0, position: p.built };
-    }
-  }
-  p.indexed = await loadDerivedDocuments(ctx, 'places', items());
+  const items = derivedItems(docs, (doc) => {
+    count(doc.type);
+    return { id: doc.id, doc, origin: 0, position: p.built };
+  });
+  p.indexed = await loadDerivedDocuments(ctx, 'places', items);
   ctx.log.info({ dataset_level: 'places', built: p.built, indexed: p.indexed, by_type: p.byType }, 'places loaded');
 }

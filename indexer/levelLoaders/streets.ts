@@ -4,9 +4,8 @@
  */
 import type { StreetDoc } from '../../core/elasticsearch/documents.js';
 import type { CityRemap } from '../derived/derivedCities.js';
-import type { LoadItem } from '../execution/bulkLoader.js';
 import type { RunContext } from '../execution/runContext.js';
-import { loadDerivedDocuments } from './derivedDocuments.js';
+import { derivedItems, loadDerivedDocuments } from './derivedDocuments.js';
 import type { StreetAccumulator } from '../derived/streetDocuments.js';
 
 /**
@@ -24,14 +23,10 @@ export async function loadStreets(
   const s = ctx.streets;
   s.built = 0;
   s.addresses = streets.addresses;
-  // eslint-disable-next-line @typescript-eslint/require-await -- an AsyncIterable over values made in memory, for the loaders
-  async function* items(): AsyncGenerator<LoadItem<StreetDoc>> {
-    for (const doc of docs) yield { id: doc.id, doc, origin: 0, position: ++s.built };
-  }
   s.indexed = await loadDerivedDocuments<StreetDoc>(
     ctx,
     'streets',
-    items(),
+    derivedItems(docs, (doc) => ({ id: doc.id, doc, origin: 0, position: ++s.built })),
     untouched && ((doc) => untouched.street(doc)),
   );
   ctx.log.info(

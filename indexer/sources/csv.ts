@@ -41,6 +41,14 @@ export function csvColumnNames(header: string[]): string[] {
   return header.map((name) => name.replace(/^\uFEFF/, '').trim());
 }
 
+/**
+ * One record written as RFC 4180 says and readCsv reads it back: a field with a comma, quote or line break quoted,
+ * its quotes doubled (the fixtures' and the scale bench's copies of address files are written with it).
+ */
+export function csvRecord(values: readonly string[]): string {
+  return values.map((v) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)).join(',');
+}
+
 /** How a source's records are parsed: one setting for the streaming read and for parseCsvRecord. */
 function parserOptions(delimiter: string | undefined): CsvParseOptions {
   return { columns: csvColumnNames, bom: true, delimiter: delimiter ?? ',', skip_empty_lines: true };

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AddressDoc } from '../../../../core/elasticsearch/documents.js';
 import { normaliseText } from '../../../../core/text/normalise.js';
-import { parseCsvRecord } from '../../../../indexer/sources/csv.js';
 import {
-  csvRecord,
   replicaSourceRow,
   replicaCity,
   replicaCityKey,
@@ -75,18 +73,5 @@ describe('synthetic replicas of the scale benchmark', () => {
     const columns = { sourceId: 'id', city: 'city' };
     expect(replicaSourceRow(row, 1, columns)).toBe(row);
     expect(replicaSourceRow(row, 3, columns)).toEqual({ ...row, id: 'nl-ze-11826~3', city: 'Bruinisse~3' });
-  });
-
-  it('writes CSV records the indexer reads back as they were (quotes, commas, line breaks)', () => {
-    const header = ['id', 'street', 'city'];
-    for (const values of [
-      ['a~2', 'Hoogerwerfsweg "De Tong"', 'Bruinisse~2'],
-      ['b~2', 'Rue de la Loi, Wetstraat', 'Brussel~2'],
-      ['c~2', 'two\nlines', ''],
-      ['d~2', 'plain', "'s-Gravenhage~2"],
-    ]) {
-      const parsed = parseCsvRecord(Buffer.from(csvRecord(header)), Buffer.from(csvRecord(values)));
-      expect(parsed).toEqual(Object.fromEntries(header.map((h, i) => [h, values[i]])));
-    }
   });
 });

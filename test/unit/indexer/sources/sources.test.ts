@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCsv, readCsvHeader, readCsvTable } from '../../../../indexer/sources/csv.js';
+import { csvRecord, parseCsvRecord, readCsv, readCsvHeader, readCsvTable } from '../../../../indexer/sources/csv.js';
 import { readGeoJson, readGeoJsonSeq, SourceFileError } from '../../../../indexer/sources/geojson.js';
 import type { ReadProgress, ReadStats, SourceItem } from '../../../../indexer/sources/types.js';
 
@@ -17,6 +17,19 @@ async function collect(gen: AsyncIterable<SourceItem>): Promise<SourceItem[]> {
 }
 
 describe('CSV source', () => {
+  it('writes CSV records the indexer reads back as they were (quotes, commas, line breaks)', () => {
+    const header = ['id', 'street', 'city'];
+    for (const values of [
+      ['a~2', 'Hoogerwerfsweg "De Tong"', 'Bruinisse~2'],
+      ['b~2', 'Rue de la Loi, Wetstraat', 'Brussel~2'],
+      ['c~2', 'two\nlines', ''],
+      ['d~2', 'plain', "'s-Gravenhage~2"],
+    ]) {
+      const parsed = parseCsvRecord(Buffer.from(csvRecord(header)), Buffer.from(csvRecord(values)));
+      expect(parsed).toEqual(Object.fromEntries(header.map((h, i) => [h, values[i]])));
+    }
+  });
+
   it('streams gzip CSV with line numbers, reports bytes read, and turns bad rows into items with an error', async () => {
     const text = 'a,b\n1,"x, y"\n2,z,extra\n\n3,w\n';
     const file = join(dir, 't.csv.gz');
